@@ -1,0 +1,177 @@
+//===- Diagnostics.h - The one diagnostics engine -------------------------===//
+//
+// Every layer (frontend, passes, backend, agents) reports user errors only
+// through DiagnosticEngine, using a DiagId from Diagnostics.def. Rendering
+// (clang-style text or JSON) is separate from reporting so that the driver,
+// the tests and the Validation Agent each choose how to consume them.
+//
+// Internal invariant failures are NOT diagnostics: they use PLATE_ASSERT /
+// plate::internalError, which abort with a "compiler bug" message.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/SourceManager.h"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace plate {
+
+enum class Severity : uint8_t { Error, Warning, Note };
+
+enum class Category : uint8_t {
+  Syntax,
+  Type,
+  Layout,
+  Parameter,
+  Physical,
+  Capability,
+  Resource,
+  Completeness,
+  Order,
+  Io,
+};
+
+enum class DiagId : uint16_t {
+#define DIAG(Name, Code, Severity, Category, Format) Name,
+#include "ir/Diagnostics.def"
+  NumDiagIds
+};
+
+struct DiagInfo {
+  const char *name;
+  const char *code;
+  Severity severity;
+  Category category;
+  const char *format;
+};
+const DiagInfo &diagInfo(DiagId id);
+/// Looks a diagnostic up by its stable code ("E200"); nullptr if unknown.
+const DiagInfo *diagInfoByCode(std::string_view code);
+std::string_view categoryName(Category category);
+std::string_view severityName(Severity severity);
+
+struct DiagNote {
+  SourceLoc loc;
+  std::string message;
+};
+
+struct Diagnostic {
+  DiagId id;
+  Severity severity;
+  Category category;
+  SourceLoc loc;
+  std::string step; ///< step label of the statement, when there is one
+  std::string message;
+  std::string suggestion; ///< replacement text for the caret range, if any
+  std::vector<DiagNote> notes;
+};
+
+class DiagnosticEngine;
+
+/// Builder returned by report(); the diagnostic is committed when it dies.
+class InFlightDiagnostic {
+public:
+  InFlightDiagnostic(DiagnosticEngine *engine, Diagnostic diagnostic)
+      : engine_(engine), diagnostic_(std::move(diagnostic)) {}
+  InFlightDiagnostic(InFlightDiagnostic &&other) noexcept
+      : engine_(other.engine_), diagnostic_(std::move(other.diagnostic_)) {
+    other.engine_ = nullptr;
+  }
+  InFlightDiagnostic(const InFlightDiagnostic &) = delete;
+  InFlightDiagnostic &operator=(const InFlightDiagnostic &) = delete;
+  ~InFlightDiagnostic();
+
+  template <typename... Args>
+  InFlightDiagnostic &note(SourceLoc loc, fmt::format_string<Args...> format,
+                           Args &&...args) {
+    diagnostic_.notes.push_back(
+        {loc, fmt::format(format, std::forward<Args>(args)...)});
+    return *this;
+  }
+  InFlightDiagnostic &suggest(std::string replacement) {
+    diagnostic_.suggestion = std::move(replacement);
+    return *this;
+  }
+  InFlightDiagnostic &step(std::string label) {
+    diagnostic_.step = std::move(label);
+    return *this;
+  }
+
+private:
+  DiagnosticEngine *engine_;
+  Diagnostic diagnostic_;
+};
+
+class DiagnosticEngine {
+public:
+  explicit DiagnosticEngine(const SourceManager &sources) : sources_(sources) {}
+
+  template <typename... Args>
+  InFlightDiagnostic report(DiagId id, SourceLoc loc, Args &&...args) {
+    const DiagInfo &info = diagInfo(id);
+    Diagnostic diagnostic{id, info.severity, info.category, loc, {}, {}, {}, {}};
+    diagnostic.message = fmt::vformat(
+        info.format, fmt::make_format_args(std::forward<Args>(args)...));
+    return InFlightDiagnostic(this, std::move(diagnostic));
+  }
+
+  unsigned errorCount() const { return errors_; }
+  unsigned warningCount() const { return warnings_; }
+  bool hasErrors() const { return errors_ != 0; }
+  const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
+  const SourceManager &sources() const { return sources_; }
+
+  /// Called for each committed diagnostic (the driver streams them).
+  void setConsumer(std::function<void(const Diagnostic &)> consumer) {
+    consumer_ = std::move(consumer);
+  }
+  /// After this many errors further errors are dropped and one E113 is
+  /// emitted, so hostile input cannot flood the output.
+  void setErrorLimit(unsigned limit) { errorLimit_ = limit; }
+  /// Promote or silence by the caller's policy, e.g. -Werror.
+  void setWarningsAsErrors(bool value) { warningsAsErrors_ = value; }
+
+private:
+  friend class InFlightDiagnostic;
+  void commit(Diagnostic diagnostic);
+
+  const SourceManager &sources_;
+  std::vector<Diagnostic> diagnostics_;
+  std::function<void(const Diagnostic &)> consumer_;
+  unsigned errors_ = 0;
+  unsigned warnings_ = 0;
+  unsigned errorLimit_ = 50;
+  bool limitReported_ = false;
+  bool warningsAsErrors_ = false;
+};
+
+/// Renders one diagnostic clang-style: `file:line:col: error: msg [E200]`,
+/// the source line with a caret, the fix-it text, then the notes.
+std::string renderText(const Diagnostic &diagnostic,
+                       const SourceManager &sources, bool color);
+/// Renders all diagnostics as one JSON document (see docs/diagnostics.md).
+std::string renderJson(const std::vector<Diagnostic> &diagnostics,
+                       const SourceManager &sources);
+
+/// Closest candidate by edit distance, for did-you-mean hints; empty when
+/// nothing is close enough to be a likely typo.
+std::string closestMatch(std::string_view word,
+                         const std::vector<std::string> &candidates);
+
+[[noreturn]] void internalError(const char *file, int line, const std::string &message);
+
+} // namespace plate
+
+/// For invariants of the compiler itself. A failure is a plate bug, never a
+/// user error, and says so.
+#define PLATE_ASSERT(cond, message)                                            \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      ::plate::internalError(__FILE__, __LINE__, (message));                   \
+  } while (false)

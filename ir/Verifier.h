@@ -1,0 +1,25 @@
+//===- Verifier.h - Structural invariants of the IR -----------------------===//
+//
+// The verifier checks the IR's own invariants (not the user's protocol):
+// liquid ids resolve, wells lie on the plate, quantities have the dimension
+// their field demands and are canonical once `normalize-units` ran, and a
+// module marked lowered holds only device ops (plus the host ops `analyze`
+// and `note`, and MANUAL ops that are kept for the operator). A failure
+// means a pass is wrong; the pass manager runs it between passes in tests
+// and debug builds and turns a failure into an internal error.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace plate::ir {
+
+/// Returns one message per violated invariant; empty when the module is
+/// well formed.
+std::vector<std::string> verify(const Module &module);
+
+} // namespace plate::ir
