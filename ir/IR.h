@@ -84,6 +84,14 @@ struct ChannelMask {
   friend bool operator==(const ChannelMask &, const ChannelMask &) = default;
 };
 
+/// One position of the pipetting head over the plate: channel 1 over
+/// `anchor`, channel k over column anchor.col + k*stride of the same row.
+struct HeadPosition {
+  Well anchor;
+  ChannelMask mask;
+  friend bool operator==(const HeadPosition &, const HeadPosition &) = default;
+};
+
 //===--- High-level ops (frontend output) ---------------------------------===//
 
 struct Portion {
@@ -265,6 +273,9 @@ struct Op {
   std::string step;  ///< step label (inside a procedure: the call site's)
   bool manual = false;     ///< from a <MANUAL> section: kept, never lowered
   bool tipsReuse = false;  ///< statement said `tips reuse`
+  /// Head positions over the plate for a pipetting op, set by `group-wells`
+  /// (for `transfer`: the destination positions). Empty before grouping.
+  std::vector<HeadPosition> blocks;
 
   OpKind kind() const { return static_cast<OpKind>(payload.index()); }
   template <typename T> T *as() { return std::get_if<T>(&payload); }

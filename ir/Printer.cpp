@@ -250,6 +250,13 @@ std::string printOp(const Op &op, const Module &module) {
                                 opMnemonic(op.kind()), body);
   if (op.tipsReuse)
     out += " reuse";
+  if (!op.blocks.empty()) {
+    out += " blocks=[";
+    for (size_t i = 0; i < op.blocks.size(); ++i)
+      out += fmt::format("{}{}/{}", i ? "," : "", op.blocks[i].anchor,
+                         op.blocks[i].mask.str());
+    out += "]";
+  }
   out += fmt::format("  loc={}:{}", op.loc.line, op.loc.col);
   if (!op.step.empty())
     out += " step=" + op.step;
