@@ -1,1 +1,102 @@
-int main() { return 0; }
+//===- main.cpp - The plate driver ----------------------------------------===//
+//
+// Command-line parsing only; every phase lives in the libraries and the
+// Compilation object (tools/plate/Compilation.h).
+//
+//===----------------------------------------------------------------------===//
+#include "tools/plate/Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+using namespace plate;
+
+namespace {
+
+void addCommonOptions(CLI::App &command, CompileOptions &options, std::string &format) {
+  command.add_option("FILE", options.input, "the .plate script")->required();
+  command.add_option("--layout", options.layoutCsv,
+                     "plate layout grid as CSV (header of column numbers, row letters)");
+  command.add_option("--stdlib", options.stdlibDir,
+                     "directory of platforms, labware and modules (default: $PLATE_STDLIB or the built-in one)");
+  command.add_option("--diagnostics", format, "diagnostics format: text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  command.add_flag("--Werror", options.warningsAsErrors, "treat warnings as errors");
+}
+
+void finishCommonOptions(CompileOptions &options, const std::string &format) {
+  options.diagnosticsFormat =
+      format == "json" ? DiagnosticsFormat::Json : DiagnosticsFormat::Text;
+  const char *noColor = std::getenv("NO_COLOR");
+  options.color = isatty(STDERR_FILENO) && !(noColor && *noColor) &&
+                  options.diagnosticsFormat == DiagnosticsFormat::Text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"plate: compile and run microplate protocols on lab robots"};
+  app.set_version_flag("--version", std::string("plate ") + PLATE_VERSION);
+  app.require_subcommand(1);
+
+  CompileOptions checkOptions;
+  std::string checkFormat = "text";
+  CLI::App *check = app.add_subcommand("check", "check a script and print its diagnostics");
+  addCommonOptions(*check, checkOptions, checkFormat);
+
+  CompileCommandOptions compileOptions;
+  std::string compileFormat = "text";
+  std::string passes;
+  bool listPasses = false;
+  CLI::App *compile = app.add_subcommand(
+      "compile", "compile a script; --emit chooses what to print");
+  addCommonOptions(*compile, compileOptions.compile, compileFormat);
+  compile->add_option("--emit", compileOptions.emit, "what to emit")
+      ->check(CLI::IsMember(emitKinds()));
+  compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
+  compile->add_option("--passes", passes,
+                      "run this comma-separated pipeline instead of the default (empty: none)");
+  compile->add_flag("--print-after-all", compileOptions.compile.printAfterAll,
+                    "print the IR after every pass");
+  compile->add_option("--print-after", compileOptions.compile.printAfter,
+                      "print the IR after the named pass (repeatable)");
+  // --list-passes needs no FILE, so it is handled before FILE is required.
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--list-passes")
+      listPasses = true;
+  if (listPasses)
+    return runListPasses();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    return app.exit(error) == 0 ? 0 : static_cast<int>(ExitCode::Usage);
+  }
+
+  if (*check) {
+    finishCommonOptions(checkOptions, checkFormat);
+    return runCheckCommand(checkOptions);
+  }
+  if (*compile) {
+    finishCommonOptions(compileOptions.compile, compileFormat);
+    if (compile->count("--passes")) {
+      std::string error;
+      if (!PassManager::parsePipeline(passes, {}, error)) {
+        std::cerr << "plate: error: " << error << "\n";
+        return static_cast<int>(ExitCode::Usage);
+      }
+      compileOptions.compile.passes = passes;
+    }
+    for (const std::string &name : compileOptions.compile.printAfter)
+      if (!findPass(name)) {
+        std::cerr << "plate: error: unknown pass `" << name
+                  << "` in --print-after; see --list-passes\n";
+        return static_cast<int>(ExitCode::Usage);
+      }
+    return runCompileCommand(compileOptions);
+  }
+  return static_cast<int>(ExitCode::Usage);
+}

@@ -1,0 +1,25 @@
+//===- Commands.h - The subcommands of the plate driver --------------------===//
+#pragma once
+
+#include "tools/plate/Compilation.h"
+
+#include <string>
+#include <vector>
+
+namespace plate {
+
+struct CompileCommandOptions {
+  CompileOptions compile;
+  std::string emit = "bf1"; ///< ast, ir, bf1, bf1-json
+  std::string output;       ///< -o; empty: stdout
+  std::string loadingPlan;  ///< --loading-plan FILE
+};
+
+int runCheckCommand(const CompileOptions &options);
+int runCompileCommand(const CompileCommandOptions &options);
+int runListPasses();
+
+/// Emission kinds `--emit` accepts, for the help text and validation.
+const std::vector<std::string> &emitKinds();
+
+} // namespace plate

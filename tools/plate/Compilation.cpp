@@ -1,0 +1,94 @@
+//===- Compilation.cpp ----------------------------------------------------===//
+#include "tools/plate/Compilation.h"
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+namespace plate {
+
+Compilation::Compilation(CompileOptions options)
+    : options_(std::move(options)), diags_(sources_) {
+  if (options_.stdlibDir.empty())
+    options_.stdlibDir = defaultStdlibDir();
+  diags_.setWarningsAsErrors(options_.warningsAsErrors);
+  if (options_.diagnosticsFormat == DiagnosticsFormat::Text) {
+    // Stream text diagnostics as they come, so a long compile shows
+    // progress and a crash still leaves what was found before it.
+    diags_.setConsumer([this](const Diagnostic &diagnostic) {
+      std::cerr << renderText(diagnostic, sources_, options_.color);
+    });
+  }
+}
+
+Compilation::~Compilation() { finishDiagnostics(); }
+
+void Compilation::finishDiagnostics() {
+  if (diagnosticsFinished_)
+    return;
+  diagnosticsFinished_ = true;
+  if (options_.diagnosticsFormat == DiagnosticsFormat::Json) {
+    std::cerr << renderJson(diags_.diagnostics(), sources_);
+    return;
+  }
+  unsigned errors = diags_.errorCount(), warnings = diags_.warningCount();
+  if (errors || warnings) {
+    std::string summary;
+    if (warnings)
+      summary += fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s");
+    if (errors)
+      summary += fmt::format("{}{} error{}", summary.empty() ? "" : " and ", errors,
+                             errors == 1 ? "" : "s");
+    std::cerr << summary << " generated.\n";
+  }
+}
+
+bool Compilation::parse() {
+  if (script_)
+    return !diags_.hasErrors();
+  std::optional<uint32_t> fileId = sources_.addFile(options_.input);
+  if (!fileId) {
+    diags_.report(DiagId::CannotRead, SourceLoc{}, options_.input,
+                  std::strerror(errno));
+    return false;
+  }
+  script_ = parseScript(sources_, *fileId, diags_);
+  return !diags_.hasErrors();
+}
+
+bool Compilation::check() {
+  if (!parse())
+    return false;
+  if (program_)
+    return true;
+  FrontendOptions frontendOptions;
+  frontendOptions.stdlibDir = options_.stdlibDir;
+  frontendOptions.layoutCsv = options_.layoutCsv;
+  program_ = checkScript(*script_, sources_, diags_, frontendOptions);
+  return program_.has_value() && !diags_.hasErrors();
+}
+
+bool Compilation::compile(std::ostream &dump) {
+  if (!check())
+    return false;
+  PipelineOptions pipelineOptions;
+  pipelineOptions.verifyEach = options_.verifyEach;
+  pipelineOptions.printAfterAll = options_.printAfterAll;
+  pipelineOptions.printAfter = options_.printAfter;
+  pipelineOptions.printer = [this, &dump](std::string_view pass,
+                                          const ir::Module &module) {
+    dump << "// ----- IR after " << pass << " -----\n" << ir::print(module, sources_);
+  };
+  std::optional<PassManager> manager;
+  if (options_.passes) {
+    std::string error;
+    manager = PassManager::parsePipeline(*options_.passes, std::move(pipelineOptions), error);
+    PLATE_ASSERT(manager, "pipeline must be validated by the driver: " + error);
+  } else {
+    manager = PassManager::defaultPipeline(std::move(pipelineOptions));
+  }
+  PassContext context{diags_, sources_, *program_->platform};
+  return manager->run(program_->module, context) && !diags_.hasErrors();
+}
+
+} // namespace plate

@@ -1,0 +1,76 @@
+//===- Compilation.h - One run of the compiler over one script ------------===//
+//
+// Holds the state of a compilation (sources, diagnostics, AST, IR) and the
+// policy of which phases run, so that the driver stays a thin layer over it
+// and tests can drive a compilation without a command line.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontend/Frontend.h"
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+#include "passes/Pass.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plate {
+
+/// Exit codes of every subcommand, in one place.
+enum class ExitCode : int {
+  Success = 0,
+  InputErrors = 1, ///< the script (or another input) has errors
+  Usage = 2,       ///< bad command line or configuration
+};
+
+enum class DiagnosticsFormat { Text, Json };
+
+struct CompileOptions {
+  std::string input;
+  std::string layoutCsv;
+  std::string stdlibDir;
+  DiagnosticsFormat diagnosticsFormat = DiagnosticsFormat::Text;
+  bool warningsAsErrors = false;
+  bool color = false;
+  /// nullopt: the default pipeline; "" (from `--passes=`): no passes.
+  std::optional<std::string> passes;
+  bool printAfterAll = false;
+  std::vector<std::string> printAfter;
+  bool verifyEach = true;
+};
+
+class Compilation {
+public:
+  explicit Compilation(CompileOptions options);
+  ~Compilation();
+
+  /// Reads and parses the input; false on read failure or syntax errors.
+  bool parse();
+  /// Parse + semantic analysis + IR generation.
+  bool check();
+  /// check() + the pass pipeline. IR printed between passes goes to `dump`.
+  bool compile(std::ostream &dump);
+
+  const ast::Script &script() const { return *script_; }
+  ir::Module &module() { return program_->module; }
+  const Platform &platform() const { return *program_->platform; }
+  SourceManager &sources() { return sources_; }
+  DiagnosticEngine &diags() { return diags_; }
+  const CompileOptions &options() const { return options_; }
+  /// Prints the diagnostics collected so far in the chosen format (JSON is
+  /// printed once, at the end).
+  void finishDiagnostics();
+
+private:
+  CompileOptions options_;
+  SourceManager sources_;
+  DiagnosticEngine diags_;
+  std::optional<ast::Script> script_;
+  std::optional<CheckedProgram> program_;
+  bool diagnosticsFinished_ = false;
+};
+
+} // namespace plate
