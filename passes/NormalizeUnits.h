@@ -1,0 +1,26 @@
+//===- NormalizeUnits.h - Canonical units for every quantity ----*- C++ -*-===//
+//
+// `normalize-units` rewrites every Quantity of the module (op fields, mix
+// specs, resolved well amounts, liquid concentrations and declared volumes)
+// to its dimension's canonical unit: µL, s, °C, rpm, nm. Concentrations stay
+// in their family (pg/mL, pM or %), because crossing families needs a molar
+// mass the script does not give.
+//
+// The two symbolic literals get their value from the platform description:
+// `RT`/`ambient` becomes Platform::ambientCelsius °C and `overnight` becomes
+// Platform::overnightSeconds s, with warning W001 at the op that says so
+// (language spec §2: `overnight` always draws a warning).
+//
+// Preconditions: none; it is the first pass. Afterwards
+// Module::unitsNormalized is set and the verifier checks canonical form.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "passes/Pass.h"
+
+namespace plate {
+
+std::unique_ptr<Pass> createNormalizeUnitsPass();
+
+} // namespace plate
