@@ -1,0 +1,244 @@
+//===- CheckPlatform.cpp - Device ranges and capabilities ----------------===//
+//
+// Each check reads its limits from the Platform; the messages quote them,
+// so a second platform file changes the wording with the numbers.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/CheckPlatform.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plate {
+
+double wellCapacityUl(const ir::Module &module, const Platform &platform) {
+  if (const Labware *labware = platform.findLabware(module.plateType))
+    return labware->wellCapacityUl;
+  return module.wellCapacityUl;
+}
+
+namespace {
+
+// Values within this much of a limit count as on it: canonical values are
+// snapped to 12 digits, far finer than any device resolution.
+constexpr double kSlack = 1e-9;
+
+std::string celsius(double value) { return formatNumber(value) + " °C"; }
+
+class PlatformChecker {
+public:
+  PlatformChecker(const ir::Module &module, PassContext &context)
+      : module_(module), context_(context), platform_(context.platform),
+        wellCapacity_(wellCapacityUl(module, context.platform)) {}
+
+  void run() {
+    for (const ir::Op &op : module_.ops) {
+      if (op.manual)
+        continue;
+      op_ = &op;
+      std::visit([&](const auto &payload) { check(payload); }, op.payload);
+    }
+  }
+
+private:
+  template <typename... Args>
+  InFlightDiagnostic report(DiagId id, Args &&...args) {
+    auto diag = context_.diags.report(id, op_->loc, std::forward<Args>(args)...);
+    diag.step(op_->step);
+    return diag;
+  }
+
+  //--- temperatures and shaking ---------------------------------------------//
+
+  void checkTemperature(const Quantity &temperature) {
+    double value = temperature.value;
+    if (value < platform_.roomTempMinCelsius - kSlack) {
+      report(DiagId::Cooling, fmt::format("{}", temperature),
+             celsius(platform_.ambientCelsius), platform_.name);
+      return;
+    }
+    if (value <= platform_.roomTempMaxCelsius + kSlack)
+      return; // room temperature: no device
+    if (platform_.heaterModule.empty() ||
+        platform_.heaterMaxCelsius <= platform_.roomTempMaxCelsius) {
+      report(DiagId::NoCapability,
+             fmt::format("incubation at {} needs a heater; `{}` has none; incubate "
+                         "at room temperature or move this step to a `<MANUAL>` section",
+                         temperature, platform_.name));
+      return;
+    }
+    if (value > platform_.heaterMaxCelsius + kSlack)
+      report(DiagId::OutOfRange, "incubation temperature",
+             fmt::format("{}", temperature),
+             fmt::format("heating plate `{}`", platform_.heaterModule),
+             formatNumber(platform_.roomTempMaxCelsius),
+             celsius(platform_.heaterMaxCelsius));
+  }
+
+  void checkSpeed(const Quantity &speed, std::string_view what) {
+    if (speed.value < platform_.shakerMinRpm - kSlack ||
+        speed.value > platform_.shakerMaxRpm + kSlack)
+      report(DiagId::OutOfRange, what, fmt::format("{}", speed),
+             fmt::format("shaker `{}`", platform_.shakerModule),
+             formatNumber(platform_.shakerMinRpm),
+             formatNumber(platform_.shakerMaxRpm) + " rpm");
+  }
+
+  //--- volumes ----------------------------------------------------------------//
+
+  /// A per-well volume of one step; `firstWell` names a well it goes to.
+  void checkVolume(const Quantity &volume, std::optional<Well> firstWell,
+                   bool fillsWell) {
+    if (volume.value > platform_.tipCapacityUl + kSlack)
+      report(DiagId::TipOverflow, fmt::format("{}", volume),
+             fmt::format("{}", Quantity::microliters(platform_.tipCapacityUl)));
+    if (fillsWell && firstWell && volume.value > wellCapacity_ + kSlack)
+      report(DiagId::WellOverflow, firstWell->name(), fmt::format("{}", volume),
+             module_.plateType, fmt::format("{}", Quantity::microliters(wellCapacity_)));
+  }
+
+  static std::optional<Well> firstOf(const WellSet &wells) {
+    std::vector<Well> list = wells.columnMajor();
+    if (list.empty())
+      return std::nullopt;
+    return list.front();
+  }
+
+  //--- the ops ----------------------------------------------------------------//
+
+  void check(const ir::DispenseOp &op) {
+    WellSet all;
+    for (const ir::Portion &portion : op.portions)
+      all |= portion.wells;
+    checkVolume(op.volume, firstOf(all), /*fillsWell=*/true);
+    if (op.mix)
+      checkVolume(op.mix->volume, firstOf(all), /*fillsWell=*/false);
+  }
+  void check(const ir::AspirateOp &op) {
+    if (op.volume)
+      checkVolume(*op.volume, firstOf(op.wells), /*fillsWell=*/false);
+  }
+  void check(const ir::WashOp &op) {
+    checkVolume(op.volume, firstOf(op.wells), /*fillsWell=*/true);
+  }
+  void check(const ir::IncubateOp &op) {
+    checkTemperature(op.temperature);
+    if (!op.shaking)
+      return;
+    checkSpeed(*op.shaking, "shaking speed");
+    if (op.temperature.value > platform_.roomTempMaxCelsius + kSlack &&
+        !platform_.shakerHeated)
+      report(DiagId::NoCapability,
+             fmt::format("shaking at {} needs a heated shaker; the shaker `{}` of `{}` "
+                         "is not heated; incubate without `shaking` and add a "
+                         "separate `shake` step, or move this step to a `<MANUAL>` "
+                         "section",
+                         op.temperature, platform_.shakerModule, platform_.name));
+  }
+  void check(const ir::ShakeOp &op) { checkSpeed(op.speed, "shaking speed"); }
+  void check(const ir::MixOp &op) {
+    checkVolume(op.volume, firstOf(op.wells), /*fillsWell=*/false);
+  }
+  void check(const ir::TransferOp &op) {
+    std::optional<Well> first;
+    if (!op.pairs.empty())
+      first = op.pairs.front().second;
+    checkVolume(op.volume, first, /*fillsWell=*/true);
+  }
+  void check(const ir::MagnetOp &) {
+    const Slot *slot = platform_.magnetSlot.empty()
+                           ? nullptr
+                           : platform_.findSlot(platform_.magnetSlot);
+    if (!slot || slot->fixture != "magnet")
+      report(DiagId::NoCapability,
+             fmt::format("`magnet` needs a magnet slot; `{}` has none; move this "
+                         "step to a `<MANUAL>` section",
+                         platform_.name));
+  }
+  void checkFilter(const Quantity &wavelength) {
+    const std::vector<double> &filters = platform_.readerFiltersNm;
+    bool found = std::any_of(filters.begin(), filters.end(), [&](double filter) {
+      return std::fabs(filter - wavelength.value) <= kSlack;
+    });
+    if (found)
+      return;
+    std::string list;
+    for (double filter : filters)
+      list += (list.empty() ? "" : ", ") + formatNumber(filter);
+    report(DiagId::NoFilter, platform_.name, fmt::format("{}", wavelength),
+           list.empty() ? std::string("none") : list + " nm");
+  }
+  void check(const ir::ReadAbsorbanceOp &op) {
+    if (!platform_.readerAbsorbance) {
+      report(DiagId::NoCapability,
+             fmt::format("the reader of `{}` cannot read absorbance; move this read "
+                         "to a `<MANUAL>` section",
+                         platform_.name));
+      return;
+    }
+    checkFilter(op.wavelength);
+    if (op.reference)
+      checkFilter(*op.reference);
+  }
+  void check(const ir::ReadFluorescenceOp &) {
+    if (!platform_.readerFluorescence)
+      report(DiagId::NoCapability,
+             fmt::format("the reader `{}` of `{}` reads absorbance only; it cannot "
+                         "read fluorescence; move this read to a `<MANUAL>` section",
+                         platform_.readerModule, platform_.name));
+  }
+  void check(const ir::EquilibrateOp &op) {
+    // MANUAL-only by the grammar; should one reach the robot it is a
+    // temperature hold like an incubation.
+    checkTemperature(op.temperature);
+  }
+
+  // Nothing platform-specific to check: host ops, waits, notes, and device
+  // ops (created later by lowering, which keeps them in range itself).
+  void check(const ir::AnalyzeOp &) {}
+  void check(const ir::WaitOp &) {}
+  void check(const ir::PauseOp &) {}
+  void check(const ir::NoteOp &) {}
+  void check(const ir::PrepareOp &) {}
+  void check(const ir::PickTipsOp &) {}
+  void check(const ir::DropTipsOp &) {}
+  void check(const ir::ReturnTipsOp &) {}
+  void check(const ir::DevAspirateOp &) {}
+  void check(const ir::DevDispenseOp &) {}
+  void check(const ir::DevMixOp &) {}
+  void check(const ir::MovePlateOp &) {}
+  void check(const ir::LidOp &) {}
+  void check(const ir::SwapTipRackOp &) {}
+  void check(const ir::SetTemperatureOp &) {}
+  void check(const ir::HeaterOffOp &) {}
+  void check(const ir::DevShakeOp &) {}
+  void check(const ir::DevReadOp &) {}
+  void check(const ir::DevWaitOp &) {}
+  void check(const ir::PromptOp &) {}
+
+  const ir::Module &module_;
+  PassContext &context_;
+  const Platform &platform_;
+  double wellCapacity_;
+  const ir::Op *op_ = nullptr;
+};
+
+class CheckPlatformPass final : public Pass {
+public:
+  std::string_view name() const override { return "check-platform"; }
+  bool run(ir::Module &module, PassContext &context) override {
+    PLATE_ASSERT(module.unitsNormalized, "check-platform runs after normalize-units");
+    unsigned before = context.diags.errorCount();
+    PlatformChecker(module, context).run();
+    return context.diags.errorCount() == before;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createCheckPlatformPass() {
+  return std::make_unique<CheckPlatformPass>();
+}
+
+} // namespace plate

@@ -1,0 +1,179 @@
+//===- CheckPlatformTest.cpp - check-platform -----------------------------===//
+//
+// Limits come from the loaded platform; the tests derive the values they
+// probe from it (just inside, just outside), never from copied numbers.
+//
+//===----------------------------------------------------------------------===//
+#include "PassTestUtil.h"
+
+#include "passes/CheckPlatform.h"
+
+namespace plate::test {
+namespace {
+
+class CheckPlatformTest : public PassFixture {
+protected:
+  size_t incubate(double celsius, std::optional<double> rpm = std::nullopt,
+                  bool manual = false) {
+    ir::IncubateOp op;
+    op.time = Quantity{30, Unit::Minute};
+    op.temperature = Quantity::celsius(celsius);
+    if (rpm)
+      op.shaking = Quantity::rpm(*rpm);
+    return addOp(op, manual);
+  }
+  bool check() { return runPasses("normalize-units,check-platform"); }
+  void expectAt(const Diagnostic &diagnostic, size_t opIndex) {
+    EXPECT_EQ(diagnostic.loc.line, opIndex + 1);
+    EXPECT_EQ(diagnostic.loc.col, 4u);
+    EXPECT_EQ(diagnostic.step, std::to_string(opIndex + 1));
+  }
+};
+
+TEST_F(CheckPlatformTest, RoomTemperatureAndHeaterRangeAreAccepted) {
+  incubate(platform.roomTempMinCelsius);
+  incubate(platform.roomTempMaxCelsius);
+  incubate(platform.heaterMaxCelsius);
+  addOp(ir::IncubateOp{Quantity::seconds(60), Quantity{1, Unit::Ambient}, {}, true, false});
+  EXPECT_TRUE(check());
+  EXPECT_TRUE(codes().empty());
+}
+
+TEST_F(CheckPlatformTest, AboveHeaterIsE503) {
+  incubate(platform.roomTempMaxCelsius + 1);
+  size_t hot = incubate(platform.heaterMaxCelsius + 5);
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E503");
+  expectAt(d, hot);
+  EXPECT_EQ(d.category, Category::Physical);
+  EXPECT_NE(d.message.find(fmt::format("{} °C", formatNumber(platform.heaterMaxCelsius))),
+            std::string::npos)
+      << d.message;
+  EXPECT_NE(d.message.find(platform.heaterModule), std::string::npos) << d.message;
+}
+
+TEST_F(CheckPlatformTest, BelowRoomTemperatureIsCoolingE602SuggestingManual) {
+  size_t cold = incubate(platform.roomTempMinCelsius - 16);
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E602");
+  expectAt(d, cold);
+  EXPECT_EQ(d.category, Category::Capability);
+  EXPECT_NE(d.message.find("<MANUAL>"), std::string::npos) << d.message;
+}
+
+TEST_F(CheckPlatformTest, ManualOpsHaveNoRangeChecks) {
+  incubate(4, 3000, /*manual=*/true);
+  incubate(platform.heaterMaxCelsius + 30, std::nullopt, /*manual=*/true);
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(562), {}, wells({"A1"})}, true);
+  addOp(ir::ReadFluorescenceOp{Quantity::nanometers(485), Quantity::nanometers(535),
+                               wells({"A1"})},
+        true);
+  addOp(ir::DispenseOp{{{addReagent("r"), wells({"A1"})}}, uL(1000), {}, {}}, true);
+  EXPECT_TRUE(check());
+  EXPECT_TRUE(codes().empty());
+}
+
+TEST_F(CheckPlatformTest, ShakingSpeedOutsideShakerIsE503) {
+  addOp(ir::ShakeOp{Quantity::seconds(30), Quantity::rpm(platform.shakerMinRpm)});
+  addOp(ir::ShakeOp{Quantity::seconds(30), Quantity::rpm(platform.shakerMaxRpm)});
+  size_t fast = addOp(ir::ShakeOp{Quantity::seconds(30),
+                                  Quantity::rpm(platform.shakerMaxRpm + 1)});
+  size_t slow = incubate(platform.ambientCelsius, platform.shakerMinRpm / 2);
+  EXPECT_FALSE(check());
+  ASSERT_EQ(codes(), (std::vector<std::string>{"E503", "E503"}));
+  expectAt(diags.diagnostics()[0], fast);
+  expectAt(diags.diagnostics()[1], slow);
+  EXPECT_NE(diags.diagnostics()[0].message.find(platform.shakerModule), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, HeatedShakingOnUnheatedShakerIsE600) {
+  ASSERT_FALSE(platform.shakerHeated);
+  incubate(platform.ambientCelsius, 300); // room temperature shaking is fine
+  size_t warm = incubate(37, 300);
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E600");
+  expectAt(d, warm);
+  EXPECT_NE(d.message.find("heated shaker"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("`shake`"), std::string::npos) << d.message;
+
+  // The same script on a platform whose shaker heats is accepted.
+  platform.shakerHeated = true;
+  DiagnosticEngine fresh(sources);
+  PassContext context{fresh, sources, platform};
+  EXPECT_TRUE(createCheckPlatformPass()->run(module, context));
+  EXPECT_FALSE(fresh.hasErrors());
+}
+
+TEST_F(CheckPlatformTest, WavelengthNotAFilterIsE601ListingFilters) {
+  ASSERT_FALSE(platform.readerFiltersNm.empty());
+  double good = platform.readerFiltersNm.front();
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(good), {}, wells({"A1"})});
+  size_t bad = addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(good),
+                                          Quantity::nanometers(good + 7), wells({"A1"})});
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E601");
+  expectAt(d, bad);
+  for (double filter : platform.readerFiltersNm)
+    EXPECT_NE(d.message.find(formatNumber(filter)), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find(formatNumber(good + 7) + " nm"), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, FluorescenceIsE600SuggestingManual) {
+  ASSERT_FALSE(platform.readerFluorescence);
+  size_t read = addOp(ir::ReadFluorescenceOp{Quantity::nanometers(485),
+                                             Quantity::nanometers(535), wells({"A1"})});
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E600");
+  expectAt(d, read);
+  EXPECT_NE(d.message.find("fluorescence"), std::string::npos);
+  EXPECT_NE(d.message.find("<MANUAL>"), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, MagnetNeedsAMagnetSlot) {
+  addOp(ir::MagnetOp{Quantity{2, Unit::Minute}});
+  EXPECT_TRUE(check());
+  EXPECT_TRUE(codes().empty());
+
+  platform.magnetSlot.clear();
+  DiagnosticEngine fresh(sources);
+  PassContext context{fresh, sources, platform};
+  EXPECT_FALSE(createCheckPlatformPass()->run(module, context));
+  ASSERT_EQ(fresh.diagnostics().size(), 1u);
+  EXPECT_STREQ(diagInfo(fresh.diagnostics()[0].id).code, "E600");
+  EXPECT_NE(fresh.diagnostics()[0].message.find("magnet"), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, VolumeAboveTipIsE501AboveWellIsE500) {
+  ir::LiquidId buffer = addReagent("buffer");
+  double tip = platform.tipCapacityUl;
+  double well96 = platform.findLabware("plate96")->wellCapacityUl;
+  ASSERT_GT(well96, tip); // plate96 wells take more than one tip
+  addOp(ir::DispenseOp{{{buffer, wells("A1", "A4")}}, uL(tip), {}, {}});
+  size_t big = addOp(ir::DispenseOp{{{buffer, wells("B2", "B4")}}, uL(tip + 10), {}, {}});
+  size_t huge = addOp(ir::WashOp{buffer, wells("C3", "C4"), uL(well96 + 1), 2, {}, {}, {}});
+  EXPECT_FALSE(check());
+  ASSERT_EQ(codes(), (std::vector<std::string>{"E501", "E501", "E500"}));
+  expectAt(diags.diagnostics()[0], big);
+  expectAt(diags.diagnostics()[1], huge);
+  const Diagnostic &overflow = diags.diagnostics()[2];
+  expectAt(overflow, huge);
+  EXPECT_NE(overflow.message.find("`C3`"), std::string::npos) << overflow.message;
+  EXPECT_NE(overflow.message.find(formatNumber(well96)), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, SmallPlateWellCapacityComesFromLabware) {
+  usePlate("plate384");
+  double well384 = platform.findLabware("plate384")->wellCapacityUl;
+  ASSERT_LT(well384, platform.tipCapacityUl);
+  ir::LiquidId buffer = addReagent("buffer");
+  addOp(ir::DispenseOp{{{buffer, wells({"P24"})}}, uL(well384), {}, {}});
+  size_t over = addOp(ir::TransferOp{{{W("A1"), W("P24")}}, uL(well384 + 5), {}});
+  EXPECT_FALSE(check());
+  const Diagnostic &d = only("E500");
+  expectAt(d, over);
+  EXPECT_NE(d.message.find("`P24`"), std::string::npos);
+  EXPECT_NE(d.message.find("plate384"), std::string::npos);
+}
+
+} // namespace
+} // namespace plate::test
