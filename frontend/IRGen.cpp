@@ -1,0 +1,521 @@
+//===- IRGen.cpp - Statements to high-level IR ops ------------------------===//
+//
+// Each statement is checked and turned into one high-level op with the
+// defaults of spec §7 and §8 made explicit (wells, temperature, lid, tip
+// policy), so later passes never have to know what the author left out.
+// Calls and repeats are expanded inline; their ops keep the body's source
+// line and the call site's step label.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Sema.h"
+
+#include <cctype>
+
+namespace plate::sema {
+
+namespace {
+
+std::optional<ir::LiquidRole> sourceRole(std::string word) {
+  for (char &c : word)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (word.size() > 1 && word.back() == 's')
+    word.pop_back();
+  if (word == "blank")
+    return ir::LiquidRole::Blank;
+  if (word == "calibrant" || word == "standard")
+    return ir::LiquidRole::Calibrant;
+  if (word == "sample")
+    return ir::LiquidRole::Sample;
+  if (word == "control")
+    return ir::LiquidRole::Control;
+  return std::nullopt;
+}
+
+} // namespace
+
+void Sema::statements(const std::vector<ast::Statement> &list) {
+  for (const ast::Statement &stmt : list) {
+    if (limitReported_)
+      return;
+    statement(stmt);
+  }
+}
+
+void Sema::statement(const ast::Statement &stmt) {
+  std::string saved = step_;
+  if (stepOverride_)
+    step_ = *stepOverride_;
+  else if (!stmt.stepLabel.empty())
+    step_ = stmt.stepLabel;
+  else
+    step_ = blockStep_;
+  std::visit([&](const auto &node) { gen(node, stmt); }, stmt.kind);
+  step_ = saved;
+}
+
+ir::TipPolicy Sema::tips(const ast::Statement &stmt, ir::TipPolicy fallback) {
+  switch (stmt.tips) {
+  case ast::TipPolicy::Default: return fallback;
+  case ast::TipPolicy::New: return ir::TipPolicy::New;
+  case ast::TipPolicy::PerSource: return ir::TipPolicy::PerSource;
+  case ast::TipPolicy::PerWell: return ir::TipPolicy::PerWell;
+  case ast::TipPolicy::Reuse:
+    if (!reuseWarned_) {
+      reuseWarned_ = true;
+      report(DiagId::TipsReused, stmt.tipsLoc.isValid() ? stmt.tipsLoc : stmt.loc);
+    }
+    return ir::TipPolicy::Reuse;
+  }
+  return fallback;
+}
+
+void Sema::emit(ir::OpPayload payload, const ast::Statement &stmt) {
+  if (!emit_ || limitReported_)
+    return;
+  if (++generated_ > kMaxGeneratedStatements) {
+    limitReported_ = true;
+    auto root = expansionRoot_.value_or(std::make_pair(stmt.loc, std::string("the script")));
+    report(DiagId::RepeatTooLarge, root.first, root.second, kMaxGeneratedStatements);
+    return;
+  }
+  ir::Op op;
+  op.payload = std::move(payload);
+  op.loc = stmt.loc;
+  op.step = step_;
+  op.manual = manual_;
+  op.tipsReuse = stmt.tips == ast::TipPolicy::Reuse;
+  module_.ops.push_back(std::move(op));
+}
+
+//===--- Pipetting ---------------------------------------------------------===//
+
+void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
+  std::optional<Quantity> volume = quantity(d.volume, Dimension::Volume, "`dispense`");
+  bool ok = volume.has_value();
+  std::optional<Wells> target;
+  if (d.wells) {
+    target = wells(*d.wells, "`dispense ... to`");
+    ok = ok && target;
+  }
+
+  ir::DispenseOp op;
+  bool layoutSource = false;
+  const std::string &source = d.source.text;
+  std::optional<ir::LiquidRole> role = d.sourceIsLayout ? std::nullopt : sourceRole(source);
+  auto named = liquidByName_.find(source);
+  bool isLayoutName = !param(source) && named != liquidByName_.end() &&
+                      module_.liquid(named->second).role != ir::LiquidRole::Reagent;
+  if (d.sourceIsLayout || (role && !param(source) && named == liquidByName_.end()) ||
+      isLayoutName) {
+    layoutSource = true;
+    if (!requireLayout(d.source.loc))
+      return;
+    std::vector<ir::LiquidId> liquids;
+    for (const ir::Liquid &liquid : module_.liquids) {
+      if (liquid.role == ir::LiquidRole::Reagent || liquid.wells.empty())
+        continue;
+      if (d.sourceIsLayout || (role && liquid.role == *role) ||
+          (isLayoutName && liquid.id == named->second))
+        liquids.push_back(liquid.id);
+    }
+    if (liquids.empty()) {
+      report(DiagId::EmptyWellSet, d.source.loc,
+             fmt::format("; the layout places no `{}` liquid",
+                         d.sourceIsLayout ? std::string("layout") : source));
+      return;
+    }
+    if (!ok)
+      return;
+    if (liquids.size() == 1 && isLayoutName && target) {
+      // One named liquid may go anywhere, e.g. a control into extra wells.
+      op.portions.push_back({liquids.front(), target->set});
+    } else {
+      WellSet covered;
+      for (ir::LiquidId id : liquids) {
+        WellSet into = module_.liquid(id).wells;
+        covered |= into;
+        if (target && target->known)
+          into &= target->set;
+        if (!into.empty() || !target)
+          op.portions.push_back({id, into});
+      }
+      if (target && target->known) {
+        WellSet stray = target->set;
+        stray.subtract(covered);
+        if (!stray.empty()) {
+          std::string what = d.sourceIsLayout ? std::string("layout") : source;
+          report(DiagId::NotSourceWell, d.wells->loc, stray.columnMajor().front().name(),
+                 what, what);
+          return;
+        }
+      }
+    }
+  } else {
+    std::optional<ir::LiquidId> id = reagent(d.source, "`dispense`");
+    if (!id)
+      return;
+    if (!target) {
+      target = defaultAll(stmt.loc);
+      if (!target)
+        return;
+    }
+    if (!ok)
+      return;
+    op.portions.push_back({*id, target->set});
+  }
+
+  op.volume = *volume;
+  ir::TipPolicy fallback = layoutSource ? ir::TipPolicy::New : ir::TipPolicy::PerSource;
+  op.tips = tips(stmt, fallback);
+  if (d.mix) {
+    std::optional<unsigned> cycles = count(d.mix->count, "`mix`");
+    std::optional<Quantity> mixVolume = *volume;
+    if (d.mix->volume)
+      mixVolume = quantity(*d.mix->volume, Dimension::Volume, "`mix`");
+    if (!cycles || !mixVolume)
+      return;
+    op.mix = ir::MixSpec{*cycles, *mixVolume};
+    // Mixing touches the well contents: from then on a tip may not visit
+    // another well or the reservoir (spec §7, §8).
+    if (op.tips == ir::TipPolicy::PerSource || op.tips == ir::TipPolicy::New)
+      op.tips = ir::TipPolicy::PerWell;
+  }
+  if (emit_ && !manual_)
+    for (const ir::Portion &portion : op.portions)
+      module_.liquids[portion.liquid].pipettedByInstrument = true;
+  emit(std::move(op), stmt);
+}
+
+void Sema::gen(const ast::Aspirate &a, const ast::Statement &stmt) {
+  std::optional<Quantity> volume;
+  bool ok = true;
+  if (a.volume) {
+    volume = quantity(*a.volume, Dimension::Volume, "`aspirate`");
+    ok = volume.has_value();
+  }
+  std::optional<Wells> from = wells(a.wells, "`aspirate ... from`");
+  if (!ok || !from)
+    return;
+  ir::AspirateOp op;
+  op.wells = from->set;
+  op.volume = volume;
+  op.tips = tips(stmt, ir::TipPolicy::PerWell);
+  emit(std::move(op), stmt);
+}
+
+void Sema::gen(const ast::Wash &w, const ast::Statement &stmt) {
+  std::optional<unsigned> cycles = count(w.count, "`wash`");
+  std::optional<Quantity> volume = quantity(w.volume, Dimension::Volume, "`wash`");
+  std::optional<ir::LiquidId> buffer = reagent(w.reagent, "`wash ... with`");
+  std::optional<Quantity> soak;
+  bool ok = cycles && volume && buffer;
+  if (w.soak) {
+    soak = quantity(*w.soak, Dimension::Time, "`soak`");
+    ok = ok && soak;
+  }
+  std::optional<Wells> target = w.wells ? wells(*w.wells, "`wash`") : defaultAll(stmt.loc);
+  if (!ok || !target)
+    return;
+  ir::WashOp op;
+  op.reagent = *buffer;
+  op.wells = target->set;
+  op.volume = *volume;
+  op.cycles = *cycles;
+  op.soak = soak;
+  op.tips = tips(stmt, ir::TipPolicy::PerWell);
+  if (emit_ && !manual_)
+    module_.liquids[op.reagent].pipettedByInstrument = true;
+  emit(std::move(op), stmt);
+}
+
+void Sema::gen(const ast::Mix &m, const ast::Statement &stmt) {
+  std::optional<unsigned> cycles = count(m.count, "`mix`");
+  std::optional<Quantity> volume = quantity(m.volume, Dimension::Volume, "`mix`");
+  std::optional<Wells> target = wells(m.wells, "`mix ... in`");
+  if (!cycles || !volume || !target)
+    return;
+  ir::MixOp op;
+  op.wells = target->set;
+  op.cycles = *cycles;
+  op.volume = *volume;
+  op.tips = tips(stmt, ir::TipPolicy::PerWell);
+  emit(std::move(op), stmt);
+}
+
+void Sema::gen(const ast::Transfer &t, const ast::Statement &stmt) {
+  std::optional<Quantity> volume = quantity(t.volume, Dimension::Volume, "`transfer`");
+  std::optional<Wells> from = wells(t.from, "`transfer ... from`");
+  std::optional<Wells> to = wells(t.to, "`transfer ... to`");
+  if (!volume || !from || !to)
+    return;
+  ir::TransferOp op;
+  if (from->known && to->known) {
+    if (from->set.size() != to->set.size()) {
+      report(DiagId::TransferSizeMismatch, stmt.loc, from->set.size(), to->set.size());
+      return;
+    }
+    std::vector<Well> a = from->set.columnMajor(), b = to->set.columnMajor();
+    for (size_t i = 0; i < a.size(); ++i)
+      op.pairs.emplace_back(a[i], b[i]);
+  }
+  op.volume = *volume;
+  op.tips = tips(stmt, ir::TipPolicy::PerWell);
+  emit(std::move(op), stmt);
+}
+
+//===--- Plate handling and reading ------------------------------------------===//
+
+void Sema::gen(const ast::Incubate &i, const ast::Statement &stmt) {
+  std::optional<Quantity> time = quantity(i.time, Dimension::Time, "`incubate`");
+  std::optional<Quantity> temperature = Quantity{1, Unit::Ambient};
+  if (i.temperature)
+    temperature = quantity(*i.temperature, Dimension::Temperature, "`incubate ... at`");
+  std::optional<Quantity> shaking;
+  bool ok = time && temperature;
+  if (i.shaking) {
+    shaking = quantity(*i.shaking, Dimension::Speed, "`shaking`");
+    ok = ok && shaking;
+  }
+  if (i.dark && i.lidOn == false) {
+    report(DiagId::DarkWithLidOff, i.lidLoc.isValid() ? i.lidLoc : stmt.loc);
+    ok = false;
+  }
+  if (!ok)
+    return;
+  tips(stmt, ir::TipPolicy::PerSource);
+  ir::IncubateOp op;
+  op.time = *time;
+  op.temperature = *temperature;
+  op.shaking = shaking;
+  op.lidOn = i.lidOn.value_or(true) || i.dark;
+  op.dark = i.dark;
+  emit(std::move(op), stmt);
+}
+
+void Sema::gen(const ast::Shake &s, const ast::Statement &stmt) {
+  std::optional<Quantity> time = quantity(s.time, Dimension::Time, "`shake`");
+  std::optional<Quantity> speed = quantity(s.speed, Dimension::Speed, "`shake ... at`");
+  if (!time || !speed)
+    return;
+  emit(ir::ShakeOp{*time, *speed}, stmt);
+}
+
+void Sema::gen(const ast::Magnet &m, const ast::Statement &stmt) {
+  if (auto time = quantity(m.time, Dimension::Time, "`magnet`"))
+    emit(ir::MagnetOp{*time}, stmt);
+}
+
+void Sema::gen(const ast::ReadAbsorbance &r, const ast::Statement &stmt) {
+  std::optional<Quantity> wavelength =
+      quantity(r.wavelength, Dimension::Wavelength, "`read absorbance at`");
+  std::optional<Quantity> reference;
+  bool ok = wavelength.has_value();
+  if (r.reference) {
+    reference = quantity(*r.reference, Dimension::Wavelength, "`reference`");
+    ok = ok && reference;
+  }
+  std::optional<Wells> target =
+      r.wells ? wells(*r.wells, "`read absorbance`") : defaultAll(stmt.loc);
+  if (!ok || !target)
+    return;
+  emit(ir::ReadAbsorbanceOp{*wavelength, reference, target->set}, stmt);
+}
+
+void Sema::gen(const ast::ReadFluorescence &r, const ast::Statement &stmt) {
+  std::optional<Quantity> excitation =
+      quantity(r.excitation, Dimension::Wavelength, "`excitation`");
+  std::optional<Quantity> emission = quantity(r.emission, Dimension::Wavelength, "`emission`");
+  std::optional<Wells> target =
+      r.wells ? wells(*r.wells, "`read fluorescence`") : defaultAll(stmt.loc);
+  if (!excitation || !emission || !target)
+    return;
+  emit(ir::ReadFluorescenceOp{*excitation, *emission, target->set}, stmt);
+}
+
+void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
+  std::optional<Quantity> wavelength;
+  if (a.wavelength) {
+    wavelength = quantity(*a.wavelength, Dimension::Wavelength, "`analyze ... at`");
+    if (!wavelength)
+      return;
+  }
+  if (!requireLayout(stmt.loc))
+    return;
+  bool ok = true, anyCalibrant = false, anyBlank = false;
+  for (const ir::Liquid &liquid : module_.liquids) {
+    anyBlank = anyBlank || liquid.role == ir::LiquidRole::Blank;
+    if (liquid.role != ir::LiquidRole::Calibrant)
+      continue;
+    anyCalibrant = true;
+    if (!liquid.concentration) {
+      report(DiagId::CalibrantWithoutConc, liquid.loc, liquid.name)
+          .note(stmt.loc, "the standard curve is fitted here");
+      ok = false;
+    }
+  }
+  if (!anyCalibrant) {
+    report(DiagId::AnalyzeNeedsRole, stmt.loc, "fits a curve to the calibrants", "calibrant");
+    ok = false;
+  }
+  if (a.subtractBlank && !anyBlank) {
+    report(DiagId::AnalyzeNeedsRole, stmt.loc, "subtracts the blank", "blank");
+    ok = false;
+  }
+  if (!ok)
+    return;
+  emit(ir::AnalyzeOp{a.model == ast::Analyze::Model::FourPL, wavelength, a.subtractBlank},
+       stmt);
+}
+
+void Sema::gen(const ast::Wait &w, const ast::Statement &stmt) {
+  if (auto time = quantity(w.time, Dimension::Time, "`wait`"))
+    emit(ir::WaitOp{*time}, stmt);
+}
+
+void Sema::gen(const ast::Pause &p, const ast::Statement &stmt) {
+  emit(ir::PauseOp{p.message}, stmt);
+}
+
+void Sema::gen(const ast::Note &n, const ast::Statement &stmt) {
+  emit(ir::NoteOp{n.text}, stmt);
+}
+
+//===--- MANUAL-only -----------------------------------------------------===//
+
+void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
+  if (emit_ && !manual_) {
+    report(DiagId::ManualOnlyStatement, stmt.loc, "prepare");
+    return;
+  }
+  std::optional<ir::LiquidId> id = reagent(p.reagent, "`prepare`");
+  std::optional<Quantity> dilute, volume;
+  bool ok = id.has_value();
+  if (p.dilute) {
+    dilute = quantity(*p.dilute, Dimension::Ratio, "`dilute`");
+    ok = ok && dilute;
+  }
+  if (p.volume) {
+    volume = quantity(*p.volume, Dimension::Volume, "`prepare`");
+    ok = ok && volume;
+  }
+  if (!ok)
+    return;
+  emit(ir::PrepareOp{*id, p.from.value_or(""), dilute, volume}, stmt);
+}
+
+void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
+  if (emit_ && !manual_) {
+    report(DiagId::ManualOnlyStatement, stmt.loc, "equilibrate");
+    return;
+  }
+  std::optional<Wells> target = wells(e.wells, "`equilibrate`");
+  std::optional<Quantity> temperature =
+      quantity(e.temperature, Dimension::Temperature, "`equilibrate ... to`");
+  std::optional<Quantity> time;
+  bool ok = target && temperature;
+  if (e.time) {
+    time = quantity(*e.time, Dimension::Time, "`equilibrate ... for`");
+    ok = ok && time;
+  }
+  if (!ok)
+    return;
+  emit(ir::EquilibrateOp{target->set, *temperature, time}, stmt);
+}
+
+//===--- Procedures and loops --------------------------------------------===//
+
+void Sema::gen(const ast::Use &u, const ast::Statement &stmt) {
+  useModule(u.module, stmt.loc, ordinal_);
+  for (const std::string &name : procOrder_) {
+    ProcInfo &proc = procs_.at(name);
+    if (proc.module == u.module)
+      checkProc(proc);
+  }
+}
+
+void Sema::gen(const ast::ProcDef &def, const ast::Statement &stmt) {
+  if (blockDepth_ > 0) {
+    report(DiagId::NestedProc, def.name.loc, def.name.text);
+    return;
+  }
+  auto it = procs_.find(def.name.text);
+  if (it != procs_.end() && it->second.def == &def)
+    checkProc(it->second);
+}
+
+void Sema::gen(const ast::Repeat &r, const ast::Statement &stmt) {
+  std::optional<unsigned> times = count(r.count, "`repeat`");
+  if (!times || r.body.empty())
+    return;
+  std::string rootText = "repeat " + quantityText(r.count);
+  if (*times > kMaxGeneratedStatements) {
+    report(DiagId::RepeatTooLarge, stmt.loc, rootText, kMaxGeneratedStatements);
+    return;
+  }
+  std::string savedBlockStep = blockStep_;
+  blockStep_ = step_;
+  ++blockDepth_;
+  bool root = !expansionRoot_ && emit_;
+  if (root)
+    expansionRoot_ = std::make_pair(stmt.loc, rootText);
+  // At a definition the body is checked once; expansion needs values.
+  unsigned rounds = emit_ ? *times : 1;
+  for (unsigned i = 0; i < rounds && !limitReported_; ++i)
+    statements(r.body);
+  if (root)
+    expansionRoot_.reset();
+  --blockDepth_;
+  blockStep_ = savedBlockStep;
+}
+
+void Sema::gen(const ast::Call &call, const ast::Statement &stmt) {
+  const std::string &name = call.callee.text;
+  auto it = procs_.find(name);
+  if (it == procs_.end()) {
+    std::string close = closestMatch(name, procOrder_);
+    auto diag = report(DiagId::UndefinedName, call.callee.loc, name,
+                       close.empty() ? std::string("define it with `proc` before the call, "
+                                                   "or import it with `use`")
+                                     : fmt::format("did you mean `{}`?", close));
+    if (!close.empty())
+      diag.suggest(close);
+    return;
+  }
+  ProcInfo &proc = it->second;
+  proc.used = true;
+  if (emit_ && proc.ordinal > ordinal_) {
+    report(DiagId::UndefinedName, call.callee.loc, name,
+           "a procedure is defined before its first call")
+        .note(proc.def->name.loc, "`{}` is defined here", name);
+    return;
+  }
+  std::map<std::string, Binding> env;
+  if (!bindArgs(call, proc, env))
+    return;
+  if (!emit_ || proc.recursive || proc.hasErrors)
+    return;
+
+  auto savedEnv = env_;
+  auto savedOverride = stepOverride_;
+  std::string savedBlockStep = blockStep_;
+  bool root = !expansionRoot_;
+  if (root)
+    expansionRoot_ = std::make_pair(stmt.loc, name + "(...)");
+  if (!stepOverride_)
+    stepOverride_ = step_;
+  env_ = &env;
+  ++blockDepth_;
+  ++expansionDepth_;
+  callStack_.emplace_back(name, call.callee.loc);
+  statements(proc.def->body);
+  callStack_.pop_back();
+  --expansionDepth_;
+  --blockDepth_;
+  env_ = savedEnv;
+  stepOverride_ = savedOverride;
+  blockStep_ = savedBlockStep;
+  if (root)
+    expansionRoot_.reset();
+}
+
+} // namespace plate::sema

@@ -1,0 +1,410 @@
+//===- Sema.cpp - Names, procedures and the checkScript() entry point -----===//
+//
+// The order of work: platform, layout (plate type, fills, grids), reagents,
+// the procedure table (script procedures and `use` modules, so that calls
+// inside bodies can name procedures defined later), recursion, then one
+// walk over the sections in file order that checks each statement and
+// emits its op. Procedure bodies are checked where they are defined.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Sema.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+
+namespace plate {
+
+std::optional<CheckedProgram> checkScript(const ast::Script &script,
+                                          SourceManager &sources,
+                                          DiagnosticEngine &diags,
+                                          const FrontendOptions &options) {
+  sema::Sema sema(script, sources, diags, options);
+  return sema.run();
+}
+
+namespace sema {
+
+Sema::Sema(const ast::Script &script, SourceManager &sources, DiagnosticEngine &diags,
+           const FrontendOptions &options)
+    : script_(script), sources_(sources), diags_(diags), scratch_(sources),
+      options_(options),
+      stdlibDir_(options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir) {}
+
+std::optional<CheckedProgram> Sema::run() {
+  std::string platformName = options_.defaultPlatform;
+  SourceLoc platformLoc;
+  if (script_.platform) {
+    platformName = script_.platform->text;
+    platformLoc = script_.platform->loc;
+  }
+  platform_ = loadPlatform(platformName, stdlibDir_, diags_, platformLoc);
+  if (!platform_)
+    return std::nullopt;
+  module_.fileId = script_.fileId;
+  module_.title = script_.title.value_or("");
+  module_.platform = platform_->name;
+
+  buildLayout();
+  declareReagents();
+  collectProcs();
+  findRecursion();
+
+  ordinal_ = 0;
+  for (const ast::Section &section : script_.sections) {
+    manual_ = section.kind == ast::SectionKind::Manual;
+    for (const ast::Statement &stmt : section.statements) {
+      ++ordinal_;
+      statement(stmt);
+    }
+  }
+
+  for (const ir::Liquid &liquid : module_.liquids)
+    if (liquid.role == ir::LiquidRole::Reagent && !usedReagents_.count(liquid.id))
+      report(DiagId::UnusedName, liquid.loc, liquid.name);
+  for (const std::string &name : procOrder_) {
+    const ProcInfo &proc = procs_.at(name);
+    if (proc.module.empty() && !proc.used)
+      report(DiagId::UnusedName, proc.def->name.loc, name);
+  }
+
+  if (diags_.hasErrors())
+    return std::nullopt;
+  CheckedProgram program{std::move(module_), std::move(platform_)};
+  return program;
+}
+
+//===--- Names -------------------------------------------------------------===//
+
+const Binding *Sema::param(const std::string &name) const {
+  if (!env_)
+    return nullptr;
+  auto it = env_->find(name);
+  return it == env_->end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Sema::liquidNames(bool layout) const {
+  std::vector<std::string> names;
+  for (const ir::Liquid &liquid : module_.liquids)
+    if ((liquid.role != ir::LiquidRole::Reagent) == layout)
+      names.push_back(liquid.name);
+  return names;
+}
+
+std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_view context) {
+  if (const Binding *binding = param(name.text)) {
+    if (binding->type != ast::ParamType::Reagent) {
+      report(DiagId::WrongKindOfName, name.loc, name.text,
+             fmt::format("{} parameter", paramTypeName(binding->type)), context, "reagent");
+      return std::nullopt;
+    }
+    return binding->liquid ? *binding->liquid : kUnknownLiquid;
+  }
+  auto found = liquidByName_.find(name.text);
+  if (found != liquidByName_.end()) {
+    const ir::Liquid &liquid = module_.liquid(found->second);
+    if (liquid.role != ir::LiquidRole::Reagent) {
+      report(DiagId::WrongKindOfName, name.loc, name.text,
+             fmt::format("{} of the layout", ir::roleName(liquid.role)), context, "reagent")
+          .note(liquid.loc, "`{}` is declared here", name.text);
+      return std::nullopt;
+    }
+    usedReagents_.insert(liquid.id);
+    return liquid.id;
+  }
+  std::vector<std::string> candidates = liquidNames(false);
+  if (env_)
+    for (const auto &[param, binding] : *env_)
+      if (binding.type == ast::ParamType::Reagent)
+        candidates.push_back(param);
+  std::string close = closestMatch(name.text, candidates);
+  auto diag = report(DiagId::UndefinedName, name.loc, name.text,
+                     close.empty() ? std::string("declare it in `<REAGENTS>`")
+                                   : fmt::format("did you mean `{}`?", close));
+  if (!close.empty())
+    diag.suggest(close);
+  return std::nullopt;
+}
+
+void Sema::declareReagents() {
+  std::map<std::pair<unsigned, unsigned>, ir::LiquidId> positions;
+  for (const ast::ReagentDecl &decl : script_.reagents) {
+    auto found = liquidByName_.find(decl.name.text);
+    if (found != liquidByName_.end()) {
+      report(DiagId::DuplicateName, decl.name.loc, decl.name.text)
+          .note(module_.liquid(found->second).loc, "`{}` is first declared here",
+                decl.name.text);
+      continue;
+    }
+    ir::Liquid liquid;
+    liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
+    liquid.name = decl.name.text;
+    liquid.role = ir::LiquidRole::Reagent;
+    liquid.loc = decl.name.loc;
+    if (decl.volume)
+      liquid.declaredVolume =
+          quantity(*decl.volume, Dimension::Volume, "a reagent's loaded volume");
+    if (decl.position) {
+      auto [row, col] = *decl.position;
+      if (row < 1 || col < 1 || row > platform_->reservoirRows ||
+          col > platform_->reservoirCols) {
+        report(DiagId::ReservoirOutside, decl.positionLoc, row, col, platform_->name,
+               platform_->reservoirRows, platform_->reservoirCols);
+      } else if (auto taken = positions.find(*decl.position); taken != positions.end()) {
+        report(DiagId::ReservoirTaken, decl.positionLoc, row, col,
+               module_.liquid(taken->second).name)
+            .note(module_.liquid(taken->second).loc, "`{}` is declared here",
+                  module_.liquid(taken->second).name);
+      } else {
+        positions[*decl.position] = liquid.id;
+        liquid.fixedPosition = ir::ReservoirPos{row, col};
+      }
+    }
+    for (const ast::Name &flag : decl.flags)
+      liquid.flags.push_back(flag.text);
+    liquidByName_[liquid.name] = liquid.id;
+    module_.liquids.push_back(std::move(liquid));
+  }
+}
+
+//===--- Procedures ----------------------------------------------------------===//
+
+void Sema::registerProc(const ast::ProcDef &def, unsigned ordinal,
+                        const std::string &module, SourceLoc useLoc) {
+  auto found = procs_.find(def.name.text);
+  if (found != procs_.end()) {
+    const ProcInfo &first = found->second;
+    auto diag = report(DiagId::ProcDefinedTwice, def.name.loc, def.name.text);
+    diag.note(first.def->name.loc, "`{}` is first defined here", def.name.text);
+    if (!module.empty())
+      diag.note(useLoc, "`use \"{}\"` imports it here", module);
+    return;
+  }
+  std::map<std::string, SourceLoc> seenParams;
+  for (const ast::Param &param : def.params)
+    if (auto [it, inserted] = seenParams.emplace(param.name.text, param.name.loc); !inserted)
+      report(DiagId::DuplicateName, param.name.loc, param.name.text)
+          .note(it->second, "`{}` is first declared here", param.name.text);
+  ProcInfo info;
+  info.def = &def;
+  info.ordinal = ordinal;
+  info.module = module;
+  procs_[def.name.text] = info;
+  procOrder_.push_back(def.name.text);
+}
+
+void Sema::useModule(const std::string &name, SourceLoc loc, unsigned ordinal) {
+  if (!loadedModules_.insert(name).second)
+    return;
+  std::string dir = stdlibDir_ + "/modules";
+  std::string path = dir + "/" + name + ".plate";
+  std::optional<uint32_t> fileId;
+  if (std::filesystem::is_regular_file(path))
+    fileId = sources_.addFile(path);
+  if (!fileId) {
+    std::vector<std::string> known;
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator(dir, error))
+      if (entry.path().extension() == ".plate")
+        known.push_back(entry.path().stem().string());
+    auto diag = report(DiagId::UnknownModule, loc, name, dir);
+    if (std::string close = closestMatch(name, known); !close.empty())
+      diag.suggest("use \"" + close + "\"");
+    return;
+  }
+  modules_.push_back(std::make_unique<ast::Script>(parseScript(sources_, *fileId, diags_)));
+  const ast::Script &module = *modules_.back();
+  for (const ast::Section &section : module.sections)
+    for (const ast::Statement &stmt : section.statements) {
+      if (const auto *def = std::get_if<ast::ProcDef>(&stmt.kind))
+        registerProc(*def, ordinal, name, loc);
+      else if (const auto *use = std::get_if<ast::Use>(&stmt.kind))
+        useModule(use->module, stmt.loc, ordinal);
+    }
+}
+
+void Sema::collectProcs() {
+  unsigned ordinal = 0;
+  for (const ast::Section &section : script_.sections)
+    for (const ast::Statement &stmt : section.statements) {
+      ++ordinal;
+      if (const auto *def = std::get_if<ast::ProcDef>(&stmt.kind))
+        registerProc(*def, ordinal, "", {});
+      else if (const auto *use = std::get_if<ast::Use>(&stmt.kind))
+        useModule(use->module, stmt.loc, ordinal);
+    }
+}
+
+void Sema::collectCalls(const std::vector<ast::Statement> &body,
+                        std::vector<const ast::Call *> &calls) {
+  for (const ast::Statement &stmt : body) {
+    if (const auto *call = std::get_if<ast::Call>(&stmt.kind))
+      calls.push_back(call);
+    else if (const auto *repeat = std::get_if<ast::Repeat>(&stmt.kind))
+      collectCalls(repeat->body, calls);
+  }
+}
+
+void Sema::findRecursion() {
+  // Depth-first search over the call graph; a call to a procedure that is
+  // still on the path closes a cycle.
+  enum class Color { White, Gray, Black };
+  std::map<std::string, Color> color;
+  std::vector<std::string> path;
+  std::function<void(const std::string &)> visit = [&](const std::string &name) {
+    color[name] = Color::Gray;
+    path.push_back(name);
+    std::vector<const ast::Call *> calls;
+    collectCalls(procs_.at(name).def->body, calls);
+    for (const ast::Call *call : calls) {
+      const std::string &callee = call->callee.text;
+      if (!procs_.count(callee))
+        continue;
+      if (color[callee] == Color::Gray) {
+        auto start = std::find(path.begin(), path.end(), callee);
+        std::string cycle;
+        for (auto it = start; it != path.end(); ++it) {
+          cycle += fmt::format("`{}` -> ", *it);
+          procs_.at(*it).recursive = true;
+        }
+        cycle += fmt::format("`{}`", callee);
+        recursionReports_.emplace(name, std::make_pair(call->callee.loc,
+                                                       callee + "\n" + cycle));
+      } else if (color[callee] == Color::White) {
+        visit(callee);
+      }
+    }
+    path.pop_back();
+    color[name] = Color::Black;
+  };
+  for (const std::string &name : procOrder_)
+    if (color[name] == Color::White)
+      visit(name);
+}
+
+void Sema::checkProc(ProcInfo &proc) {
+  if (proc.checked)
+    return;
+  proc.checked = true;
+  std::map<std::string, Binding> env;
+  for (const ast::Param &param : proc.def->params)
+    env.emplace(param.name.text, Binding{param.type, param.name.loc, {}, {}, {}, false});
+
+  auto savedEnv = env_;
+  bool savedEmit = emit_;
+  std::string savedStep = step_, savedBlockStep = blockStep_;
+  unsigned savedDepth = blockDepth_;
+  env_ = &env;
+  emit_ = false;
+  blockStep_.clear();
+  blockDepth_ = 1;
+  unsigned errorsBefore = diags_.errorCount();
+
+  if (auto it = recursionReports_.find(proc.def->name.text); it != recursionReports_.end()) {
+    std::string payload = it->second.second;
+    size_t split = payload.find('\n');
+    report(DiagId::Recursion, it->second.first, payload.substr(0, split),
+           payload.substr(split + 1));
+  }
+  statements(proc.def->body);
+
+  proc.hasErrors = diags_.errorCount() > errorsBefore;
+  env_ = savedEnv;
+  emit_ = savedEmit;
+  step_ = savedStep;
+  blockStep_ = savedBlockStep;
+  blockDepth_ = savedDepth;
+}
+
+bool Sema::bindArgs(const ast::Call &call, const ProcInfo &proc,
+                    std::map<std::string, Binding> &env) {
+  const auto &params = proc.def->params;
+  const std::string &name = call.callee.text;
+  if (call.args.size() != params.size()) {
+    report(DiagId::CallArity, call.callee.loc, name, params.size(), call.args.size())
+        .note(proc.def->name.loc, "`{}` is defined here", name);
+    return false;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ast::Arg &arg = call.args[i];
+    const ast::Param &p = params[i];
+    Binding binding{p.type, p.name.loc, {}, {}, {}, true};
+    std::string context = fmt::format("parameter `{}` of `{}`", p.name.text, name);
+    // A bare word may arrive as a quantity parameter or as a one-name well set.
+    std::optional<ast::Name> bare;
+    if (arg.quantity && arg.quantity->kind == ast::QuantityExpr::Kind::Param)
+      bare = ast::Name{arg.quantity->param, arg.quantity->loc};
+    else if (arg.wells && arg.wells->items.size() == 1 && arg.wells->except.empty() &&
+             arg.wells->items[0].kind == ast::WellItem::Kind::Name)
+      bare = ast::Name{arg.wells->items[0].a, arg.wells->items[0].loc};
+
+    switch (p.type) {
+    case ast::ParamType::Reagent: {
+      if (!bare) {
+        report(DiagId::WrongKindOfName, arg.loc, text(arg.loc, "argument"),
+               arg.quantity ? "quantity" : "well set", context, "reagent");
+        ok = false;
+        break;
+      }
+      std::optional<ir::LiquidId> id = reagent(*bare, context);
+      if (!id)
+        ok = false;
+      else if (*id != kUnknownLiquid)
+        binding.liquid = id;
+      break;
+    }
+    case ast::ParamType::Wells: {
+      std::optional<Wells> set;
+      if (arg.wells) {
+        set = wells(*arg.wells, context);
+      } else if (bare) {
+        ast::WellSetExpr expr;
+        expr.loc = bare->loc;
+        expr.items.push_back({ast::WellItem::Kind::Name, bare->loc, bare->text, {}});
+        set = wells(expr, context);
+      } else {
+        report(DiagId::WrongKindOfName, arg.loc, text(arg.loc, "argument"), "quantity",
+               context, "well set");
+      }
+      if (!set)
+        ok = false;
+      else if (set->known)
+        binding.wells = set->set;
+      break;
+    }
+    default: {
+      static const std::map<ast::ParamType, Dimension> dims = {
+          {ast::ParamType::Volume, Dimension::Volume},
+          {ast::ParamType::Time, Dimension::Time},
+          {ast::ParamType::Temperature, Dimension::Temperature},
+          {ast::ParamType::Speed, Dimension::Speed},
+          {ast::ParamType::Wavelength, Dimension::Wavelength},
+          {ast::ParamType::Count, Dimension::Count}};
+      Dimension dimension = dims.at(p.type);
+      std::optional<Quantity> value;
+      if (arg.quantity) {
+        value = quantity(*arg.quantity, dimension, context);
+      } else if (bare) {
+        ast::QuantityExpr expr;
+        expr.kind = ast::QuantityExpr::Kind::Param;
+        expr.loc = bare->loc;
+        expr.param = bare->text;
+        value = quantity(expr, dimension, context);
+      } else {
+        report(DiagId::WrongKindOfName, arg.loc, text(arg.loc, "argument"), "well set",
+               context, dimensionName(dimension));
+      }
+      if (!value)
+        ok = false;
+      binding.quantity = value;
+      break;
+    }
+    }
+    env[p.name.text] = binding;
+  }
+  return ok;
+}
+
+} // namespace sema
+} // namespace plate

@@ -1,0 +1,276 @@
+//===- SemaLayout.cpp - Expand the LAYOUT section into concrete wells -----===//
+//
+// Role lines declare layout liquids and, with `at`, place them by the fill
+// rules of Layout.h; role lines without `at` are placed by a grid (inline
+// or `--layout FILE.csv`). Every well is claimed by one liquid at most, and
+// the first claim is remembered so a conflict can point at both lines.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Layout.h"
+#include "frontend/LayoutCsv.h"
+#include "frontend/Sema.h"
+
+#include <cctype>
+
+namespace plate::sema {
+
+namespace {
+
+ir::LiquidRole liquidRole(ast::Role role) {
+  switch (role) {
+  case ast::Role::Blank: return ir::LiquidRole::Blank;
+  case ast::Role::Calibrant: return ir::LiquidRole::Calibrant;
+  case ast::Role::Sample: return ir::LiquidRole::Sample;
+  case ast::Role::Control: return ir::LiquidRole::Control;
+  }
+  return ir::LiquidRole::Sample;
+}
+
+size_t claimIndex(Well well) {
+  return static_cast<size_t>(well.col - 1) * kMaxRows + (well.row - 1);
+}
+
+} // namespace
+
+bool Sema::claim(ir::LiquidId liquid, const WellSet &wells, SourceLoc loc) {
+  for (Well well : wells.columnMajor()) {
+    auto &slot = claims_[claimIndex(well)];
+    if (slot && slot->first != liquid) {
+      report(DiagId::WellClaimedTwice, loc, well.name(), module_.liquid(slot->first).name)
+          .note(slot->second, "`{}` takes `{}` here", module_.liquid(slot->first).name,
+                well.name());
+      return false;
+    }
+    if (!slot)
+      slot = {liquid, loc};
+  }
+  return true;
+}
+
+void Sema::buildLayout() {
+  std::optional<ast::Grid> csvGrid;
+  if (!options_.layoutCsv.empty())
+    csvGrid = readLayoutCsv(sources_, options_.layoutCsv, diags_);
+
+  // The plate type: the `plate` line, else plate96 when the platform has it.
+  std::string type = "plate96";
+  SourceLoc typeLoc;
+  if (script_.layout && script_.layout->plateType) {
+    type = script_.layout->plateType->text;
+    typeLoc = script_.layout->plateType->loc;
+  }
+  const Labware *labware = platform_->findLabware(type);
+  if (!labware) {
+    std::vector<std::string> known;
+    for (const auto &[name, _] : platform_->labware)
+      known.push_back(name);
+    auto diag = report(DiagId::UnknownLabware, typeLoc, type, fmt::format("{}", fmt::join(known, ", ")));
+    if (std::string close = closestMatch(type, known); !close.empty())
+      diag.suggest(close);
+    // Go on with a known plate so that the rest of the script is checked.
+    labware = platform_->labware.empty() ? nullptr : &platform_->labware.begin()->second;
+  }
+  if (labware) {
+    module_.plateType = labware->name;
+    module_.shape = labware->shape;
+    module_.wellCapacityUl = labware->wellCapacityUl;
+  }
+  if (!script_.layout && !csvGrid)
+    return;
+  hasLayout_ = true;
+  if (!script_.layout) {
+    placeGrid(*csvGrid);
+    return;
+  }
+
+  for (const ast::RoleLine &line : script_.layout->roles) {
+    std::vector<std::string> names;
+    if (line.names.last) {
+      auto expanded = layout::expandNameRange(line.names.first.text, line.names.last->text);
+      if (!expanded) {
+        report(DiagId::BadNameRange, line.names.loc, line.names.first.text,
+               line.names.last->text);
+        continue;
+      }
+      names = std::move(*expanded);
+    } else {
+      names.push_back(line.names.first.text);
+    }
+    SourceLoc declLoc = line.names.last ? line.names.loc : line.names.first.loc;
+    bool ok = true;
+    for (const std::string &name : names) {
+      auto found = liquidByName_.find(name);
+      if (found != liquidByName_.end()) {
+        report(DiagId::DuplicateName, declLoc, name)
+            .note(module_.liquid(found->second).loc, "`{}` is first declared here", name);
+        ok = false;
+      }
+    }
+    if (!ok)
+      continue;
+    std::vector<ir::LiquidId> ids;
+    for (const std::string &name : names) {
+      ir::Liquid liquid;
+      liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
+      liquid.name = name;
+      liquid.role = liquidRole(line.role);
+      liquid.loc = declLoc;
+      liquidByName_[name] = liquid.id;
+      ids.push_back(liquid.id);
+      module_.liquids.push_back(std::move(liquid));
+    }
+
+    if (line.conc) {
+      if (std::optional<Unit> unit = concentrationUnit(*line.conc)) {
+        if (line.conc->values.size() != names.size())
+          report(DiagId::ConcCountMismatch, line.conc->loc, names.size(),
+                 line.conc->values.size());
+        else
+          for (size_t i = 0; i < ids.size(); ++i)
+            module_.liquids[ids[i]].concentration = Quantity{line.conc->values[i], *unit};
+      }
+    }
+    if (line.dilution)
+      if (auto ratio = quantity(*line.dilution, Dimension::Ratio, "`dilution`"))
+        for (ir::LiquidId id : ids)
+          module_.liquids[id].dilution = ratio->value;
+
+    std::optional<unsigned> replicates;
+    if (line.replicates) {
+      replicates = count(*line.replicates, "`replicates`");
+      if (!replicates)
+        continue;
+    }
+    if (!line.wells) {
+      if (line.replicates) {
+        report(DiagId::GridShape, line.replicates->loc,
+               "`replicates` needs `at`; a name placed by the grid takes the wells "
+               "the grid gives it");
+        continue;
+      }
+      for (size_t i = 0; i < names.size(); ++i)
+        gridNames_[names[i]] = declLoc;
+      continue;
+    }
+
+    layoutWellsOnly_ = true;
+    std::optional<Wells> at = wells(*line.wells, "a layout line's `at`");
+    layoutWellsOnly_ = false;
+    if (!at)
+      continue;
+    auto filled = layout::fill(at->set, static_cast<unsigned>(names.size()), replicates,
+                               line.down);
+    if (auto *error = std::get_if<layout::FillError>(&filled)) {
+      if (error->kind == layout::FillError::Kind::CountMismatch)
+        report(DiagId::FillCountMismatch, line.wells->loc, error->names,
+               error->replicates, error->names * error->replicates, error->wells);
+      else
+        report(DiagId::ReplicatesDoNotFit, line.wells->loc, error->wells,
+               text(line.wells->loc, at->set.str()), error->replicates,
+               line.down ? "adjacent rows of one column" : "adjacent columns of one row");
+      continue;
+    }
+    const auto &sets = std::get<std::vector<WellSet>>(filled);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (!claim(ids[i], sets[i], line.wells->loc))
+        break;
+      module_.liquids[ids[i]].wells = sets[i];
+    }
+  }
+
+  if (script_.layout->grid)
+    placeGrid(*script_.layout->grid);
+  if (csvGrid)
+    placeGrid(*csvGrid);
+  for (const auto &[name, loc] : gridNames_)
+    if (module_.liquid(liquidByName_.at(name)).wells.empty())
+      report(DiagId::LayoutNameUnplaced, loc, name);
+}
+
+void Sema::placeGrid(const ast::Grid &grid) {
+  const PlateShape &shape = module_.shape;
+  std::vector<std::optional<unsigned>> columns;
+  std::set<unsigned> seenColumns;
+  for (size_t i = 0; i < grid.columns.size(); ++i) {
+    unsigned col = grid.columns[i];
+    SourceLoc loc = i < grid.columnLocs.size() ? grid.columnLocs[i] : grid.loc;
+    if (col < 1 || col > shape.cols) {
+      report(DiagId::BadColumn, loc, std::to_string(col), module_.plateType, shape.cols);
+      columns.push_back(std::nullopt);
+    } else if (!seenColumns.insert(col).second) {
+      report(DiagId::GridShape, loc,
+             fmt::format("column {} appears twice in the grid header", col));
+      columns.push_back(std::nullopt);
+    } else {
+      columns.push_back(col);
+    }
+  }
+
+  std::set<unsigned> seenRows;
+  for (const ast::GridRow &row : grid.rows) {
+    const std::string &letter = row.row.text;
+    unsigned index = 0;
+    if (letter.size() == 1 && std::isalpha(static_cast<unsigned char>(letter[0])))
+      index = static_cast<unsigned>(std::toupper(letter[0]) - 'A' + 1);
+    if (index == 0 || index > shape.rows) {
+      report(DiagId::BadRow, row.row.loc, letter, module_.plateType,
+             std::string(1, static_cast<char>('A' + shape.rows - 1)));
+      continue;
+    }
+    if (!seenRows.insert(index).second) {
+      report(DiagId::GridShape, row.row.loc,
+             fmt::format("row `{}` appears twice in the grid", letter));
+      continue;
+    }
+    if (row.cells.size() != columns.size()) {
+      report(DiagId::GridShape, row.row.loc,
+             fmt::format("row `{}` has {} cell(s) but the header has {} column(s); "
+                         "write `.` for an empty well",
+                         letter, row.cells.size(), columns.size()));
+      continue;
+    }
+    for (size_t i = 0; i < row.cells.size(); ++i) {
+      const ast::GridCell &cell = row.cells[i];
+      if (cell.text == "." || !columns[i])
+        continue;
+      auto declared = gridNames_.find(cell.text);
+      if (declared == gridNames_.end()) {
+        auto found = liquidByName_.find(cell.text);
+        if (found != liquidByName_.end()) {
+          const ir::Liquid &liquid = module_.liquid(found->second);
+          if (liquid.role == ir::LiquidRole::Reagent)
+            report(DiagId::WrongKindOfName, cell.loc, cell.text, "reagent",
+                   "a grid cell", "layout liquid")
+                .note(liquid.loc, "`{}` is declared here", cell.text);
+          else
+            report(DiagId::GridShape, cell.loc,
+                   fmt::format("`{}` already has wells from `at` on its role line; a "
+                               "name is placed either by `at` or by the grid",
+                               cell.text))
+                .note(liquid.loc, "`{}` is declared here", cell.text);
+          continue;
+        }
+        std::vector<std::string> candidates;
+        for (const auto &[name, _] : gridNames_)
+          candidates.push_back(name);
+        std::string close = closestMatch(cell.text, candidates);
+        auto diag = report(DiagId::UndefinedName, cell.loc, cell.text,
+                           close.empty()
+                               ? fmt::format("declare it with a role line without `at`, "
+                                             "such as `sample {}`",
+                                             cell.text)
+                               : fmt::format("did you mean `{}`?", close));
+        if (!close.empty())
+          diag.suggest(close);
+        continue;
+      }
+      ir::LiquidId id = liquidByName_.at(cell.text);
+      WellSet one;
+      one.insert({static_cast<uint8_t>(index), static_cast<uint8_t>(*columns[i])});
+      if (claim(id, one, cell.loc))
+        module_.liquids[id].wells |= one;
+    }
+  }
+}
+
+} // namespace plate::sema

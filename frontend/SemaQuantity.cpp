@@ -1,0 +1,266 @@
+//===- SemaQuantity.cpp - Dimension checking of every quantity ------------===//
+//
+// Each quantity of the script passes through quantity(): the statement says
+// which dimension it takes, the unit spelling says which dimension was
+// written. Values keep their written unit (normalize-units canonicalizes
+// later); `RT` and `overnight` stay symbolic because only the platform
+// knows their values.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Sema.h"
+
+#include <cmath>
+
+namespace plate::sema {
+
+namespace {
+
+bool isCountWord(const std::string &unit) {
+  return unit == "x" || unit == "X" || unit == "times" || unit == "time" ||
+         unit == "×";
+}
+
+std::string article(std::string_view noun) {
+  bool vowel = !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos;
+  return fmt::format("{} {}", vowel ? "an" : "a", noun);
+}
+
+/// The dimension a procedure parameter type carries, if it is a quantity.
+std::optional<Dimension> paramDimension(ast::ParamType type) {
+  switch (type) {
+  case ast::ParamType::Volume: return Dimension::Volume;
+  case ast::ParamType::Time: return Dimension::Time;
+  case ast::ParamType::Temperature: return Dimension::Temperature;
+  case ast::ParamType::Speed: return Dimension::Speed;
+  case ast::ParamType::Wavelength: return Dimension::Wavelength;
+  case ast::ParamType::Count: return Dimension::Count;
+  case ast::ParamType::Reagent:
+  case ast::ParamType::Wells: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Quantity placeholder(Dimension dimension) {
+  if (dimension == Dimension::Temperature)
+    return {1, Unit::Ambient};
+  return {1, canonicalUnit(dimension)};
+}
+
+} // namespace
+
+std::string_view paramTypeName(ast::ParamType type) {
+  switch (type) {
+  case ast::ParamType::Volume: return "Volume";
+  case ast::ParamType::Time: return "Time";
+  case ast::ParamType::Temperature: return "Temperature";
+  case ast::ParamType::Speed: return "Speed";
+  case ast::ParamType::Wavelength: return "Wavelength";
+  case ast::ParamType::Count: return "Count";
+  case ast::ParamType::Reagent: return "Reagent";
+  case ast::ParamType::Wells: return "Wells";
+  }
+  return "?";
+}
+
+std::string Sema::text(SourceLoc loc, std::string_view fallback) const {
+  if (loc.isValid() && loc.length > 0) {
+    std::string_view line = sources_.lineText(loc.fileId, loc.line);
+    if (loc.col >= 1 && loc.col - 1 + loc.length <= line.size())
+      return std::string(line.substr(loc.col - 1, loc.length));
+  }
+  return std::string(fallback);
+}
+
+std::string Sema::quantityText(const ast::QuantityExpr &q) const {
+  std::string fallback;
+  switch (q.kind) {
+  case ast::QuantityExpr::Kind::RoomTemp: fallback = "RT"; break;
+  case ast::QuantityExpr::Kind::Overnight: fallback = "overnight"; break;
+  case ast::QuantityExpr::Kind::ColonRatio: fallback = "1:" + q.text; break;
+  case ast::QuantityExpr::Kind::Param: fallback = q.param; break;
+  case ast::QuantityExpr::Kind::Number:
+    fallback = q.text.empty() ? formatNumber(q.value) : q.text;
+    if (!q.unit.empty())
+      fallback += (q.unit == "x" || q.unit == "×" ? "" : " ") + q.unit;
+    break;
+  }
+  return text(q.loc, fallback);
+}
+
+std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension expected,
+                                       std::string_view context) {
+  std::string written = quantityText(q);
+  auto wrongDimension = [&](std::string_view found) {
+    report(DiagId::WrongDimension, q.loc, written, found, context,
+           dimensionName(expected));
+    return std::nullopt;
+  };
+  Quantity result;
+  switch (q.kind) {
+  case ast::QuantityExpr::Kind::Param: {
+    const Binding *binding = param(q.param);
+    if (!binding) {
+      // A bare word in a quantity position: a name that is not a parameter.
+      auto found = liquidByName_.find(q.param);
+      if (found != liquidByName_.end()) {
+        const ir::Liquid &liquid = module_.liquid(found->second);
+        report(DiagId::WrongKindOfName, q.loc, q.param,
+               liquid.role == ir::LiquidRole::Reagent ? "reagent" : "layout liquid",
+               context, dimensionName(expected));
+        return std::nullopt;
+      }
+      std::vector<std::string> candidates;
+      if (env_)
+        for (const auto &[name, _] : *env_)
+          candidates.push_back(name);
+      std::string hint = "a quantity needs a number and a unit, like `100 uL`";
+      if (std::string close = closestMatch(q.param, candidates); !close.empty()) {
+        report(DiagId::UndefinedName, q.loc, q.param,
+               fmt::format("did you mean the parameter `{}`?", close))
+            .suggest(close);
+        return std::nullopt;
+      }
+      report(DiagId::UndefinedName, q.loc, q.param, hint);
+      return std::nullopt;
+    }
+    std::optional<Dimension> dimension = paramDimension(binding->type);
+    if (!dimension) {
+      report(DiagId::WrongKindOfName, q.loc, q.param,
+             fmt::format("{} parameter", paramTypeName(binding->type)), context,
+             dimensionName(expected));
+      return std::nullopt;
+    }
+    if (*dimension != expected)
+      return wrongDimension(fmt::format("{} parameter", dimensionName(*dimension)));
+    if (!binding->quantity)
+      return placeholder(expected);
+    return binding->quantity;
+  }
+  case ast::QuantityExpr::Kind::RoomTemp:
+    if (expected != Dimension::Temperature)
+      return wrongDimension("temperature");
+    return Quantity{1, Unit::Ambient};
+  case ast::QuantityExpr::Kind::Overnight:
+    if (expected != Dimension::Time)
+      return wrongDimension("time");
+    return Quantity{1, Unit::Overnight};
+  case ast::QuantityExpr::Kind::ColonRatio:
+    if (expected != Dimension::Ratio)
+      return wrongDimension("ratio");
+    result = {q.value, Unit::Ratio};
+    break;
+  case ast::QuantityExpr::Kind::Number:
+    if (q.unit.empty()) {
+      if (expected != Dimension::Count) {
+        std::vector<std::string> spellings = unitSpellings(expected);
+        auto diag = report(DiagId::MissingUnit, q.loc, written, context,
+                           dimensionName(expected));
+        if (expected == Dimension::Ratio)
+          diag.suggest("1:" + written);
+        else if (!spellings.empty() && expected != Dimension::Concentration)
+          diag.suggest(fmt::format("{} {}", written, spellings.front()));
+        return std::nullopt;
+      }
+      result = {q.value, Unit::Count};
+    } else if (isCountWord(q.unit)) {
+      if (expected == Dimension::Count)
+        result = {q.value, Unit::Count};
+      else if (expected == Dimension::Ratio && q.unit != "times" && q.unit != "time")
+        result = {q.value, Unit::Ratio};
+      else
+        return wrongDimension("count");
+    } else {
+      std::optional<Unit> unit = lookupUnit(q.unit);
+      if (!unit) {
+        // Prefer a spelling of the expected dimension, then any spelling.
+        std::string close = closestMatch(q.unit, unitSpellings(expected));
+        if (close.empty())
+          close = closestMatch(q.unit, unitSpellings());
+        SourceLoc at = q.unitLoc.isValid() ? q.unitLoc : q.loc;
+        auto diag = report(DiagId::UnknownUnit, at, q.unit,
+                           close.empty() ? fmt::format("; {} takes {}", context,
+                                                       article(dimensionName(expected)))
+                                         : fmt::format("; did you mean `{}`?", close));
+        if (!close.empty())
+          diag.suggest(close);
+        return std::nullopt;
+      }
+      result = {q.value, *unit};
+      if (result.dimension() != expected)
+        return wrongDimension(dimensionName(result.dimension()));
+    }
+    break;
+  }
+
+  if (!std::isfinite(result.value)) {
+    report(DiagId::NonPositive, q.loc, dimensionName(expected), written,
+           dimensionName(expected));
+    return std::nullopt;
+  }
+  switch (expected) {
+  case Dimension::Count:
+    if (result.value != std::floor(result.value)) {
+      report(DiagId::NotACount, q.loc, written, context);
+      return std::nullopt;
+    }
+    [[fallthrough]];
+  case Dimension::Volume:
+  case Dimension::Time:
+  case Dimension::Speed:
+  case Dimension::Wavelength:
+    if (result.value <= 0) {
+      report(DiagId::NonPositive, q.loc, dimensionName(expected), written,
+             dimensionName(expected));
+      return std::nullopt;
+    }
+    break;
+  case Dimension::Ratio:
+    if (result.value <= 1) {
+      report(DiagId::BadRatio, q.loc, written);
+      return std::nullopt;
+    }
+    break;
+  case Dimension::Temperature:
+  case Dimension::Concentration:
+    break;
+  }
+  return result;
+}
+
+std::optional<unsigned> Sema::count(const ast::QuantityExpr &q, std::string_view context) {
+  std::optional<Quantity> value = quantity(q, Dimension::Count, context);
+  if (!value)
+    return std::nullopt;
+  // Counts beyond any plausible protocol are clamped here; the expansion
+  // bound reports them.
+  return static_cast<unsigned>(std::min(value->value, 1e9));
+}
+
+std::optional<Unit> Sema::concentrationUnit(const ast::ConcList &conc) {
+  std::string context = "`conc`";
+  if (conc.unit.empty()) {
+    report(DiagId::MissingUnit, conc.loc, text(conc.loc, "conc"), context,
+           "concentration");
+    return std::nullopt;
+  }
+  SourceLoc at = conc.unitLoc.isValid() ? conc.unitLoc : conc.loc;
+  std::optional<Unit> unit = lookupUnit(conc.unit);
+  if (!unit) {
+    std::string close = closestMatch(conc.unit, unitSpellings(Dimension::Concentration));
+    auto diag = report(DiagId::UnknownUnit, at, conc.unit,
+                       close.empty() ? std::string("; `conc` takes a concentration "
+                                                   "such as `pg/mL` or `nM`")
+                                     : fmt::format("; did you mean `{}`?", close));
+    if (!close.empty())
+      diag.suggest(close);
+    return std::nullopt;
+  }
+  if (unitInfo(*unit).dimension != Dimension::Concentration) {
+    report(DiagId::WrongDimension, at, conc.unit,
+           dimensionName(unitInfo(*unit).dimension), context, "concentration");
+    return std::nullopt;
+  }
+  return unit;
+}
+
+} // namespace plate::sema

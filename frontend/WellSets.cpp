@@ -1,0 +1,231 @@
+//===- WellSets.cpp - Well-set expressions evaluated against the plate ----===//
+//
+// Spec §6: wells, blocks, rows, columns, lists, roles, layout names, `all`
+// and `except`, always against the plate type the LAYOUT declared, so that
+// `H12` is fine on plate96 and `P24` is an error naming the plate's extent.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Sema.h"
+
+#include <cctype>
+
+namespace plate::sema {
+
+namespace {
+
+std::optional<ir::LiquidRole> roleWord(std::string word) {
+  for (char &c : word)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (word.size() > 1 && word.back() == 's')
+    word.pop_back();
+  if (word == "blank")
+    return ir::LiquidRole::Blank;
+  if (word == "calibrant" || word == "standard")
+    return ir::LiquidRole::Calibrant;
+  if (word == "sample")
+    return ir::LiquidRole::Sample;
+  if (word == "control")
+    return ir::LiquidRole::Control;
+  return std::nullopt;
+}
+
+char rowLetter(unsigned row) { return static_cast<char>('A' + row - 1); }
+
+} // namespace
+
+bool Sema::requireLayout(SourceLoc loc) {
+  if (hasLayout_)
+    return true;
+  report(DiagId::NoLayout, loc);
+  return false;
+}
+
+std::optional<Wells> Sema::defaultAll(SourceLoc stmtLoc) {
+  if (!requireLayout(stmtLoc))
+    return std::nullopt;
+  Wells result{module_.layoutWells(), true};
+  if (result.set.empty()) {
+    report(DiagId::EmptyWellSet, stmtLoc,
+           "; the layout places no liquid, so the default `all` is empty");
+    return std::nullopt;
+  }
+  return result;
+}
+
+std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view context) {
+  if (!requireLayout(expr.loc))
+    return std::nullopt;
+  const PlateShape &shape = module_.shape;
+  const std::string &plate = module_.plateType;
+  bool ok = true;
+
+  auto well = [&](const std::string &name, SourceLoc loc) -> std::optional<Well> {
+    std::optional<Well> parsed = Well::parse(name);
+    if (!parsed || !shape.contains(*parsed)) {
+      report(DiagId::WellOutsidePlate, loc, name, plate, shape.last().name());
+      return std::nullopt;
+    }
+    return parsed;
+  };
+  auto row = [&](const std::string &name, SourceLoc loc) -> std::optional<unsigned> {
+    if (name.size() == 1 && std::isalpha(static_cast<unsigned char>(name[0]))) {
+      unsigned index = static_cast<unsigned>(std::toupper(name[0]) - 'A' + 1);
+      if (index <= shape.rows)
+        return index;
+    }
+    report(DiagId::BadRow, loc, name, plate, std::string(1, rowLetter(shape.rows)));
+    return std::nullopt;
+  };
+  auto col = [&](const std::string &name, SourceLoc loc) -> std::optional<unsigned> {
+    unsigned index = 0;
+    bool digits = !name.empty() && name.size() <= 4;
+    for (char c : name) {
+      digits = digits && std::isdigit(static_cast<unsigned char>(c));
+      if (digits)
+        index = index * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (digits && index >= 1 && index <= shape.cols)
+      return index;
+    report(DiagId::BadColumn, loc, name, plate, shape.cols);
+    return std::nullopt;
+  };
+  auto rows = [&](unsigned from, unsigned to, unsigned c1, unsigned c2) {
+    WellSet set;
+    for (unsigned r = std::min(from, to); r <= std::max(from, to); ++r)
+      for (unsigned c = c1; c <= c2; ++c)
+        set.insert({static_cast<uint8_t>(r), static_cast<uint8_t>(c)});
+    return set;
+  };
+
+  auto item = [&](const ast::WellItem &it, Wells &into) {
+    using K = ast::WellItem::Kind;
+    switch (it.kind) {
+    case K::Well:
+      if (auto w = well(it.a, it.loc))
+        into.set.insert(*w);
+      else
+        ok = false;
+      return;
+    case K::Block: {
+      auto a = well(it.a, it.loc), b = well(it.b, it.loc);
+      if (a && b)
+        into.set |= WellSet::rectangle(*a, *b);
+      else
+        ok = false;
+      return;
+    }
+    case K::Row:
+    case K::Rows: {
+      auto a = row(it.a, it.loc);
+      auto b = it.kind == K::Rows ? row(it.b, it.loc) : a;
+      if (a && b)
+        into.set |= rows(*a, *b, 1, shape.cols);
+      else
+        ok = false;
+      return;
+    }
+    case K::Col:
+    case K::Cols: {
+      auto a = col(it.a, it.loc);
+      auto b = it.kind == K::Cols ? col(it.b, it.loc) : a;
+      if (a && b)
+        into.set |= rows(1, shape.rows, std::min(*a, *b), std::max(*a, *b));
+      else
+        ok = false;
+      return;
+    }
+    case K::All:
+      if (layoutWellsOnly_) {
+        report(DiagId::WrongKindOfName, it.loc, "all", "well-set reference",
+               "a layout line's `at`", "well coordinates such as `A1..H2`");
+        ok = false;
+        return;
+      }
+      into.set |= module_.layoutWells();
+      return;
+    case K::Name:
+      break;
+    }
+    // A name: a Wells parameter, a role, a layout liquid.
+    if (const Binding *binding = param(it.a)) {
+      if (binding->type != ast::ParamType::Wells) {
+        report(DiagId::WrongKindOfName, it.loc, it.a,
+               fmt::format("{} parameter", paramTypeName(binding->type)), context,
+               "well set");
+        ok = false;
+      } else if (binding->wells) {
+        into.set |= *binding->wells;
+      } else {
+        into.known = false;
+      }
+      return;
+    }
+    if (layoutWellsOnly_) {
+      report(DiagId::WrongKindOfName, it.loc, it.a, "name", "a layout line's `at`",
+             "well coordinates such as `A1..H2`");
+      ok = false;
+      return;
+    }
+    if (std::optional<ir::LiquidRole> role = roleWord(it.a)) {
+      WellSet set;
+      for (const ir::Liquid &liquid : module_.liquids)
+        if (liquid.role == *role)
+          set |= liquid.wells;
+      if (set.empty()) {
+        report(DiagId::EmptyWellSet, it.loc,
+               fmt::format("; the layout has no `{}` wells", ir::roleName(*role)));
+        ok = false;
+      }
+      into.set |= set;
+      return;
+    }
+    auto found = liquidByName_.find(it.a);
+    if (found != liquidByName_.end()) {
+      const ir::Liquid &liquid = module_.liquid(found->second);
+      if (liquid.role == ir::LiquidRole::Reagent) {
+        report(DiagId::WrongKindOfName, it.loc, it.a, "reagent", context, "well set")
+            .note(liquid.loc, "`{}` is declared here", it.a);
+        ok = false;
+        return;
+      }
+      into.set |= liquid.wells;
+      return;
+    }
+    std::vector<std::string> candidates = liquidNames(true);
+    for (const char *word : {"blank", "calibrant", "sample", "control", "all"})
+      candidates.emplace_back(word);
+    if (env_)
+      for (const auto &[name, binding] : *env_)
+        if (binding.type == ast::ParamType::Wells)
+          candidates.push_back(name);
+    std::string close = closestMatch(it.a, candidates);
+    auto diag = report(DiagId::UndefinedName, it.loc, it.a,
+                       close.empty()
+                           ? std::string("well sets name wells, roles or layout liquids")
+                           : fmt::format("did you mean `{}`?", close));
+    if (!close.empty())
+      diag.suggest(close);
+    ok = false;
+  };
+
+  Wells result;
+  for (const ast::WellItem &it : expr.items)
+    item(it, result);
+  if (!expr.except.empty()) {
+    Wells removed;
+    for (const ast::WellItem &it : expr.except)
+      item(it, removed);
+    result.set.subtract(removed.set);
+    result.known = result.known && removed.known;
+  }
+  if (!ok)
+    return std::nullopt;
+  if (result.known && result.set.empty()) {
+    report(DiagId::EmptyWellSet, expr.loc,
+           expr.except.empty() ? std::string() : std::string("; `except` removes every well"));
+    return std::nullopt;
+  }
+  return result;
+}
+
+} // namespace plate::sema
