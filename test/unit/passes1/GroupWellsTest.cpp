@@ -1,0 +1,230 @@
+//===- GroupWellsTest.cpp - group-wells, incl. optimality by brute force --===//
+#include "PassTestUtil.h"
+
+#include "passes/GroupWells.h"
+
+#include <random>
+
+namespace plate::test {
+namespace {
+
+class GroupWellsTest : public PassFixture {
+protected:
+  HeadGeometry geometryOf(const std::string &plateType) {
+    usePlate(plateType);
+    std::optional<HeadGeometry> geometry = headGeometry(module, platform);
+    EXPECT_TRUE(geometry.has_value());
+    return geometry.value_or(HeadGeometry{});
+  }
+};
+
+/// Every well of the set is under exactly one active channel, no active
+/// channel is over a well outside the set, every anchor is an active well.
+void expectExactCover(const std::vector<ir::HeadPosition> &positions, const WellSet &wells,
+                      const HeadGeometry &geometry) {
+  WellSet seen;
+  size_t covered = 0;
+  for (const ir::HeadPosition &position : positions) {
+    ASSERT_TRUE(geometry.shape.contains(position.anchor));
+    ASSERT_TRUE(position.mask.test(0)) << "anchor channel inactive";
+    ASSERT_EQ(position.mask.channels, geometry.channels);
+    for (unsigned k = 0; k < geometry.channels; ++k) {
+      if (!position.mask.test(k))
+        continue;
+      Well well{position.anchor.row,
+                static_cast<uint8_t>(position.anchor.col + k * geometry.stride)};
+      ASSERT_TRUE(geometry.shape.contains(well)) << "active channel off the plate";
+      ASSERT_TRUE(wells.contains(well)) << well.name() << " not in the set";
+      ASSERT_FALSE(seen.contains(well)) << well.name() << " covered twice";
+      seen.insert(well);
+      ++covered;
+    }
+  }
+  EXPECT_EQ(covered, wells.size());
+}
+
+/// Brute force over one row of `cols` columns: the fewest windows (any
+/// anchor, channels anchor + k*stride, clipped at the edge) whose union
+/// contains each subset, for all 2^cols subsets at once. BFS over unions
+/// of windows gives the fewest windows reaching each union exactly; a
+/// subset needs the minimum over all unions that contain it (superset
+/// minimum, computed by the sum-over-subsets recurrence).
+std::vector<unsigned> bruteForceRow(unsigned cols, unsigned channels, unsigned stride) {
+  const unsigned full = 1u << cols;
+  std::vector<uint32_t> windows;
+  for (unsigned anchor = 0; anchor < cols; ++anchor) {
+    uint32_t window = 0;
+    for (unsigned k = 0; k < channels && anchor + k * stride < cols; ++k)
+      window |= 1u << (anchor + k * stride);
+    windows.push_back(window);
+  }
+  const unsigned kUnreached = ~0u;
+  std::vector<unsigned> best(full, kUnreached);
+  std::vector<uint32_t> frontier{0};
+  best[0] = 0;
+  for (unsigned depth = 1; !frontier.empty(); ++depth) {
+    std::vector<uint32_t> next;
+    for (uint32_t set : frontier)
+      for (uint32_t window : windows)
+        if (best[set | window] == kUnreached) {
+          best[set | window] = depth;
+          next.push_back(set | window);
+        }
+    frontier = std::move(next);
+  }
+  for (unsigned bit = 0; bit < cols; ++bit)
+    for (uint32_t set = 0; set < full; ++set)
+      if (!(set & (1u << bit)))
+        best[set] = std::min(best[set], best[set | (1u << bit)]);
+  return best;
+}
+
+WellSet rowSubset(uint32_t bits, unsigned row, unsigned cols) {
+  WellSet set;
+  for (unsigned col = 0; col < cols; ++col)
+    if (bits & (1u << col))
+      set.insert(Well{static_cast<uint8_t>(row), static_cast<uint8_t>(col + 1)});
+  return set;
+}
+
+void checkAllRowSubsets(const HeadGeometry &geometry) {
+  const unsigned cols = geometry.shape.cols;
+  ASSERT_LE(cols, 16u);
+  std::vector<unsigned> optimum = bruteForceRow(cols, geometry.channels, geometry.stride);
+  for (uint32_t bits = 0; bits < (1u << cols); ++bits) {
+    WellSet wells = rowSubset(bits, geometry.shape.rows, cols);
+    std::vector<ir::HeadPosition> positions = groupWells(wells, geometry);
+    ASSERT_EQ(positions.size(), optimum[bits]) << "subset " << bits;
+    ASSERT_GE(positions.size(), headPositionLowerBound(wells, geometry));
+    expectExactCover(positions, wells, geometry);
+  }
+}
+
+TEST_F(GroupWellsTest, StrideComesFromChannelSpacingAndPitch) {
+  EXPECT_EQ(geometryOf("plate96").stride, 1u);
+  EXPECT_EQ(geometryOf("plate384").stride, 2u);
+  EXPECT_EQ(geometryOf("plate384").channels, platform.channels);
+}
+
+TEST_F(GroupWellsTest, GreedyIsOptimalOnEveryRowSubsetPlate96) {
+  HeadGeometry geometry = geometryOf("plate96"); // 12 columns, stride 1
+  checkAllRowSubsets(geometry);
+}
+
+TEST_F(GroupWellsTest, GreedyIsOptimalOnEveryRowSubsetStride2) {
+  HeadGeometry geometry = geometryOf("plate384");
+  geometry.shape.cols = 12; // a narrow stride-2 plate keeps 2^cols small
+  checkAllRowSubsets(geometry);
+  geometry.shape.cols = 13; // odd width: classes of different sizes
+  checkAllRowSubsets(geometry);
+}
+
+TEST_F(GroupWellsTest, GreedyIsOptimalOnEveryRowSubsetOtherHeads) {
+  HeadGeometry geometry = geometryOf("plate96");
+  geometry.shape.cols = 11;
+  for (unsigned channels : {1u, 2u, 3u, 8u})
+    for (unsigned stride : {1u, 2u, 3u}) {
+      geometry.channels = channels;
+      geometry.stride = stride;
+      checkAllRowSubsets(geometry);
+    }
+}
+
+TEST_F(GroupWellsTest, RandomPlates384MatchPerRowBruteForce) {
+  HeadGeometry geometry = geometryOf("plate384");
+  const unsigned cols = geometry.shape.cols; // 24: one class has 12 columns
+  ASSERT_EQ(cols % geometry.stride, 0u);
+  const unsigned classCols = cols / geometry.stride;
+  // Within a residue class the stride is 1 in index space.
+  std::vector<unsigned> optimum = bruteForceRow(classCols, geometry.channels, 1);
+  std::mt19937 random(12345);
+  for (int trial = 0; trial < 200; ++trial) {
+    WellSet wells;
+    unsigned expected = 0;
+    std::bernoulli_distribution pick(0.1 + 0.8 * (trial % 10) / 9.0);
+    for (unsigned row = 1; row <= geometry.shape.rows; ++row)
+      for (unsigned residue = 0; residue < geometry.stride; ++residue) {
+        uint32_t bits = 0;
+        for (unsigned index = 0; index < classCols; ++index)
+          if (pick(random)) {
+            bits |= 1u << index;
+            wells.insert(Well{static_cast<uint8_t>(row),
+                              static_cast<uint8_t>(residue + 1 + index * geometry.stride)});
+          }
+        expected += optimum[bits];
+      }
+    std::vector<ir::HeadPosition> positions = groupWells(wells, geometry);
+    ASSERT_EQ(positions.size(), expected) << "trial " << trial;
+    expectExactCover(positions, wells, geometry);
+  }
+}
+
+TEST_F(GroupWellsTest, ContiguousBlocksMeetTheLowerBound) {
+  HeadGeometry geometry = geometryOf("plate96");
+  // bradford.plate: blank A1..A3, calibrants B1..F3, samples A4..E6.
+  WellSet bradford = wells("A1", "F3");
+  bradford |= wells("A4", "E6");
+  EXPECT_EQ(groupWells(bradford, geometry).size(), headPositionLowerBound(bradford, geometry));
+  EXPECT_EQ(headPositionLowerBound(bradford, geometry), 11u); // 5 rows x 2 + F1..F3
+  // il6_elisa.plate: A1..H8.
+  WellSet il6 = wells("A1", "H8");
+  EXPECT_EQ(groupWells(il6, geometry).size(), headPositionLowerBound(il6, geometry));
+  EXPECT_EQ(groupWells(il6, geometry).size(), 16u);
+  // Gaps break the bound: 6 wells give ceil(6/4) = 2, but the optimum is
+  // 3 (A1 mask 1011, A5 mask 1010, A12 mask 1000).
+  WellSet gappy = wells({"A1", "A3", "A4", "A5", "A7", "A12"});
+  EXPECT_EQ(headPositionLowerBound(gappy, geometry), 2u);
+  EXPECT_EQ(groupWells(gappy, geometry).size(), 3u);
+}
+
+TEST_F(GroupWellsTest, Plate384PositionsInterleaveColumns) {
+  HeadGeometry geometry = geometryOf("plate384");
+  std::vector<ir::HeadPosition> positions = groupWells(wells("A1", "A8"), geometry);
+  ASSERT_EQ(positions.size(), 2u);
+  EXPECT_EQ(positions[0].anchor, W("A1")); // A1 A3 A5 A7
+  EXPECT_EQ(positions[0].mask.str(), "1111");
+  EXPECT_EQ(positions[1].anchor, W("A2")); // A2 A4 A6 A8
+  EXPECT_EQ(positions[1].mask.str(), "1111");
+}
+
+TEST_F(GroupWellsTest, MaskedChannelsMayPassTheEdge) {
+  HeadGeometry geometry = geometryOf("plate96");
+  std::vector<ir::HeadPosition> positions = groupWells(wells({"C12"}), geometry);
+  ASSERT_EQ(positions.size(), 1u);
+  EXPECT_EQ(positions[0].anchor, W("C12"));
+  EXPECT_EQ(positions[0].mask.str(), "1000");
+}
+
+TEST_F(GroupWellsTest, PassSetsBlocksOnInstrumentPipettingOps) {
+  ir::LiquidId b0 = addLiquid("B0", ir::LiquidRole::Blank, wells("A1", "A2"));
+  ir::LiquidId s1 = addLiquid("S1", ir::LiquidRole::Calibrant, wells("A3", "A5"));
+  ir::LiquidId buffer = addReagent("buffer");
+  // A layout dispense: different liquids share head positions.
+  size_t layout = addOp(ir::DispenseOp{{{b0, wells("A1", "A2")}, {s1, wells("A3", "A5")}},
+                                       uL(10), {}, ir::TipPolicy::New});
+  size_t manual = addOp(ir::DispenseOp{{{buffer, wells("B1", "B4")}}, uL(10), {}, {}}, true);
+  size_t wash = addOp(ir::WashOp{buffer, wells("A1", "A5"), uL(100), 2, {}, {}, {}});
+  size_t transfer = addOp(ir::TransferOp{{{W("A1"), W("C2")}, {W("A2"), W("C4")}}, uL(5), {}});
+  size_t incubate = addOp(ir::IncubateOp{Quantity::seconds(60), Quantity::celsius(22), {}, true, false});
+  ASSERT_TRUE(runPasses("normalize-units,group-wells"));
+  const auto &blocks = module.ops[layout].blocks;
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0], (ir::HeadPosition{W("A1"), ir::ChannelMask{0b1111, 4}}));
+  EXPECT_EQ(blocks[1], (ir::HeadPosition{W("A5"), ir::ChannelMask{0b0001, 4}}));
+  EXPECT_TRUE(module.ops[manual].blocks.empty());
+  EXPECT_EQ(module.ops[wash].blocks.size(), 2u);
+  ASSERT_EQ(module.ops[transfer].blocks.size(), 1u);
+  EXPECT_EQ(module.ops[transfer].blocks[0].anchor, W("C2"));
+  EXPECT_EQ(module.ops[transfer].blocks[0].mask.str(), "1010");
+  EXPECT_TRUE(module.ops[incubate].blocks.empty());
+}
+
+TEST_F(GroupWellsTest, UnknownPlateTypeIsReported) {
+  module.plateType = "plate1536";
+  addOp(ir::MixOp{wells({"A1"}), 2, uL(10), {}});
+  EXPECT_FALSE(runPasses("normalize-units,group-wells"));
+  EXPECT_EQ(codes(), std::vector<std::string>{"E209"});
+}
+
+} // namespace
+} // namespace plate::test
