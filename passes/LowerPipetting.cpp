@@ -1,0 +1,666 @@
+//===- LowerPipetting.cpp - Pipetting steps to head commands -------------===//
+//
+// Each pipetting op becomes a list of "items": a head position, the
+// channels it uses there and a volume per channel. Reservoir dispenses run
+// the items of one liquid in windows: one aspiration per window fills each
+// channel with exactly what it dispenses in that window (never more than
+// the tip holds, never below the position's dead volume), so the reservoir
+// gives exactly what the loading plan counted. Removals go to the solution
+// waste in rounds of at most one tip capacity.
+//
+// Whether a tip is parked or dropped after use depends on a look-ahead: a
+// tip bound to a well is parked when a later per_well op touches that well,
+// a tip bound to a reservoir position when a later per_source step takes
+// that liquid and the position still has liquid above its dead volume.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/LowerPipetting.h"
+#include "passes/TipAllocator.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace plate {
+namespace {
+
+using lowering::Emitter;
+using lowering::TipAllocator;
+using lowering::TipBinding;
+
+constexpr double kEpsilon = 1e-9;
+
+/// Channels of one head position and what each does there.
+struct Item {
+  ir::HeadPosition block;
+  std::vector<double> perChannel; ///< 0 = channel unused
+  bool mixAfter = false;          ///< last piece of a block of a dispense+mix
+};
+
+class PipettingLowering {
+public:
+  PipettingLowering(ir::Module &module, PassContext &context)
+      : module_(module), context_(context), platform_(context.platform),
+        tips_(platform_, emitter_), channels_(platform_.channels),
+        capacity_(platform_.tipCapacityUl),
+        deadUl_(platform_.reservoirDeadMl * 1000) {
+    double pitch = 9;
+    if (const Labware *labware = platform_.findLabware(module.plateType))
+      pitch = labware->pitchMm;
+    stride_ = std::max(1u, static_cast<unsigned>(
+                               std::lround(platform_.channelSpacingMm / pitch)));
+    for (const ir::ReservoirLoad &load : module.loadingPlan)
+      positions_.push_back({load.pos, load.liquid, load.volumeMl * 1000});
+  }
+
+  bool run() {
+    computeLookahead();
+    std::vector<ir::Op> result;
+    for (opIndex_ = 0; opIndex_ < module_.ops.size(); ++opIndex_) {
+      ir::Op &op = module_.ops[opIndex_];
+      if (auto *dispense = op.as<ir::DispenseOp>())
+        for (const ir::Portion &portion : dispense->portions)
+          for (Well well : portion.wells.columnMajor())
+            lastInWell_[well] = portion.liquid;
+      if (op.manual || !isPipetting(op)) {
+        result.push_back(std::move(op));
+        continue;
+      }
+      emitter_.ops.clear();
+      emitter_.origin = &op;
+      emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
+      std::visit([&](auto &payload) { lower(payload, op); }, op.payload);
+      tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
+      for (ir::Op &lowered : emitter_.ops)
+        result.push_back(std::move(lowered));
+    }
+    module_.ops = std::move(result);
+    module_.tipsUsed = tips_.tipsUsed();
+    module_.tipRacksUsed = tips_.racksUsed();
+
+    bool ok = true;
+    if (tips_.racksExceededAt) {
+      context_.diags
+          .report(DiagId::OutOfTipRacks, *tips_.racksExceededAt, tips_.racksUsed(),
+                  platform_.spareTipRacks)
+          .step(tips_.racksExceededStep);
+      ok = false;
+    }
+    if (tips_.wasteExceededAt) {
+      context_.diags
+          .report(DiagId::TipWasteFull, *tips_.wasteExceededAt, tips_.tipsDropped(),
+                  platform_.tipWasteCapacity)
+          .step(tips_.wasteExceededStep);
+      ok = false;
+    }
+    return ok && !shortfall_;
+  }
+
+private:
+  struct Position {
+    ir::ReservoirPos pos;
+    ir::LiquidId liquid;
+    double remainingUl;
+  };
+
+  static bool isPipetting(const ir::Op &op) {
+    switch (op.kind()) {
+    case ir::OpKind::Dispense:
+    case ir::OpKind::Aspirate:
+    case ir::OpKind::Wash:
+    case ir::OpKind::Mix:
+    case ir::OpKind::Transfer:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  static ir::TipPolicy policyOf(const ir::Op &op) {
+    if (auto *d = op.as<ir::DispenseOp>()) return d->tips;
+    if (auto *a = op.as<ir::AspirateOp>()) return a->tips;
+    if (auto *w = op.as<ir::WashOp>()) return w->tips;
+    if (auto *m = op.as<ir::MixOp>()) return m->tips;
+    if (auto *t = op.as<ir::TransferOp>()) return t->tips;
+    return ir::TipPolicy::PerSource;
+  }
+
+  //===--- Look-ahead: what later steps touch ------------------------------===//
+
+  void computeLookahead() {
+    size_t n = module_.ops.size();
+    wellsAfter_.assign(n + 1, WellSet());
+    liquidsAfter_.assign(n + 1, {});
+    for (size_t i = n; i-- > 0;) {
+      wellsAfter_[i] = wellsAfter_[i + 1];
+      liquidsAfter_[i] = liquidsAfter_[i + 1];
+      const ir::Op &op = module_.ops[i];
+      if (op.manual)
+        continue;
+      ir::TipPolicy policy = policyOf(op);
+      bool perWell = policy == ir::TipPolicy::PerWell;
+      if (auto *a = op.as<ir::AspirateOp>(); a && perWell)
+        wellsAfter_[i] |= a->wells;
+      if (auto *m = op.as<ir::MixOp>(); m && perWell)
+        wellsAfter_[i] |= m->wells;
+      if (auto *t = op.as<ir::TransferOp>(); t && perWell)
+        for (const auto &pair : t->pairs)
+          wellsAfter_[i].insert(pair.first);
+      if (auto *w = op.as<ir::WashOp>()) {
+        if (perWell)
+          wellsAfter_[i] |= w->wells;
+        if (policy != ir::TipPolicy::New && policy != ir::TipPolicy::Reuse)
+          liquidsAfter_[i].insert(w->reagent);
+      }
+      if (auto *d = op.as<ir::DispenseOp>(); d && policy == ir::TipPolicy::PerSource)
+        for (const ir::Portion &portion : d->portions)
+          liquidsAfter_[i].insert(portion.liquid);
+    }
+  }
+
+  /// Whether a tip with this binding may serve a later op.
+  bool neededLater(const TipBinding &binding) const {
+    if (binding.kind == TipBinding::Well)
+      return wellsAfter_[opIndex_ + 1].contains(binding.well);
+    if (binding.kind == TipBinding::Source) {
+      for (const Position &position : positions_)
+        if (position.pos == binding.pos)
+          return position.remainingUl - deadUl_ > kEpsilon &&
+                 liquidsAfter_[opIndex_ + 1].count(position.liquid);
+    }
+    return false;
+  }
+
+  //===--- Geometry --------------------------------------------------------===//
+
+  Well wellOf(const ir::HeadPosition &block, unsigned channel) const {
+    return {block.anchor.row,
+            static_cast<uint8_t>(block.anchor.col + channel * stride_)};
+  }
+
+  ir::ChannelMask maskFor(const std::vector<double> &perChannel) const {
+    ir::ChannelMask mask;
+    mask.channels = static_cast<uint8_t>(channels_);
+    for (unsigned k = 0; k < channels_; ++k)
+      if (perChannel[k] > kEpsilon)
+        mask.bits |= static_cast<uint8_t>(1u << k);
+    return mask;
+  }
+
+  /// Row-wise head positions for ops group-wells has not grouped.
+  std::vector<ir::HeadPosition> groupRowWise(const WellSet &wells) const {
+    std::vector<ir::HeadPosition> blocks;
+    WellSet left = wells;
+    for (Well well : wells.rowMajor()) {
+      if (!left.contains(well))
+        continue;
+      ir::HeadPosition block{well, {}};
+      block.mask.channels = static_cast<uint8_t>(channels_);
+      for (unsigned k = 0; k < channels_; ++k) {
+        Well target = wellOf(block, k);
+        if (target.col <= kMaxCols && left.contains(target)) {
+          block.mask.bits |= static_cast<uint8_t>(1u << k);
+          left.erase(target);
+        }
+      }
+      blocks.push_back(block);
+    }
+    return blocks;
+  }
+
+  std::vector<ir::HeadPosition> blocksOf(const ir::Op &op, const WellSet &wells) const {
+    return op.blocks.empty() ? groupRowWise(wells) : op.blocks;
+  }
+
+  ir::Place platePlace(const ir::HeadPosition &block) const {
+    return {platform_.samplePlateSlot, block.anchor.row, block.anchor.col};
+  }
+
+  //===--- Reservoir -------------------------------------------------------===//
+
+  double usable(const Position &position) const {
+    return std::max(0.0, position.remainingUl - deadUl_);
+  }
+
+  void reportShortfall(ir::LiquidId liquid, double missingUl) {
+    if (shortfall_)
+      return;
+    shortfall_ = true;
+    const ir::Liquid &l = module_.liquid(liquid);
+    double loaded = 0;
+    for (const Position &position : positions_)
+      if (position.liquid == liquid)
+        loaded += position.remainingUl;
+    auto ml = [](double ul) { return fmt::format("{} mL", formatNumber(std::ceil(ul / 100) / 10)); };
+    context_.diags
+        .report(DiagId::ReagentShortfall, emitter_.origin->loc, l.name, ml(loaded),
+                ml(loaded + missingUl), ml(deadUl_), ml(loaded + missingUl))
+        .step(emitter_.origin->step);
+  }
+
+  //===--- Tips ------------------------------------------------------------===//
+
+  std::vector<std::optional<TipBinding>> want(ir::ChannelMask mask,
+                                              const std::function<TipBinding(unsigned)> &binding) const {
+    std::vector<std::optional<TipBinding>> wanted(channels_);
+    for (unsigned k = 0; k < channels_; ++k)
+      if (mask.test(k))
+        wanted[k] = binding(k);
+    return wanted;
+  }
+
+  /// Channels with equal amounts share one command.
+  static std::map<long long, ir::ChannelMask> byAmount(const std::vector<double> &amounts,
+                                                      unsigned channels) {
+    std::map<long long, ir::ChannelMask> groups;
+    for (unsigned k = 0; k < channels; ++k) {
+      if (amounts[k] <= kEpsilon)
+        continue;
+      long long key = std::llround(amounts[k] * 1e6);
+      ir::ChannelMask &mask = groups[key];
+      mask.channels = static_cast<uint8_t>(channels);
+      mask.bits |= static_cast<uint8_t>(1u << k);
+    }
+    return groups;
+  }
+
+  //===--- Reservoir to plate ----------------------------------------------===//
+
+  /// Dispenses one liquid from the reservoir: the window algorithm of the
+  /// file comment. `policy` is the tip policy for the reservoir side.
+  void dispenseFromReservoir(ir::LiquidId liquid, std::vector<Item> items,
+                             ir::TipPolicy policy,
+                             const std::optional<ir::MixSpec> &mix) {
+    size_t next = 0;
+    while (next < items.size()) {
+      // Positions drain in loading-plan order: the first one that can still
+      // give at least one channel's share of the next item.
+      double smallest = capacity_;
+      for (double v : items[next].perChannel)
+        if (v > kEpsilon)
+          smallest = std::min(smallest, v);
+      Position *position = nullptr;
+      bool known = false;
+      for (Position &candidate : positions_) {
+        if (candidate.liquid != liquid)
+          continue;
+        known = true;
+        if (usable(candidate) + kEpsilon >= smallest) {
+          position = &candidate;
+          break;
+        }
+      }
+      PLATE_ASSERT(known, "lower-pipetting needs allocate-reservoir: liquid `" +
+                              module_.liquid(liquid).name + "` has no position");
+      if (!position) {
+        double missing = 0;
+        for (size_t i = next; i < items.size(); ++i)
+          for (double v : items[i].perChannel)
+            missing += v;
+        reportShortfall(liquid, missing);
+        return;
+      }
+
+      std::vector<double> held(channels_, 0.0);
+      std::vector<Item> window;
+      double total = 0;
+      bool single = policy == ir::TipPolicy::PerWell;
+      while (next < items.size()) {
+        Item &item = items[next];
+        bool fits = true;
+        double need = 0;
+        for (unsigned k = 0; k < channels_; ++k) {
+          need += item.perChannel[k];
+          if (item.perChannel[k] > kEpsilon &&
+              held[k] + item.perChannel[k] > capacity_ + kEpsilon)
+            fits = false;
+        }
+        if (!fits)
+          break;
+        if (total + need <= usable(*position) + kEpsilon) {
+          for (unsigned k = 0; k < channels_; ++k)
+            held[k] += item.perChannel[k];
+          total += need;
+          window.push_back(item);
+          ++next;
+          if (item.mixAfter || single)
+            break;
+          continue;
+        }
+        // The position runs down: take the channels that still fit here;
+        // the others wait for the next position (and its own tips).
+        Item part = item;
+        part.mixAfter = false;
+        double room = usable(*position) - total;
+        for (unsigned k = 0; k < channels_; ++k) {
+          if (item.perChannel[k] <= kEpsilon)
+            continue;
+          if (item.perChannel[k] <= room + kEpsilon) {
+            room -= item.perChannel[k];
+            held[k] += item.perChannel[k];
+            item.perChannel[k] = 0;
+          } else {
+            part.perChannel[k] = 0;
+          }
+        }
+        if (maskFor(part.perChannel).bits)
+          window.push_back(part);
+        if (!maskFor(item.perChannel).bits)
+          ++next;
+        break;
+      }
+      PLATE_ASSERT(!window.empty(), "a dispense window serves no well");
+      emitWindow(liquid, *position, window, held, policy, mix);
+    }
+  }
+
+  void emitWindow(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
+                  const std::vector<double> &held, ir::TipPolicy policy,
+                  const std::optional<ir::MixSpec> &mix) {
+    ir::ChannelMask used = maskFor(held);
+    bool reuse = policy == ir::TipPolicy::Reuse;
+    TipBinding source = reuse ? TipBinding::reuse() : TipBinding::source(position.pos);
+    TipAllocator::Mode mode = policy == ir::TipPolicy::PerSource || reuse
+                                  ? TipAllocator::Mode::Match
+                                  : TipAllocator::Mode::Fresh;
+    tips_.acquire(want(used, [&](unsigned) { return source; }), mode);
+
+    ir::Place reservoir{platform_.reservoirSlot, position.pos.row, position.pos.col};
+    for (const auto &[key, mask] : byAmount(held, channels_)) {
+      double amount = static_cast<double>(key) / 1e6;
+      emitter_.emit(ir::DevAspirateOp{reservoir, mask, Quantity::microliters(amount), liquid});
+      position.remainingUl -= amount * mask.count();
+    }
+    for (const Item &item : window) {
+      for (const auto &[key, mask] : byAmount(item.perChannel, channels_))
+        emitter_.emit(ir::DevDispenseOp{platePlace(item.block), mask,
+                                        Quantity::microliters(static_cast<double>(key) / 1e6)});
+      if (item.mixAfter && mix) {
+        ir::ChannelMask mask = maskFor(item.perChannel);
+        emitter_.emit(ir::DevMixOp{platePlace(item.block), mask, mix->volume, mix->cycles});
+        if (!reuse) {
+          for (unsigned k = 0; k < channels_; ++k)
+            if (mask.test(k))
+              tips_.rebind(k, TipBinding::touching(wellOf(item.block, k)));
+          // Tips that mixed can never go back to the reservoir.
+          tips_.release(mask, [&](const TipBinding &b) {
+            return policy != ir::TipPolicy::New && neededLater(b);
+          });
+        }
+      }
+    }
+    if (policy == ir::TipPolicy::New || policy == ir::TipPolicy::PerWell)
+      tips_.releaseAll([](const TipBinding &) { return false; });
+  }
+
+  /// Items of one liquid: per head position the channels over its wells,
+  /// split into pieces a tip can hold.
+  std::vector<Item> itemsFor(const std::vector<ir::HeadPosition> &blocks,
+                             const std::function<double(Well)> &volumeAt,
+                             bool mixAfter) const {
+    std::vector<Item> items;
+    for (const ir::HeadPosition &block : blocks) {
+      std::vector<double> perChannel(channels_, 0.0);
+      double largest = 0;
+      for (unsigned k = 0; k < channels_; ++k) {
+        if (!block.mask.test(k))
+          continue;
+        perChannel[k] = volumeAt(wellOf(block, k));
+        largest = std::max(largest, perChannel[k]);
+      }
+      if (largest <= kEpsilon)
+        continue;
+      unsigned pieces = static_cast<unsigned>(std::ceil(largest / capacity_ - kEpsilon));
+      for (unsigned piece = 0; piece < pieces; ++piece) {
+        Item item{block, perChannel, mixAfter && piece + 1 == pieces};
+        for (double &v : item.perChannel)
+          v /= pieces;
+        items.push_back(item);
+      }
+    }
+    return items;
+  }
+
+  //===--- Plate to waste --------------------------------------------------===//
+
+  /// Empties the given amounts from one head position into the solution
+  /// waste, in rounds of at most a tip capacity.
+  void removeFromBlock(const ir::HeadPosition &block, std::vector<double> amounts,
+                       ir::TipPolicy policy, bool moreInThisOp) {
+    ir::ChannelMask mask = maskFor(amounts);
+    if (!mask.bits)
+      return;
+    bool reuse = policy == ir::TipPolicy::Reuse;
+    tips_.acquire(want(mask, [&](unsigned k) {
+                    return reuse ? TipBinding::reuse() : TipBinding::touching(wellOf(block, k));
+                  }),
+                  policy == ir::TipPolicy::New ? TipAllocator::Mode::Fresh
+                                               : TipAllocator::Mode::Match);
+    ir::Place waste{platform_.solutionWasteSlot, 0, 0};
+    while (maskFor(amounts).bits) {
+      std::vector<double> round(channels_, 0.0);
+      for (unsigned k = 0; k < channels_; ++k) {
+        round[k] = std::min(amounts[k], capacity_);
+        amounts[k] -= round[k];
+        if (amounts[k] < kEpsilon)
+          amounts[k] = 0;
+      }
+      auto groups = byAmount(round, channels_);
+      for (const auto &[key, groupMask] : groups)
+        emitter_.emit(ir::DevAspirateOp{platePlace(block), groupMask,
+                                        Quantity::microliters(static_cast<double>(key) / 1e6),
+                                        liquidInWell(wellOf(block, firstChannel(groupMask)))});
+      for (const auto &[key, groupMask] : groups)
+        emitter_.emit(ir::DevDispenseOp{waste, groupMask,
+                                        Quantity::microliters(static_cast<double>(key) / 1e6)});
+    }
+    if (reuse)
+      return; // one set for the whole step, dropped at its end
+    tips_.release(mask, [&](const TipBinding &b) {
+      return policy == ir::TipPolicy::PerWell && (moreInThisOp || neededLater(b));
+    });
+  }
+
+  static unsigned firstChannel(ir::ChannelMask mask) {
+    for (unsigned k = 0; k < mask.channels; ++k)
+      if (mask.test(k))
+        return k;
+    return 0;
+  }
+
+  /// Provenance of what a removal takes: the liquid last put into the well
+  /// (by a dispense or a wash fill), else its layout liquid.
+  ir::LiquidId liquidInWell(Well well) const {
+    if (auto it = lastInWell_.find(well); it != lastInWell_.end())
+      return it->second;
+    for (const ir::Liquid &liquid : module_.liquids)
+      if (liquid.role != ir::LiquidRole::Reagent && liquid.wells.contains(well))
+        return liquid.id;
+    return 0;
+  }
+
+  //===--- The ops ---------------------------------------------------------===//
+
+  void lower(ir::DispenseOp &op, const ir::Op &origin) {
+    WellSet all;
+    std::map<Well, ir::LiquidId> liquidAt;
+    for (const ir::Portion &portion : op.portions) {
+      all |= portion.wells;
+      for (Well well : portion.wells.columnMajor())
+        liquidAt[well] = portion.liquid;
+    }
+    std::vector<ir::HeadPosition> blocks = blocksOf(origin, all);
+    double volume = op.volume.canonicalValue();
+    for (const ir::Portion &portion : op.portions) {
+      std::vector<Item> items = itemsFor(
+          blocks,
+          [&](Well well) {
+            auto it = liquidAt.find(well);
+            return it != liquidAt.end() && it->second == portion.liquid ? volume : 0.0;
+          },
+          op.mix.has_value());
+      dispenseFromReservoir(portion.liquid, std::move(items), op.tips, op.mix);
+    }
+  }
+
+  void lower(ir::AspirateOp &op, const ir::Op &origin) {
+    std::map<Well, double> amount;
+    if (op.volume) {
+      for (Well well : op.wells.columnMajor())
+        amount[well] = op.volume->canonicalValue();
+    }
+    for (const ir::WellAmount &resolved : op.resolved)
+      amount[resolved.well] = resolved.volume.canonicalValue();
+    for (const ir::HeadPosition &block : blocksOf(origin, op.wells))
+      removeFromBlock(block, amountsAt(block, amount), op.tips, false);
+  }
+
+  std::vector<double> amountsAt(const ir::HeadPosition &block,
+                                const std::map<Well, double> &amount) const {
+    std::vector<double> perChannel(channels_, 0.0);
+    for (unsigned k = 0; k < channels_; ++k) {
+      if (!block.mask.test(k))
+        continue;
+      auto it = amount.find(wellOf(block, k));
+      if (it != amount.end())
+        perChannel[k] = it->second;
+    }
+    return perChannel;
+  }
+
+  void lower(ir::WashOp &op, const ir::Op &origin) {
+    std::vector<ir::HeadPosition> blocks = blocksOf(origin, op.wells);
+    ir::TipPolicy fill = op.tips == ir::TipPolicy::Reuse ? ir::TipPolicy::Reuse
+                         : op.tips == ir::TipPolicy::New  ? ir::TipPolicy::New
+                                                          : ir::TipPolicy::PerSource;
+    ir::TipPolicy removal = op.tips == ir::TipPolicy::PerSource ? ir::TipPolicy::PerWell
+                                                                : op.tips;
+    std::map<Well, double> emptied;
+    for (const ir::WellAmount &amount : op.emptied)
+      emptied[amount.well] = amount.volume.canonicalValue();
+    for (const ir::HeadPosition &block : blocks)
+      removeFromBlock(block, amountsAt(block, emptied), removal, true);
+
+    double volume = op.volume.canonicalValue();
+    std::map<Well, double> full;
+    for (Well well : op.wells.columnMajor())
+      full[well] = volume;
+    for (unsigned cycle = 1; cycle <= op.cycles; ++cycle) {
+      std::vector<Item> items = itemsFor(
+          blocks, [&](Well well) { return op.wells.contains(well) ? volume : 0.0; }, false);
+      dispenseFromReservoir(op.reagent, std::move(items), fill, std::nullopt);
+      for (Well well : op.wells.columnMajor())
+        lastInWell_[well] = op.reagent;
+      // The fill tips step aside for the removal tips; they come back next
+      // cycle (or in a later step) from their rack position.
+      if (fill != ir::TipPolicy::Reuse)
+        tips_.releaseAll([&](const TipBinding &b) {
+          return fill == ir::TipPolicy::PerSource &&
+                 (cycle < op.cycles || neededLater(b)) && b.kind == TipBinding::Source;
+        });
+      if (op.soak)
+        emitter_.emit(ir::DevWaitOp{*op.soak});
+      for (const ir::HeadPosition &block : blocks)
+        removeFromBlock(block, amountsAt(block, full), removal, cycle < op.cycles);
+    }
+  }
+
+  void lower(ir::MixOp &op, const ir::Op &origin) {
+    for (const ir::HeadPosition &block : blocksOf(origin, op.wells)) {
+      ir::ChannelMask mask = block.mask;
+      bool reuse = op.tips == ir::TipPolicy::Reuse;
+      tips_.acquire(want(mask, [&](unsigned k) {
+                      return reuse ? TipBinding::reuse() : TipBinding::touching(wellOf(block, k));
+                    }),
+                    op.tips == ir::TipPolicy::New ? TipAllocator::Mode::Fresh
+                                                  : TipAllocator::Mode::Match);
+      emitter_.emit(ir::DevMixOp{platePlace(block), mask, op.volume, op.cycles});
+      if (!reuse)
+        tips_.release(mask, [&](const TipBinding &b) {
+          return op.tips != ir::TipPolicy::New && neededLater(b);
+        });
+    }
+  }
+
+  /// Transfers go in groups of pairs whose sources and destinations both
+  /// line up under the head, so that one aspiration and one dispense serve
+  /// up to four pairs.
+  void lower(ir::TransferOp &op, const ir::Op &) {
+    std::map<Well, size_t> bySource;
+    for (size_t i = 0; i < op.pairs.size(); ++i)
+      bySource.emplace(op.pairs[i].first, i);
+    std::vector<bool> done(op.pairs.size(), false);
+    double volume = op.volume.canonicalValue();
+    bool reuse = op.tips == ir::TipPolicy::Reuse;
+    for (size_t i = 0; i < op.pairs.size(); ++i) {
+      if (done[i])
+        continue;
+      auto [from, to] = op.pairs[i];
+      ir::HeadPosition source{from, {0, static_cast<uint8_t>(channels_)}};
+      ir::HeadPosition target{to, {0, static_cast<uint8_t>(channels_)}};
+      for (unsigned k = 0; k < channels_; ++k) {
+        auto it = bySource.find(wellOf(source, k));
+        if (it == bySource.end() || done[it->second] ||
+            op.pairs[it->second].second != wellOf(target, k))
+          continue;
+        done[it->second] = true;
+        source.mask.bits |= static_cast<uint8_t>(1u << k);
+      }
+      target.mask = source.mask;
+      tips_.acquire(want(source.mask, [&](unsigned k) {
+                      return reuse ? TipBinding::reuse() : TipBinding::touching(wellOf(source, k));
+                    }),
+                    op.tips == ir::TipPolicy::New ? TipAllocator::Mode::Fresh
+                                                  : TipAllocator::Mode::Match);
+      double left = volume;
+      while (left > kEpsilon) {
+        double round = std::min(left, capacity_);
+        left -= round;
+        emitter_.emit(ir::DevAspirateOp{platePlace(source), source.mask,
+                                        Quantity::microliters(round), liquidInWell(from)});
+        emitter_.emit(ir::DevDispenseOp{platePlace(target), target.mask,
+                                        Quantity::microliters(round)});
+      }
+      if (!reuse)
+        tips_.release(source.mask, [&](const TipBinding &b) {
+          return op.tips != ir::TipPolicy::New && neededLater(b);
+        });
+    }
+  }
+
+  template <typename T> void lower(T &, const ir::Op &) {
+    PLATE_ASSERT(false, "lower-pipetting reached a non-pipetting op");
+  }
+
+  ir::Module &module_;
+  PassContext &context_;
+  const Platform &platform_;
+  Emitter emitter_;
+  TipAllocator tips_;
+  unsigned channels_;
+  double capacity_;
+  double deadUl_;
+  unsigned stride_ = 1;
+  std::vector<Position> positions_;
+  std::vector<WellSet> wellsAfter_;
+  std::vector<std::set<ir::LiquidId>> liquidsAfter_;
+  size_t opIndex_ = 0;
+  std::map<Well, ir::LiquidId> lastInWell_;
+  bool shortfall_ = false;
+};
+
+class LowerPipettingPass final : public Pass {
+public:
+  std::string_view name() const override { return "lower-pipetting"; }
+  bool run(ir::Module &module, PassContext &context) override {
+    return PipettingLowering(module, context).run();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createLowerPipettingPass() {
+  return std::make_unique<LowerPipettingPass>();
+}
+
+} // namespace plate

@@ -1,0 +1,44 @@
+//===- LowerPipetting.h - Pipetting steps to head commands ---------------===//
+//
+// `lower-pipetting` replaces every INSTRUMENT dispense, aspirate, wash, mix
+// and transfer by LH commands (PickTips, Aspirate, Dispense, Mix,
+// ReturnTips, DropTips) and PT.SwapTipRack, and sets module.tipsUsed and
+// module.tipRacksUsed. MANUAL ops are left alone.
+//
+// Preconditions (run after):
+//  - normalize-units: every quantity canonical (µL, s);
+//  - track-volumes: AspirateOp::resolved for `aspirate all`,
+//    WashOp::emptied for the wells a wash empties first;
+//  - allocate-reservoir: module.loadingPlan holds every liquid the
+//    instrument aspirates (a liquid may span several positions);
+//  - group-wells (optional): Op::blocks; without them the pass groups the
+//    wells row by row itself.
+//
+// Tip policies (language §8) and the contact rule (bioforge1 §4.3):
+//  - per_source: one tip set per reservoir position; dispensing is
+//    non-contact, so a set aspirates again from its position and dispenses
+//    to many wells (multi-dispense up to the tip capacity). A set is parked
+//    in the rack between steps and picked up again by any later step that
+//    takes the same liquid from the same position.
+//  - new: fresh tips for every aspiration (one aspiration may still serve
+//    several wells of its channel).
+//  - per_well: a tip that touched a well is kept for that well only; it is
+//    parked (ReturnTips) between wash cycles and between steps and picked up
+//    again for the same well, so a protocol needs one removal tip per well.
+//  - reuse: one tip set for the whole step; commands are marked tipsReuse.
+//  A mix after a dispense binds the tips to the wells they mixed.
+//
+// Errors: E702 when the tips need more racks than the stacker holds, E703
+// when more tips are dropped than the tip waste holds, E701 when a liquid's
+// reservoir positions run below their dead volume.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "passes/Pass.h"
+
+namespace plate {
+
+std::unique_ptr<Pass> createLowerPipettingPass();
+
+} // namespace plate

@@ -1,0 +1,128 @@
+//===- TipAllocator.h - Tip rack, head and contact bookkeeping -----------===//
+//
+// The tip side of `lower-pipetting`: which rack cells still hold fresh tips,
+// which hold parked tips and what those tips have touched, and which tip
+// each head channel carries. Every PickTips, ReturnTips, DropTips and
+// SwapTipRack the pass emits comes from here, so the contact rule of
+// bioforge1.md §4.3 is enforced in one place:
+//
+//  - a tip is bound to what it has touched: a reservoir position (it may
+//    aspirate again only there) or a well (it may touch only that well);
+//  - a parked tip (ReturnTips) keeps its binding and is handed out again
+//    only for the same binding; channel k can take the tip at rack column
+//    col only with anchor col - k >= 1 (the head geometry, §2);
+//  - when no fresh tip fits a pick the rack is swapped (parked tips on the
+//    old rack are lost) and the swap is counted against the stacker.
+//
+// Rack size, channel count, swap module and tip waste capacity come from
+// the Platform.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/IR.h"
+#include "ir/Platform.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace plate::lowering {
+
+/// Collects the device ops a lowering emits; each carries the location,
+/// step label and `tips reuse` mark of the high-level op being lowered.
+struct Emitter {
+  std::vector<ir::Op> ops;
+  const ir::Op *origin = nullptr;
+  bool reuse = false;
+
+  template <typename T> void emit(T payload) {
+    ir::Op op;
+    op.payload = std::move(payload);
+    op.loc = origin->loc;
+    op.step = origin->step;
+    op.tipsReuse = reuse;
+    ops.push_back(std::move(op));
+  }
+};
+
+/// What a tip has touched; decides where it may go next.
+struct TipBinding {
+  enum Kind : uint8_t { None, Source, Well, Reuse };
+  Kind kind = None;
+  ir::ReservoirPos pos;
+  plate::Well well;
+
+  static TipBinding source(ir::ReservoirPos pos) { return {Source, pos, {}}; }
+  static TipBinding touching(plate::Well well) { return {Well, {}, well}; }
+  static TipBinding reuse() { return {Reuse, {}, {}}; }
+  friend auto operator<=>(const TipBinding &, const TipBinding &) = default;
+};
+
+class TipAllocator {
+public:
+  enum class Mode {
+    Fresh, ///< always a new tip (policy `new`)
+    Match, ///< keep or re-pick a tip with the same binding, else a new one
+  };
+
+  TipAllocator(const Platform &platform, Emitter &emitter);
+
+  unsigned channels() const { return static_cast<unsigned>(head_.size()); }
+  bool hasTip(unsigned channel) const { return head_[channel].present; }
+  const TipBinding &binding(unsigned channel) const { return head_[channel].binding; }
+
+  /// Makes every channel with a wanted binding carry a suitable tip.
+  /// Channels without a wanted binding keep whatever they hold.
+  void acquire(const std::vector<std::optional<TipBinding>> &want, Mode mode);
+  /// Records that a channel's tip has now touched something else (a mix in
+  /// a well after a dispense).
+  void rebind(unsigned channel, TipBinding binding);
+  /// Takes the tips of `mask` off the head: parks those `keep` asks for
+  /// (and whose rack is still on the deck), drops the rest.
+  void release(ir::ChannelMask mask, const std::function<bool(const TipBinding &)> &keep);
+  void releaseAll(const std::function<bool(const TipBinding &)> &keep);
+
+  unsigned tipsUsed() const { return tipsUsed_; }
+  unsigned racksUsed() const { return tipsUsed_ ? racks_ : 0; }
+  unsigned tipsDropped() const { return dropped_; }
+  /// The op that first needed a rack beyond the stacker, or tip waste
+  /// beyond capacity (for E702/E703).
+  std::optional<SourceLoc> racksExceededAt, wasteExceededAt;
+  std::string racksExceededStep, wasteExceededStep;
+
+private:
+  enum class Cell : uint8_t { Fresh, Empty, Parked };
+  struct HeadTip {
+    bool present = false;
+    unsigned row = 0, col = 0; ///< home cell in the rack
+    unsigned rack = 0;         ///< rack generation it came from
+    TipBinding binding;
+  };
+
+  Cell &cell(unsigned row, unsigned col) {
+    return cells_[(row - 1) * cols_ + (col - 1)];
+  }
+  ir::ChannelMask maskOf(const std::vector<unsigned> &channels) const;
+  /// Picks, for each listed channel, a cell that `usable(row, col, channel)`
+  /// accepts, grouping channels that share an anchor into one PickTips.
+  /// Returns the channels it could not serve.
+  std::vector<unsigned>
+  pickGrouped(std::vector<unsigned> channels,
+              const std::function<bool(unsigned, unsigned, unsigned)> &usable);
+  void swapRack();
+
+  const Platform &platform_;
+  Emitter &emitter_;
+  unsigned rows_, cols_;
+  std::vector<Cell> cells_;
+  std::map<std::pair<unsigned, unsigned>, TipBinding> parked_;
+  std::vector<HeadTip> head_;
+  std::vector<std::optional<TipBinding>> pending_;
+  unsigned racks_ = 1;
+  unsigned tipsUsed_ = 0;
+  unsigned dropped_ = 0;
+};
+
+} // namespace plate::lowering
