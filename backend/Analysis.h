@@ -1,0 +1,83 @@
+//===- Analysis.h - `analyze standard_curve`: fit, back-calculate, plot ----===//
+//
+// Language spec §7: the calibrants' replicate means (minus the blank mean
+// when asked) are fitted with a straight line (least squares) or a
+// four-parameter logistic
+//
+//   y = d + (a - d) / (1 + (x / c)^b)
+//
+// (GSL nonlinear least squares, trust region), every sample and control is
+// back-calculated and multiplied by its dilution, and values outside the
+// calibrant range are flagged. Results go to a CSV table and an SVG plot.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/Device.h"
+#include "backend/RunSetup.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plate::backend {
+
+struct CurveFit {
+  bool fourPL = false;
+  /// linear: {intercept, slope}; 4PL: {a, b, c, d}.
+  std::vector<double> params;
+  double rSquared = 0;
+
+  double eval(double x) const;
+  /// The concentration giving signal y; nullopt where the curve never
+  /// reaches y (flat line, 4PL beyond its asymptotes).
+  std::optional<double> inverse(double y) const;
+  std::string describe() const;
+};
+
+/// Least-squares line through (x, y); nullopt with `error` set when fewer
+/// than two distinct x values.
+std::optional<CurveFit> fitLinear(const std::vector<double> &x, const std::vector<double> &y,
+                                  std::string &error);
+/// 4PL fit; needs at least four distinct positive-or-zero x values.
+std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<double> &y,
+                               std::string &error);
+
+struct CurvePoint {
+  std::string name;
+  ir::LiquidRole role;
+  std::vector<Well> wells; ///< wells that were read
+  double meanOd = 0;       ///< after blank subtraction when asked
+  std::optional<double> nominal;    ///< calibrants: their conc
+  std::optional<double> inWell;     ///< back-calculated from the curve
+  double dilution = 1;
+  std::optional<double> concentration; ///< inWell * dilution
+  std::string flag;                    ///< "", "below range", "above range", "off curve"
+};
+
+struct AnalysisResult {
+  AnalysisStep step;
+  double wavelengthNm = 0;
+  uint32_t readSeq = 0;
+  std::optional<double> blankMean;
+  std::string unit;
+  CurveFit fit;
+  double rangeLow = 0, rangeHigh = 0; ///< calibrant concentrations
+  std::vector<CurvePoint> calibrants;
+  std::vector<CurvePoint> samples; ///< samples and controls
+};
+
+/// Runs one analysis on a read. Returns nullopt with `error` (no wells
+/// read for the calibrants, too few levels, no blank to subtract, fit
+/// failure).
+std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
+                                                   const PlateRead &read,
+                                                   const std::vector<LayoutLiquid> &layout,
+                                                   std::string &error);
+
+std::string analysisCsv(const AnalysisResult &result);
+std::string curveSvg(const AnalysisResult &result);
+/// A few lines for the terminal: model, parameters, R², samples.
+std::string analysisSummary(const AnalysisResult &result);
+
+} // namespace plate::backend

@@ -1,0 +1,117 @@
+//===- Backend.h - The BioForge-1 backend API the driver calls -------------===//
+//
+// Compile side: lowered ir::Module -> commands -> JSON Lines or a listing,
+// followed by the loading plan and a summary. Run side: a command stream
+// (lowered in process or read from a .jsonl file) replayed by the
+// interpreter against a Device, with the digital twin checking every
+// invariant of bioforge1.md §4 before each command, the clock of §5, plate
+// reads written as CSV, and the `analyze` steps fitted and plotted.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/Analysis.h"
+#include "backend/Command.h"
+#include "backend/Device.h"
+#include "backend/RunSetup.h"
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plate::backend {
+
+//===--- Emission ----------------------------------------------------------===//
+
+/// The command stream as JSON Lines (bioforge1.md §3), one command a line.
+/// With `withPlan` the loading plan and summary follow as `#` comment
+/// lines, which the stream reader skips.
+void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream &out,
+               bool withPlan = false);
+/// Human listing (`--emit=bf1`): commands grouped under their step heading
+/// with the source text, then the loading plan and the summary.
+void emitListing(const ir::Module &module, const Platform &platform,
+                 const SourceManager &sources, std::ostream &out);
+/// The loading plan of language spec §11 plus the keys of RunSetup.h.
+Json loadingPlanJson(const ir::Module &module, const Platform &platform);
+/// `loading plan:` table and `summary:` line shared by both emitters.
+std::string planText(const RunSetup &setup, size_t commandCount);
+
+//===--- Reading a saved stream --------------------------------------------===//
+
+/// Parses a .jsonl command stream. Every line is checked first (invalid
+/// JSON, unknown module.op, missing or mistyped argument, seq gaps);
+/// diagnostics name the file and line. Blank lines and lines starting with
+/// `#` are skipped. nullopt when anything was wrong.
+std::optional<std::vector<Command>> readCommandStream(const std::string &path,
+                                                      SourceManager &sources,
+                                                      DiagnosticEngine &diags);
+/// The same on a buffer already registered in `sources`.
+std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
+                                                       const SourceManager &sources,
+                                                       DiagnosticEngine &diags);
+
+//===--- Running -----------------------------------------------------------===//
+
+struct RunProgress {
+  const Command *command = nullptr; ///< just executed
+  size_t index = 0, total = 0;      ///< 1-based index
+  double clockSeconds = 0;          ///< robot time so far
+};
+
+struct RunOptions {
+  std::string truthFile;                ///< --truth
+  std::vector<std::string> readerData;  ///< --reader-data, k-th file replaces k-th read
+  std::string outDir = ".";             ///< where reads, tables and plots go
+  std::string outPrefix = "run";        ///< file names start with this
+  uint64_t seed = 42;
+  double noiseSigma = 0.005;
+  bool writeFiles = true;
+  /// When the commands were lowered in process: the script, so that
+  /// diagnostics point at the source line (commands from a .jsonl point
+  /// at the stream line instead).
+  uint32_t scriptFileId = 0;
+  std::function<void(const RunProgress &)> progress;
+  /// A device other than the simulator (a real robot); null: simulate.
+  Device *device = nullptr;
+};
+
+struct RunResult {
+  bool ok = false;
+  size_t executed = 0;       ///< commands the device confirmed
+  double robotSeconds = 0;   ///< clock at the end (or at the failure)
+  std::optional<uint32_t> failedSeq;
+  std::vector<PlateRead> reads;
+  std::vector<AnalysisResult> analyses;
+  std::vector<std::string> outputs; ///< files written
+};
+
+RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
+                      const Platform &platform, const RunOptions &options,
+                      SourceManager &sources, DiagnosticEngine &diags);
+
+/// Convenience for the driver after a compile: lowers and runs.
+RunResult runModule(const ir::Module &module, const Platform &platform,
+                    const RunOptions &options, SourceManager &sources,
+                    DiagnosticEngine &diags);
+
+/// A progress printer: on a terminal one updating bar with the step and
+/// robot time, otherwise one plain line per step.
+std::function<void(const RunProgress &)> makeProgressPrinter(std::ostream &out, bool terminal);
+
+//===--- Reader data -------------------------------------------------------===//
+
+/// A read as a reader-style plate map: a header row of column numbers
+/// (corner cell `595nm` or `595/650nm`), then one row per plate row; wells
+/// that were not read are empty cells.
+std::string plateReadCsv(const PlateRead &read, const PlateShape &shape);
+/// Reads such a plate map; the shape must match the plate. Diagnostics
+/// (E940) name file:line.
+std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
+                                                   const PlateShape &shape,
+                                                   SourceManager &sources,
+                                                   DiagnosticEngine &diags);
+
+} // namespace plate::backend

@@ -1,0 +1,704 @@
+//===- DeckState.cpp - Invariants of bioforge1.md §4, checked per command --===//
+//
+// Each handler runs its checks in a fixed order (range, place, tips,
+// contact, volume) and mutates only after all of them pass. Messages say
+// what was observed and which part of the rule it breaks; the interpreter
+// prefixes the command (seq, module.op) and the source line.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/DeckState.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace plate::backend {
+
+namespace {
+constexpr double kEpsilon = 1e-9;
+
+std::string ul(double value) { return formatNumber(std::round(value * 1e6) / 1e6) + " µL"; }
+
+Violation violation(Rule rule, std::string message) { return {rule, std::move(message)}; }
+
+/// Moves `amount` µL out of `from`, keeping its composition; returns what
+/// moved.
+Contents takeProportionally(Contents &from, double amount) {
+  Contents taken;
+  double total = totalVolume(from);
+  if (total <= kEpsilon || amount <= 0)
+    return taken;
+  double fraction = std::min(1.0, amount / total);
+  for (auto it = from.begin(); it != from.end();) {
+    double part = it->second * fraction;
+    taken[it->first] += part;
+    it->second -= part;
+    if (it->second <= kEpsilon)
+      it = from.erase(it);
+    else
+      ++it;
+  }
+  return taken;
+}
+
+void addInto(Contents &to, const Contents &what) {
+  for (const auto &[liquid, volume] : what)
+    to[liquid] += volume;
+}
+
+std::optional<double> number(const Command &command, const char *name) {
+  auto it = command.args.find(name);
+  if (it == command.args.end() || !it->is_number())
+    return std::nullopt;
+  return it->get<double>();
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string text;
+  for (const std::string &item : items)
+    text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+} // namespace
+
+std::string_view ruleName(Rule rule) {
+  switch (rule) {
+  case Rule::Tips: return "tips";
+  case Rule::Volume: return "volumes";
+  case Rule::Contact: return "contact";
+  case Rule::Place: return "places";
+  case Rule::Range: return "ranges";
+  }
+  return "unknown";
+}
+
+double totalVolume(const Contents &contents) {
+  double total = 0;
+  for (const auto &[liquid, volume] : contents)
+    total += volume;
+  return total;
+}
+
+DeckState::DeckState(const Platform &platform, const Labware &labware,
+                     const RunSetup &setup)
+    : platform_(platform), labware_(labware), setup_(setup) {
+  stride_ = std::max(1u, static_cast<unsigned>(
+                             std::lround(platform.channelSpacingMm / labware.pitchMm)));
+  wells_.resize(labware.shape.rows * labware.shape.cols);
+  reservoir_.resize(platform.reservoirRows * platform.reservoirCols);
+  for (const ReservoirLoad &load : setup.reservoir) {
+    if (load.row < 1 || load.row > platform.reservoirRows || load.col < 1 ||
+        load.col > platform.reservoirCols)
+      continue; // the interpreter rejects such plans before building a state
+    Reservoir &position = reservoir(load.row, load.col);
+    position.liquid = load.liquid;
+    position.volumeUl = load.volumeMl * 1000;
+  }
+  rack_.resize(platform.tipRackRows * platform.tipRackCols);
+  head_.resize(platform.channels);
+  plateSlot_ = platform.samplePlateSlot;
+  lidOn_ = true;
+}
+
+void DeckState::applyManualFills(uint32_t seq) {
+  for (const ManualFill &fill : setup_.manualFills)
+    if (fill.beforeSeq == seq && labware_.shape.contains(fill.well))
+      wellRef(fill.well)[fill.liquid] += fill.volumeUl;
+}
+
+const Contents &DeckState::well(Well well) const {
+  return wells_.at((well.row - 1) * labware_.shape.cols + (well.col - 1));
+}
+Contents &DeckState::wellRef(Well well) {
+  return wells_.at((well.row - 1) * labware_.shape.cols + (well.col - 1));
+}
+DeckState::RackPosition &DeckState::rack(unsigned row, unsigned col) {
+  return rack_.at((row - 1) * platform_.tipRackCols + (col - 1));
+}
+DeckState::Reservoir &DeckState::reservoir(unsigned row, unsigned col) {
+  return reservoir_.at((row - 1) * platform_.reservoirCols + (col - 1));
+}
+double DeckState::reservoirVolumeUl(unsigned row, unsigned col) const {
+  return reservoir_.at((row - 1) * platform_.reservoirCols + (col - 1)).volumeUl;
+}
+double DeckState::tipVolume(unsigned channel) const {
+  return hasTip(channel) ? totalVolume(head_[channel]->contents) : 0;
+}
+
+std::optional<Violation> DeckState::execute(const Command &command, bool commit) {
+  const std::string &module = command.module, &op = command.op;
+  if (module == platform_.liquidHandler) {
+    if (op == "PickTips") return pickTips(command, commit);
+    if (op == "DropTips") return dropTips(command, commit);
+    if (op == "ReturnTips") return returnTips(command, commit);
+    if (op == "Aspirate") return aspirate(command, commit);
+    if (op == "Dispense") return dispense(command, commit);
+    if (op == "Mix") return mix(command, commit);
+  }
+  if (op == "MovePlate") return movePlate(command, commit);
+  if (op == "RemoveLid") return lid(command, false, commit);
+  if (op == "PlaceLid") return lid(command, true, commit);
+  if (module == platform_.tipSwapModule && op == "SwapTipRack") return swapTipRack(commit);
+  if (module == platform_.heaterModule && op == "SetTemperature")
+    return setTemperature(command, commit);
+  if (module == platform_.heaterModule && op == "Off") {
+    if (commit)
+      heaterSetpoint_.reset();
+    return std::nullopt;
+  }
+  if (module == platform_.shakerModule && op == "Shake") return shake(command);
+  if (module == platform_.readerModule && op == "ReadAbsorbance") return read(command);
+  if (module == platform_.systemModule && op == "Wait") return wait(command);
+  if (module == platform_.systemModule && op == "Prompt") return std::nullopt;
+  return violation(Rule::Range, fmt::format("`{}` is not a command of `{}`",
+                                            command.name(), platform_.name));
+}
+
+//===--- Shared checks -----------------------------------------------------===//
+
+std::optional<Violation> DeckState::channels(const Command &command,
+                                             std::vector<unsigned> &out) const {
+  std::string mask = command.args.value("mask", std::string());
+  bool wellFormed = mask.size() == platform_.channels &&
+                    std::all_of(mask.begin(), mask.end(),
+                                [](char c) { return c == '0' || c == '1'; }) &&
+                    mask.find('1') != std::string::npos;
+  if (!wellFormed)
+    return violation(Rule::Range,
+                     fmt::format("mask `{}` is not {} characters of `1` and `0` with at "
+                                 "least one `1`",
+                                 mask, platform_.channels));
+  for (unsigned channel = 0; channel < mask.size(); ++channel)
+    if (mask[channel] == '1')
+      out.push_back(channel);
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::plateWells(const Command &command,
+                                               const std::vector<unsigned> &channels,
+                                               std::vector<Well> &out) const {
+  auto row = number(command, "row"), col = number(command, "col");
+  if (!row || !col)
+    return violation(Rule::Range, fmt::format("pipetting on slot {} needs `row` and `col`",
+                                              platform_.samplePlateSlot));
+  for (unsigned channel : channels) {
+    double c = *col + channel * stride_;
+    if (*row < 1 || *row > labware_.shape.rows || c < 1 || c > labware_.shape.cols)
+      return violation(Rule::Range,
+                       fmt::format("channel {} reaches row {} column {}, outside `{}` "
+                                   "(rows 1..{}, columns 1..{})",
+                                   channel + 1, formatNumber(*row), formatNumber(c),
+                                   labware_.name, labware_.shape.rows, labware_.shape.cols));
+    out.push_back(Well{static_cast<uint8_t>(*row), static_cast<uint8_t>(c)});
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::plateReady(const std::string &action) const {
+  if (plateSlot_ != platform_.samplePlateSlot)
+    return violation(Rule::Place,
+                     fmt::format("{} needs the plate on slot {}, but it is on slot {}", action,
+                                 platform_.samplePlateSlot, plateSlot_));
+  if (lidOn_)
+    return violation(Rule::Place,
+                     fmt::format("{} needs the lid off, but the plate on slot {} has its lid "
+                                 "on; remove it first",
+                                 action, plateSlot_));
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::tipsOn(const std::vector<unsigned> &channels,
+                                           const std::string &action) const {
+  for (unsigned channel : channels)
+    if (!head_[channel])
+      return violation(Rule::Tips,
+                       fmt::format("channel {} has no tip; {} needs a tip on every channel "
+                                   "of the mask",
+                                   channel + 1, action));
+  return std::nullopt;
+}
+
+//===--- Tips --------------------------------------------------------------===//
+
+std::optional<Violation> DeckState::pickTips(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  for (unsigned channel : used)
+    if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
+        col + channel > platform_.tipRackCols)
+      return violation(Rule::Range,
+                       fmt::format("channel {} would pick at rack row {} column {}; the rack "
+                                   "has rows 1..{} and columns 1..{}",
+                                   channel + 1, row, col + channel, platform_.tipRackRows,
+                                   platform_.tipRackCols));
+  for (unsigned channel : used) {
+    if (head_[channel])
+      return violation(Rule::Tips, fmt::format("channel {} already carries a tip; drop or "
+                                               "return it before picking another",
+                                               channel + 1));
+    if (rack(row, col + channel).state == RackSlot::Empty)
+      return violation(Rule::Tips,
+                       fmt::format("rack position row {} column {} holds no tip (picked "
+                                   "earlier and not returned)",
+                                   row, col + channel));
+  }
+  if (!commit)
+    return std::nullopt;
+  for (unsigned channel : used) {
+    RackPosition &position = rack(row, col + channel);
+    Tip tip;
+    if (position.state == RackSlot::Returned)
+      tip = position.returned;
+    tip.rackRow = row;
+    tip.rackCol = col + channel;
+    head_[channel] = std::move(tip);
+    position = RackPosition{RackSlot::Empty, {}};
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::dropTips(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  if (auto v = tipsOn(used, "DropTips")) return v;
+  if (tipsInWaste_ + used.size() > platform_.tipWasteCapacity)
+    return violation(Rule::Volume,
+                     fmt::format("the tip waste on slot {} holds {} tips and already has {}; "
+                                 "{} more would overflow it",
+                                 platform_.tipWasteSlot, platform_.tipWasteCapacity,
+                                 tipsInWaste_, used.size()));
+  if (!commit)
+    return std::nullopt;
+  for (unsigned channel : used)
+    head_[channel].reset();
+  tipsInWaste_ += used.size();
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::returnTips(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  for (unsigned channel : used)
+    if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
+        col + channel > platform_.tipRackCols)
+      return violation(Rule::Range,
+                       fmt::format("channel {} would return to rack row {} column {}; the "
+                                   "rack has rows 1..{} and columns 1..{}",
+                                   channel + 1, row, col + channel, platform_.tipRackRows,
+                                   platform_.tipRackCols));
+  if (auto v = tipsOn(used, "ReturnTips")) return v;
+  for (unsigned channel : used) {
+    const Tip &tip = *head_[channel];
+    if (tip.rackRow != row || tip.rackCol != col + channel)
+      return violation(Rule::Tips,
+                       fmt::format("channel {} carries the tip from rack row {} column {}; a "
+                                   "tip goes back only to the position it was picked from, "
+                                   "not row {} column {}",
+                                   channel + 1, tip.rackRow, tip.rackCol, row, col + channel));
+    if (rack(row, col + channel).state != RackSlot::Empty)
+      return violation(Rule::Tips,
+                       fmt::format("rack position row {} column {} is not empty (the rack was "
+                                   "swapped since the tip was picked)",
+                                   row, col + channel));
+  }
+  if (!commit)
+    return std::nullopt;
+  for (unsigned channel : used) {
+    rack(row, col + channel) = RackPosition{RackSlot::Returned, std::move(*head_[channel])};
+    head_[channel].reset();
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::swapTipRack(bool commit) {
+  if (spareRacksUsed_ >= platform_.spareTipRacks)
+    return violation(Rule::Range, fmt::format("the stacker's {} spare tip racks are used up",
+                                              platform_.spareTipRacks));
+  if (!commit)
+    return std::nullopt;
+  ++spareRacksUsed_;
+  std::fill(rack_.begin(), rack_.end(), RackPosition{});
+  return std::nullopt;
+}
+
+//===--- Pipetting ---------------------------------------------------------===//
+
+std::optional<Violation> DeckState::aspirate(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  std::string slot = slotId(command.args.value("slot", Json()));
+  double volume = number(command, "volume_ul").value_or(0);
+  if (volume <= 0)
+    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+  bool fromReservoir = slot == platform_.reservoirSlot;
+  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  std::vector<Well> wells;
+  if (fromReservoir) {
+    if (row < 1 || row > platform_.reservoirRows || col < 1 || col > platform_.reservoirCols)
+      return violation(Rule::Range,
+                       fmt::format("reservoir position ({},{}) does not exist; positions are "
+                                   "(1,1)..({},{})",
+                                   row, col, platform_.reservoirRows, platform_.reservoirCols));
+    if (used.size() > platform_.reservoirMaxChannels)
+      return violation(Rule::Range,
+                       fmt::format("{} channels in one reservoir position; it takes at most {}",
+                                   used.size(), platform_.reservoirMaxChannels));
+  } else if (slot == platform_.samplePlateSlot) {
+    if (auto v = plateWells(command, used, wells)) return v;
+  } else {
+    return violation(Rule::Place,
+                     fmt::format("aspirates from slot {}; aspiration happens only from the "
+                                 "reservoir (slot {}) or the plate on slot {}",
+                                 slot, platform_.reservoirSlot, platform_.samplePlateSlot));
+  }
+  if (!fromReservoir)
+    if (auto v = plateReady("aspirating from the plate")) return v;
+  if (auto v = tipsOn(used, "Aspirate")) return v;
+  if (!command.tipsReuse) {
+    for (size_t i = 0; i < used.size(); ++i) {
+      const Tip &tip = *head_[used[i]];
+      unsigned channel = used[i] + 1;
+      if (tip.contact == Contact::Reservoir &&
+          (!fromReservoir || tip.contactRow != row || tip.contactCol != col))
+        return violation(Rule::Contact,
+                         fmt::format("the tip on channel {} has aspirated from reservoir "
+                                     "({},{}) and may aspirate only from there again, not "
+                                     "from {}",
+                                     channel, tip.contactRow, tip.contactCol,
+                                     fromReservoir ? fmt::format("reservoir ({},{})", row, col)
+                                                   : "well " + wells[i].name()));
+      if (tip.contact == Contact::Well &&
+          (fromReservoir || tip.contactRow != wells[i].row || tip.contactCol != wells[i].col))
+        return violation(
+            Rule::Contact,
+            fmt::format("the tip on channel {} has touched well {} and may touch only that "
+                        "well, not {}",
+                        channel, Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}.name(),
+                        fromReservoir ? fmt::format("reservoir ({},{})", row, col)
+                                      : "well " + wells[i].name()));
+    }
+  }
+  for (unsigned channel : used)
+    if (tipVolume(channel) + volume > platform_.tipCapacityUl + kEpsilon)
+      return violation(Rule::Volume,
+                       fmt::format("channel {} would hold {}; a tip holds at most {}",
+                                   channel + 1, ul(tipVolume(channel) + volume),
+                                   ul(platform_.tipCapacityUl)));
+  if (fromReservoir) {
+    const Reservoir &position = reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
+    double after = position.volumeUl - volume * used.size();
+    if (after < platform_.reservoirDeadMl * 1000 - kEpsilon)
+      return violation(Rule::Volume,
+                       fmt::format("reservoir ({},{}) holds {} and would keep {}, below its "
+                                   "dead volume of {} mL",
+                                   row, col, ul(position.volumeUl), ul(std::max(0.0, after)),
+                                   formatNumber(platform_.reservoirDeadMl)));
+  } else {
+    for (const Well &well : wells)
+      if (totalVolume(this->well(well)) + kEpsilon < volume)
+        return violation(Rule::Volume,
+                         fmt::format("well {} holds {}; it cannot give {}", well.name(),
+                                     ul(totalVolume(this->well(well))), ul(volume)));
+  }
+  if (!commit)
+    return std::nullopt;
+  for (size_t i = 0; i < used.size(); ++i) {
+    Tip &tip = *head_[used[i]];
+    if (fromReservoir) {
+      Reservoir &position = reservoir(row, col);
+      position.volumeUl -= volume;
+      tip.contents[position.liquid.empty() ? fmt::format("reservoir({},{})", row, col)
+                                           : position.liquid] += volume;
+      if (tip.contact == Contact::None) {
+        tip.contact = Contact::Reservoir;
+        tip.contactRow = row;
+        tip.contactCol = col;
+      }
+    } else {
+      addInto(tip.contents, takeProportionally(wellRef(wells[i]), volume));
+      tip.contact = Contact::Well;
+      tip.contactRow = wells[i].row;
+      tip.contactCol = wells[i].col;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::dispense(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  std::string slot = slotId(command.args.value("slot", Json()));
+  double volume = number(command, "volume_ul").value_or(0);
+  if (volume <= 0)
+    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+  bool toWaste = slot == platform_.solutionWasteSlot;
+  std::vector<Well> wells;
+  if (toWaste) {
+    if (command.args.contains("row") || command.args.contains("col"))
+      return violation(Rule::Range, fmt::format("the solution waste (slot {}) has no `row` "
+                                                "or `col`",
+                                                slot));
+  } else if (slot == platform_.samplePlateSlot) {
+    if (auto v = plateWells(command, used, wells)) return v;
+    if (auto v = plateReady("dispensing into the plate")) return v;
+  } else {
+    return violation(Rule::Place,
+                     fmt::format("dispenses into slot {}; dispensing goes only into the plate "
+                                 "on slot {} or the solution waste (slot {})",
+                                 slot, platform_.samplePlateSlot, platform_.solutionWasteSlot));
+  }
+  if (auto v = tipsOn(used, "Dispense")) return v;
+  for (unsigned channel : used)
+    if (tipVolume(channel) + kEpsilon < volume)
+      return violation(Rule::Volume,
+                       fmt::format("channel {} holds {}; it cannot dispense {}", channel + 1,
+                                   ul(tipVolume(channel)), ul(volume)));
+  if (toWaste) {
+    double capacity = platform_.solutionWasteMl * 1000;
+    if (solutionWasteUl_ + volume * used.size() > capacity + kEpsilon)
+      return violation(Rule::Volume,
+                       fmt::format("the solution waste holds {} mL and already has {}; {} "
+                                   "more would overflow it",
+                                   formatNumber(platform_.solutionWasteMl),
+                                   ul(solutionWasteUl_), ul(volume * used.size())));
+  } else {
+    for (const Well &well : wells)
+      if (totalVolume(this->well(well)) + volume > labware_.wellCapacityUl + kEpsilon)
+        return violation(Rule::Volume,
+                         fmt::format("well {} would hold {}; `{}` wells hold {}", well.name(),
+                                     ul(totalVolume(this->well(well)) + volume), labware_.name,
+                                     ul(labware_.wellCapacityUl)));
+  }
+  if (!commit)
+    return std::nullopt;
+  for (size_t i = 0; i < used.size(); ++i) {
+    Contents moved = takeProportionally(head_[used[i]]->contents, volume);
+    if (toWaste)
+      solutionWasteUl_ += volume;
+    else
+      addInto(wellRef(wells[i]), moved);
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
+  std::vector<unsigned> used;
+  if (auto v = channels(command, used)) return v;
+  std::string slot = slotId(command.args.value("slot", Json()));
+  double volume = number(command, "volume_ul").value_or(0);
+  double cycles = number(command, "cycles").value_or(0);
+  if (volume <= 0)
+    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+  if (cycles < 1)
+    return violation(Rule::Range, fmt::format("cycles {} is not at least 1", formatNumber(cycles)));
+  if (slot != platform_.samplePlateSlot)
+    return violation(Rule::Place, fmt::format("mixes on slot {}; mixing happens only in the "
+                                              "plate on slot {}",
+                                              slot, platform_.samplePlateSlot));
+  std::vector<Well> wells;
+  if (auto v = plateWells(command, used, wells)) return v;
+  if (auto v = plateReady("mixing in the plate")) return v;
+  if (auto v = tipsOn(used, "Mix")) return v;
+  if (!command.tipsReuse) {
+    for (size_t i = 0; i < used.size(); ++i) {
+      const Tip &tip = *head_[used[i]];
+      if (tip.contact == Contact::Reservoir)
+        return violation(Rule::Contact,
+                         fmt::format("the tip on channel {} has aspirated from reservoir ({},{}) "
+                                     "and may aspirate only from there again, not mix in well {}",
+                                     used[i] + 1, tip.contactRow, tip.contactCol,
+                                     wells[i].name()));
+      if (tip.contact == Contact::Well &&
+          (tip.contactRow != wells[i].row || tip.contactCol != wells[i].col))
+        return violation(
+            Rule::Contact,
+            fmt::format("the tip on channel {} has touched well {} and may touch only that "
+                        "well, not well {}",
+                        used[i] + 1,
+                        Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}.name(),
+                        wells[i].name()));
+    }
+  }
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (tipVolume(used[i]) + volume > platform_.tipCapacityUl + kEpsilon)
+      return violation(Rule::Volume,
+                       fmt::format("channel {} would hold {} while mixing; a tip holds at most {}",
+                                   used[i] + 1, ul(tipVolume(used[i]) + volume),
+                                   ul(platform_.tipCapacityUl)));
+    if (totalVolume(well(wells[i])) + kEpsilon < volume)
+      return violation(Rule::Volume, fmt::format("well {} holds {}; it cannot give {} to mix",
+                                                 wells[i].name(),
+                                                 ul(totalVolume(well(wells[i]))), ul(volume)));
+  }
+  if (!commit)
+    return std::nullopt;
+  for (size_t i = 0; i < used.size(); ++i) {
+    Tip &tip = *head_[used[i]];
+    tip.contact = Contact::Well;
+    tip.contactRow = wells[i].row;
+    tip.contactCol = wells[i].col;
+  }
+  return std::nullopt;
+}
+
+//===--- Plate, lid, heater, shaker, reader, system ------------------------===//
+
+std::optional<Violation> DeckState::movePlate(const Command &command, bool commit) {
+  std::string from = slotId(command.args.value("from", Json()));
+  std::string to = slotId(command.args.value("to", Json()));
+  for (const std::string &slot : {from, to})
+    if (!platform_.findSlot(slot))
+      return violation(Rule::Range, fmt::format("slot `{}` does not exist on `{}`", slot,
+                                                platform_.name));
+  const TransportRoute *route = nullptr;
+  for (const TransportRoute &candidate : platform_.routes)
+    if (candidate.module == command.module)
+      route = &candidate;
+  if (!route)
+    return violation(Rule::Place, fmt::format("`{}` does not move plates", command.module));
+  auto serves = [&](const std::string &slot) {
+    return std::find(route->slots.begin(), route->slots.end(), slot) != route->slots.end();
+  };
+  if (!serves(from) || !serves(to))
+    return violation(Rule::Place, fmt::format("`{}` moves plates only among slots {}, not from "
+                                              "{} to {}",
+                                              command.module, joined(route->slots), from, to));
+  if (plateSlot_ != from)
+    return violation(Rule::Place, fmt::format("the move starts at slot {}, but the plate is on "
+                                              "slot {}",
+                                              from, plateSlot_));
+  if (to == plateSlot_)
+    return violation(Rule::Place,
+                     fmt::format("the move ends on slot {}, which is not empty", to));
+  if (commit)
+    plateSlot_ = to;
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::lid(const Command &command, bool place, bool commit) {
+  std::string slot = slotId(command.args.value("slot", Json()));
+  if (!platform_.findSlot(slot))
+    return violation(Rule::Range,
+                     fmt::format("slot `{}` does not exist on `{}`", slot, platform_.name));
+  std::string deck = platform_.deckOf(slot);
+  auto moduleIt = platform_.lidModules.find(deck);
+  auto holderIt = platform_.lidHolders.find(deck);
+  if (moduleIt == platform_.lidModules.end() || holderIt == platform_.lidHolders.end())
+    return violation(Rule::Place, fmt::format("the {} deck has no lid holder", deck));
+  if (moduleIt->second != command.module)
+    return violation(Rule::Place, fmt::format("lids on the {} deck are handled by `{}`, not "
+                                              "`{}`",
+                                              deck, moduleIt->second, command.module));
+  if (plateSlot_ != slot)
+    return violation(Rule::Place, fmt::format("no plate on slot {}; the plate is on slot {}",
+                                              slot, plateSlot_));
+  if (!place && !lidOn_)
+    return violation(Rule::Place, fmt::format("the plate on slot {} has no lid to remove; the "
+                                              "lid is on the lid holder (slot {})",
+                                              slot, lidHolderSlot_));
+  if (place) {
+    if (lidOn_)
+      return violation(Rule::Place,
+                       fmt::format("the plate on slot {} already has its lid on", slot));
+    if (lidHolderSlot_ != holderIt->second)
+      return violation(Rule::Place,
+                       fmt::format("the lid is on the lid holder (slot {}), not on this deck's "
+                                   "holder (slot {})",
+                                   lidHolderSlot_, holderIt->second));
+  }
+  if (commit) {
+    lidOn_ = place;
+    lidHolderSlot_ = place ? std::string() : holderIt->second;
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::setTemperature(const Command &command, bool commit) {
+  double celsius = number(command, "celsius").value_or(0);
+  if (celsius <= platform_.roomTempMaxCelsius || celsius > platform_.heaterMaxCelsius)
+    return violation(Rule::Range,
+                     fmt::format("heater set point {} °C is outside the heating plate's range "
+                                 "(above {} °C, up to {} °C)",
+                                 formatNumber(celsius), formatNumber(platform_.roomTempMaxCelsius),
+                                 formatNumber(platform_.heaterMaxCelsius)));
+  if (commit)
+    heaterSetpoint_ = celsius;
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::shake(const Command &command) {
+  double rpm = number(command, "rpm").value_or(0);
+  double seconds = number(command, "seconds").value_or(0);
+  if (rpm < platform_.shakerMinRpm || rpm > platform_.shakerMaxRpm)
+    return violation(Rule::Range, fmt::format("{} rpm is outside the shaker range {}..{} rpm",
+                                              formatNumber(rpm),
+                                              formatNumber(platform_.shakerMinRpm),
+                                              formatNumber(platform_.shakerMaxRpm)));
+  if (seconds <= 0)
+    return violation(Rule::Range, fmt::format("shaking for {} s; the time must be positive",
+                                              formatNumber(seconds)));
+  if (plateSlot_ != platform_.shakerSlot)
+    return violation(Rule::Place, fmt::format("shaking needs the plate on slot {}, but it is "
+                                              "on slot {}",
+                                              platform_.shakerSlot, plateSlot_));
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::read(const Command &command) {
+  auto hasFilter = [&](double nm) {
+    return std::any_of(platform_.readerFiltersNm.begin(), platform_.readerFiltersNm.end(),
+                       [&](double filter) { return std::fabs(filter - nm) < 1e-6; });
+  };
+  auto filters = [&] {
+    std::vector<std::string> names;
+    for (double filter : platform_.readerFiltersNm)
+      names.push_back(formatNumber(filter));
+    return joined(names);
+  };
+  for (const char *key : {"wavelength_nm", "reference_nm"}) {
+    auto nm = number(command, key);
+    if (nm && !hasFilter(*nm))
+      return violation(Rule::Range, fmt::format("the reader has no {} nm filter; filters are {}",
+                                                formatNumber(*nm), filters()));
+  }
+  const Json &wells = command.args.value("wells", Json::array());
+  if (!wells.is_array() || wells.empty())
+    return violation(Rule::Range, "the read names no wells");
+  for (const Json &name : wells) {
+    auto well = name.is_string() ? Well::parse(name.get<std::string>()) : std::nullopt;
+    if (!well || !labware_.shape.contains(*well))
+      return violation(Rule::Range,
+                       fmt::format("`{}` is not a well of `{}`",
+                                   name.is_string() ? name.get<std::string>() : name.dump(),
+                                   labware_.name));
+  }
+  if (plateSlot_ != platform_.readerSlot)
+    return violation(Rule::Place, fmt::format("reading needs the plate on slot {}, but it is "
+                                              "on slot {}",
+                                              platform_.readerSlot, plateSlot_));
+  if (lidOn_)
+    return violation(Rule::Place, fmt::format("reading needs the lid off, but the plate on "
+                                              "slot {} has its lid on",
+                                              plateSlot_));
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::wait(const Command &command) {
+  double seconds = number(command, "seconds").value_or(0);
+  if (seconds < 0)
+    return violation(Rule::Range, fmt::format("waiting {} s; the time cannot be negative",
+                                              formatNumber(seconds)));
+  // A wait with the plate on the heating plate is a heated incubation: the
+  // heater must be at a set point.
+  if (plateSlot_ == platform_.heaterSlot && !heaterSetpoint_)
+    return violation(Rule::Place,
+                     fmt::format("the plate incubates on the heating plate (slot {}) while the "
+                                 "heater is off; set its temperature first",
+                                 platform_.heaterSlot));
+  return std::nullopt;
+}
+
+} // namespace plate::backend

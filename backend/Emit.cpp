@@ -1,0 +1,94 @@
+//===- Emit.cpp - JSON Lines, the human listing, loading plan and summary --===//
+//
+// Both emitters end with the same loading plan and summary text, computed
+// from the same RunSetup the run side uses, so the robot time the compiler
+// promises is the one the simulator's clock reaches.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/Backend.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+#include <sstream>
+
+namespace plate::backend {
+
+std::string planText(const RunSetup &setup, size_t commandCount) {
+  std::string text = "loading plan:\n";
+  if (setup.reservoir.empty())
+    text += "  (no reservoir positions used)\n";
+  for (const ReservoirLoad &load : setup.reservoir)
+    text += fmt::format("  reservoir({},{})  {:<20} {} mL\n", load.row, load.col, load.liquid,
+                        formatNumber(load.volumeMl));
+  text += fmt::format("summary: {} commands, {} tips, {} tip rack(s), robot time {} ({} s)\n",
+                      commandCount, setup.tips, setup.tipRacks,
+                      formatDuration(setup.robotTimeSeconds),
+                      formatNumber(std::round(setup.robotTimeSeconds * 1000) / 1000));
+  return text;
+}
+
+Json loadingPlanJson(const ir::Module &module, const Platform &platform) {
+  std::vector<Command> commands = lowerToCommands(module, platform);
+  return setupToJson(setupFromModule(module, platform, commands));
+}
+
+void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream &out,
+               bool withPlan) {
+  std::vector<Command> commands = lowerToCommands(module, platform);
+  for (const Command &command : commands)
+    out << commandToJsonLine(command) << '\n';
+  if (withPlan) {
+    std::istringstream plan(planText(setupFromModule(module, platform, commands),
+                                     commands.size()));
+    for (std::string line; std::getline(plan, line);)
+      out << "# " << line << '\n';
+  }
+}
+
+namespace {
+/// The statement text of a source line without its step label (`2. `).
+std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line) {
+  std::string text(sources.lineText(fileId, line));
+  auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos)
+    return {};
+  text = text.substr(first);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\t'))
+    text.pop_back();
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits && digits + 1 < text.size() && text[digits] == '.' && text[digits + 1] == ' ')
+    text = text.substr(digits + 2);
+  return text;
+}
+} // namespace
+
+void emitListing(const ir::Module &module, const Platform &platform,
+                 const SourceManager &sources, std::ostream &out) {
+  std::vector<Command> commands = lowerToCommands(module, platform);
+  out << fmt::format("# {} for `{}`\n", platform.description, module.title);
+  std::string currentStep;
+  uint32_t currentLine = 0;
+  bool first = true;
+  double clock = 0;
+  for (const Command &command : commands) {
+    // A heading per statement: a procedure call's body lines share the
+    // call's step label, so both step and line start a new group.
+    if (first || command.step != currentStep || command.line != currentLine) {
+      currentStep = command.step;
+      currentLine = command.line;
+      out << fmt::format("{}step {} (line {}): {}\n", first ? "" : "\n", command.step,
+                         command.line, statementText(sources, module.fileId, command.line));
+      first = false;
+    }
+    out << fmt::format("    {:>5}  {:>9}  {}\n", command.seq, formatDuration(clock),
+                       commandToText(command));
+    clock += commandSeconds(command, platform);
+  }
+  out << '\n'
+      << planText(setupFromModule(module, platform, commands), commands.size());
+}
+
+} // namespace plate::backend

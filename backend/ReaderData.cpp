@@ -1,0 +1,118 @@
+//===- ReaderData.cpp - Plate-map CSVs as a microplate reader exports them -===//
+//
+// The same shape is written for simulated reads and required of real
+// reader output given with --reader-data, so a lab can swap one for the
+// other: a header row `595nm,1,2,...,12`, then rows `A,...` to the last
+// row letter, one cell per column, empty where a well was not read.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/Backend.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace plate::backend {
+
+std::string plateReadCsv(const PlateRead &read, const PlateShape &shape) {
+  std::string csv = formatNumber(read.wavelengthNm);
+  if (read.referenceNm)
+    csv += "/" + formatNumber(*read.referenceNm);
+  csv += "nm";
+  for (unsigned col = 1; col <= shape.cols; ++col)
+    csv += fmt::format(",{}", col);
+  csv += '\n';
+  for (unsigned row = 1; row <= shape.rows; ++row) {
+    csv += static_cast<char>('A' + row - 1);
+    for (unsigned col = 1; col <= shape.cols; ++col) {
+      csv += ',';
+      auto it = read.values.find(Well{uint8_t(row), uint8_t(col)});
+      if (it != read.values.end())
+        csv += fmt::format("{:.4f}", it->second);
+    }
+    csv += '\n';
+  }
+  return csv;
+}
+
+namespace {
+std::vector<std::string> splitCells(std::string_view line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  for (char c : line) {
+    if (c == ',') {
+      cells.push_back(cell);
+      cell.clear();
+    } else if (c != '\r' && c != '"') {
+      cell += c;
+    }
+  }
+  cells.push_back(cell);
+  for (std::string &text : cells) {
+    auto begin = text.find_first_not_of(" \t");
+    auto end = text.find_last_not_of(" \t");
+    text = begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
+  }
+  return cells;
+}
+} // namespace
+
+std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
+                                                   const PlateShape &shape,
+                                                   SourceManager &sources,
+                                                   DiagnosticEngine &diags) {
+  auto fileId = sources.addFile(path);
+  if (!fileId) {
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    return std::nullopt;
+  }
+  auto fail = [&](uint32_t line, uint32_t col, std::string message) {
+    diags.report(DiagId::ReaderDataShape, SourceLoc{*fileId, line, col, 1}, message);
+    return std::nullopt;
+  };
+  // Data lines: skip blank ones at the end only.
+  uint32_t lines = sources.lineCount(*fileId);
+  while (lines > 0 && sources.lineText(*fileId, lines).find_first_not_of(" \t\r,") ==
+                          std::string_view::npos)
+    --lines;
+  std::string expected = fmt::format("a header row of columns 1..{} and {} rows A..{}",
+                                     shape.cols, shape.rows, char('A' + shape.rows - 1));
+  if (lines == 0)
+    return fail(1, 1, fmt::format("the file is empty; expected {}", expected));
+  std::vector<std::string> header = splitCells(sources.lineText(*fileId, 1));
+  if (header.size() != shape.cols + 1)
+    return fail(1, 1, fmt::format("the header has {} column(s); a {}x{} plate map needs {} "
+                                  "plus the corner cell",
+                                  header.size() - 1, shape.rows, shape.cols, shape.cols));
+  for (unsigned col = 1; col <= shape.cols; ++col)
+    if (header[col] != std::to_string(col))
+      return fail(1, 1, fmt::format("header cell {} is `{}`; expected column number {}",
+                                    col + 1, header[col], col));
+  if (lines - 1 != shape.rows)
+    return fail(lines, 1, fmt::format("{} data row(s); expected {}", lines - 1, expected));
+
+  std::map<Well, double> values;
+  for (unsigned row = 1; row <= shape.rows; ++row) {
+    uint32_t lineNo = row + 1;
+    std::vector<std::string> cells = splitCells(sources.lineText(*fileId, lineNo));
+    std::string label(1, char('A' + row - 1));
+    if (cells[0] != label)
+      return fail(lineNo, 1, fmt::format("row label `{}`; expected `{}`", cells[0], label));
+    if (cells.size() != shape.cols + 1)
+      return fail(lineNo, 1, fmt::format("row {} has {} value cell(s); expected {}", label,
+                                         cells.size() - 1, shape.cols));
+    for (unsigned col = 1; col <= shape.cols; ++col) {
+      const std::string &cell = cells[col];
+      if (cell.empty())
+        continue;
+      char *end = nullptr;
+      double value = std::strtod(cell.c_str(), &end);
+      if (end != cell.c_str() + cell.size())
+        return fail(lineNo, 1, fmt::format("well {}{} holds `{}`, not a number", label, col, cell));
+      values[Well{uint8_t(row), uint8_t(col)}] = value;
+    }
+  }
+  return values;
+}
+
+} // namespace plate::backend

@@ -1,0 +1,364 @@
+//===- RunSetup.cpp - Initial state and layout of a run, as plan JSON ------===//
+//
+// The plan file is how a saved command stream keeps what the compiler knew:
+// reservoir loads, what MANUAL steps put in the wells, the layout and the
+// analyze steps. Reading it back validates each key and names the problem.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/RunSetup.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace plate::backend {
+
+const LayoutLiquid *RunSetup::findLayout(const std::string &name) const {
+  for (const LayoutLiquid &liquid : layout)
+    if (liquid.name == name)
+      return &liquid;
+  return nullptr;
+}
+
+RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
+                         const std::vector<Command> &commands) {
+  RunSetup setup;
+  setup.plateType = module.plateType;
+  for (const ir::ReservoirLoad &load : module.loadingPlan)
+    setup.reservoir.push_back(
+        {load.pos.row, load.pos.col, module.liquid(load.liquid).name, load.volumeMl});
+  for (const ir::Liquid &liquid : module.liquids) {
+    if (liquid.role == ir::LiquidRole::Reagent)
+      continue;
+    LayoutLiquid entry;
+    entry.name = liquid.name;
+    entry.role = liquid.role;
+    entry.wells = liquid.wells.columnMajor();
+    if (liquid.concentration) {
+      entry.conc = liquid.concentration->value;
+      entry.unit = unitInfo(liquid.concentration->unit).symbol;
+    }
+    entry.dilution = liquid.dilution;
+    setup.layout.push_back(std::move(entry));
+  }
+
+  // Walk the ops as the lowering does, so MANUAL fills and analyses know
+  // which command they come before or after.
+  uint32_t emitted = 0;
+  for (const ir::Op &op : module.ops) {
+    if (!op.manual && ir::isDeviceOp(op.kind())) {
+      ++emitted;
+      continue;
+    }
+    if (const auto *analyze = op.as<ir::AnalyzeOp>(); analyze && !op.manual) {
+      AnalysisStep step;
+      step.afterSeq = emitted;
+      step.fourPL = analyze->fourPL;
+      if (analyze->wavelength)
+        step.wavelengthNm = analyze->wavelength->canonicalValue();
+      step.subtractBlank = analyze->subtractBlank;
+      step.step = op.step;
+      step.line = op.loc.line;
+      setup.analyses.push_back(step);
+      continue;
+    }
+    if (!op.manual)
+      continue;
+    if (const auto *dispense = op.as<ir::DispenseOp>()) {
+      double volume = dispense->volume.canonicalValue();
+      for (const ir::Portion &portion : dispense->portions)
+        for (const Well &well : portion.wells.columnMajor())
+          setup.manualFills.push_back(
+              {emitted + 1, well, module.liquid(portion.liquid).name, volume});
+    }
+  }
+
+  TipCount count = countTips(commands, platform);
+  setup.tips = module.tipsUsed.value_or(count.tips);
+  setup.tipRacks = module.tipRacksUsed.value_or(count.racks);
+  setup.robotTimeSeconds = robotSeconds(commands, platform);
+  return setup;
+}
+
+Json setupToJson(const RunSetup &setup) {
+  Json json = Json::object();
+  Json reservoir = Json::array();
+  for (const ReservoirLoad &load : setup.reservoir)
+    reservoir.push_back(Json{{"row", load.row},
+                             {"col", load.col},
+                             {"liquid", load.liquid},
+                             {"volume_ml", jsonNumber(load.volumeMl)}});
+  json["reservoir"] = std::move(reservoir);
+  json["tips"] = setup.tips;
+  json["tip_racks"] = setup.tipRacks;
+  json["robot_time_s"] = jsonNumber(std::round(setup.robotTimeSeconds * 1000) / 1000);
+  json["plate_type"] = setup.plateType;
+  Json layout = Json::array();
+  for (const LayoutLiquid &liquid : setup.layout) {
+    Json entry = Json::object();
+    entry["name"] = liquid.name;
+    entry["role"] = std::string(ir::roleName(liquid.role));
+    Json wells = Json::array();
+    for (const Well &well : liquid.wells)
+      wells.push_back(well.name());
+    entry["wells"] = std::move(wells);
+    if (liquid.conc) {
+      entry["conc"] = jsonNumber(*liquid.conc);
+      entry["unit"] = liquid.unit;
+    }
+    if (liquid.dilution)
+      entry["dilution"] = jsonNumber(*liquid.dilution);
+    layout.push_back(std::move(entry));
+  }
+  json["layout"] = std::move(layout);
+  Json fills = Json::array();
+  for (const ManualFill &fill : setup.manualFills)
+    fills.push_back(Json{{"before_seq", fill.beforeSeq},
+                         {"well", fill.well.name()},
+                         {"liquid", fill.liquid},
+                         {"volume_ul", jsonNumber(fill.volumeUl)}});
+  json["manual_wells"] = std::move(fills);
+  Json analyses = Json::array();
+  for (const AnalysisStep &step : setup.analyses) {
+    Json entry = Json::object();
+    entry["after_seq"] = step.afterSeq;
+    entry["model"] = step.fourPL ? "4pl" : "linear";
+    if (step.wavelengthNm)
+      entry["wavelength_nm"] = jsonNumber(*step.wavelengthNm);
+    entry["subtract_blank"] = step.subtractBlank;
+    entry["step"] = step.step;
+    entry["line"] = step.line;
+    analyses.push_back(std::move(entry));
+  }
+  json["analyses"] = std::move(analyses);
+  return json;
+}
+
+namespace {
+
+std::optional<ir::LiquidRole> parseRole(const std::string &text) {
+  using ir::LiquidRole;
+  for (LiquidRole role : {LiquidRole::Reagent, LiquidRole::Blank, LiquidRole::Calibrant,
+                          LiquidRole::Sample, LiquidRole::Control})
+    if (ir::roleName(role) == text)
+      return role;
+  if (text == "standard")
+    return LiquidRole::Calibrant;
+  return std::nullopt;
+}
+
+/// Small typed accessors that record the first error and return defaults.
+struct Fields {
+  std::string &error;
+  std::string where;
+
+  const Json *get(const Json &object, const char *key, bool required) {
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required && error.empty())
+        error = fmt::format("{} has no `{}`", where, key);
+      return nullptr;
+    }
+    return &*it;
+  }
+  double number(const Json &object, const char *key, bool required = true) {
+    const Json *value = get(object, key, required);
+    if (!value)
+      return 0;
+    if (!value->is_number()) {
+      if (error.empty())
+        error = fmt::format("`{}` of {} is not a number", key, where);
+      return 0;
+    }
+    return value->get<double>();
+  }
+  std::string string(const Json &object, const char *key, bool required = true) {
+    const Json *value = get(object, key, required);
+    if (!value)
+      return {};
+    if (!value->is_string()) {
+      if (error.empty())
+        error = fmt::format("`{}` of {} is not a string", key, where);
+      return {};
+    }
+    return value->get<std::string>();
+  }
+  std::optional<Well> well(const std::string &text) {
+    auto parsed = Well::parse(text);
+    if (!parsed && error.empty())
+      error = fmt::format("`{}` in {} is not a well name", text, where);
+    return parsed;
+  }
+};
+
+} // namespace
+
+std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
+  if (!json.is_object()) {
+    error = "the plan is not a JSON object";
+    return std::nullopt;
+  }
+  RunSetup setup;
+  Fields fields{error, "the plan"};
+  auto array = [&](const char *key) -> const Json * {
+    auto it = json.find(key);
+    if (it == json.end())
+      return nullptr;
+    if (!it->is_array()) {
+      if (error.empty())
+        error = fmt::format("`{}` is not an array", key);
+      return nullptr;
+    }
+    return &*it;
+  };
+  if (const Json *reservoir = array("reservoir")) {
+    for (size_t i = 0; i < reservoir->size(); ++i) {
+      const Json &entry = (*reservoir)[i];
+      fields.where = fmt::format("reservoir entry {}", i + 1);
+      if (!entry.is_object()) {
+        error = fmt::format("{} is not an object", fields.where);
+        return std::nullopt;
+      }
+      ReservoirLoad load;
+      load.row = static_cast<unsigned>(fields.number(entry, "row"));
+      load.col = static_cast<unsigned>(fields.number(entry, "col"));
+      load.liquid = fields.string(entry, "liquid");
+      load.volumeMl = fields.number(entry, "volume_ml");
+      setup.reservoir.push_back(std::move(load));
+    }
+  }
+  fields.where = "the plan";
+  if (auto it = json.find("plate_type"); it != json.end())
+    setup.plateType = fields.string(json, "plate_type");
+  setup.tips = static_cast<unsigned>(fields.number(json, "tips", false));
+  setup.tipRacks = static_cast<unsigned>(fields.number(json, "tip_racks", false));
+  setup.robotTimeSeconds = fields.number(json, "robot_time_s", false);
+  if (const Json *layout = array("layout")) {
+    for (size_t i = 0; i < layout->size(); ++i) {
+      const Json &entry = (*layout)[i];
+      fields.where = fmt::format("layout entry {}", i + 1);
+      if (!entry.is_object()) {
+        error = fmt::format("{} is not an object", fields.where);
+        return std::nullopt;
+      }
+      LayoutLiquid liquid;
+      liquid.name = fields.string(entry, "name");
+      std::string role = fields.string(entry, "role");
+      if (auto parsed = parseRole(role))
+        liquid.role = *parsed;
+      else if (error.empty())
+        error = fmt::format("role `{}` of {} is not blank, calibrant, sample or control",
+                            role, fields.where);
+      if (const Json *wells = fields.get(entry, "wells", true); wells && wells->is_array())
+        for (const Json &well : *wells)
+          if (auto parsed = fields.well(well.is_string() ? well.get<std::string>() : well.dump()))
+            liquid.wells.push_back(*parsed);
+      if (entry.contains("conc")) {
+        liquid.conc = fields.number(entry, "conc");
+        liquid.unit = fields.string(entry, "unit", false);
+      }
+      if (entry.contains("dilution"))
+        liquid.dilution = fields.number(entry, "dilution");
+      setup.layout.push_back(std::move(liquid));
+    }
+  }
+  if (const Json *fills = array("manual_wells")) {
+    for (size_t i = 0; i < fills->size(); ++i) {
+      const Json &entry = (*fills)[i];
+      fields.where = fmt::format("manual_wells entry {}", i + 1);
+      ManualFill fill;
+      fill.beforeSeq = static_cast<uint32_t>(fields.number(entry, "before_seq", false));
+      if (fill.beforeSeq == 0)
+        fill.beforeSeq = 1;
+      if (auto well = fields.well(fields.string(entry, "well")))
+        fill.well = *well;
+      fill.liquid = fields.string(entry, "liquid");
+      fill.volumeUl = fields.number(entry, "volume_ul");
+      setup.manualFills.push_back(std::move(fill));
+    }
+  }
+  if (const Json *analyses = array("analyses")) {
+    for (size_t i = 0; i < analyses->size(); ++i) {
+      const Json &entry = (*analyses)[i];
+      fields.where = fmt::format("analyses entry {}", i + 1);
+      AnalysisStep step;
+      step.afterSeq = static_cast<uint32_t>(fields.number(entry, "after_seq"));
+      std::string model = fields.string(entry, "model");
+      if (model != "linear" && model != "4pl" && error.empty())
+        error = fmt::format("model `{}` of {} is not `linear` or `4pl`", model, fields.where);
+      step.fourPL = model == "4pl";
+      if (entry.contains("wavelength_nm"))
+        step.wavelengthNm = fields.number(entry, "wavelength_nm");
+      if (auto it = entry.find("subtract_blank"); it != entry.end())
+        step.subtractBlank = it->is_boolean() && it->get<bool>();
+      step.step = fields.string(entry, "step", false);
+      step.line = static_cast<uint32_t>(fields.number(entry, "line", false));
+      setup.analyses.push_back(std::move(step));
+    }
+  }
+  if (!error.empty())
+    return std::nullopt;
+  return setup;
+}
+
+std::optional<RunSetup> readSetupFile(const std::string &path, SourceManager &sources,
+                                      DiagnosticEngine &diags) {
+  auto fileId = sources.addFile(path);
+  if (!fileId) {
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    return std::nullopt;
+  }
+  Json json = Json::parse(sources.contents(*fileId), nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    diags.report(DiagId::BadPlanFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
+    return std::nullopt;
+  }
+  std::string error;
+  auto setup = setupFromJson(json, error);
+  if (!setup)
+    diags.report(DiagId::BadPlanFile, SourceLoc{*fileId, 1, 1, 1}, error);
+  return setup;
+}
+
+TipCount countTips(const std::vector<Command> &commands, const Platform &platform) {
+  // Per rack position: 0 fresh, 1 taken, 2 holds a returned tip.
+  std::vector<uint8_t> rack(platform.tipRackRows * platform.tipRackCols, 0);
+  TipCount count;
+  bool rackUsed = false;
+  for (const Command &command : commands) {
+    if (command.op == "SwapTipRack") {
+      std::fill(rack.begin(), rack.end(), 0);
+      rackUsed = false;
+      continue;
+    }
+    if (command.op != "PickTips" && command.op != "ReturnTips")
+      continue;
+    auto row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+    std::string mask = command.args.value("mask", std::string());
+    for (unsigned channel = 0; channel < mask.size(); ++channel) {
+      if (mask[channel] != '1')
+        continue;
+      unsigned c = col + channel;
+      if (row < 1 || row > platform.tipRackRows || c < 1 || c > platform.tipRackCols)
+        continue;
+      uint8_t &slot = rack[(row - 1) * platform.tipRackCols + (c - 1)];
+      if (command.op == "ReturnTips") {
+        slot = 2;
+      } else {
+        if (slot == 0) {
+          ++count.tips;
+          if (!rackUsed) {
+            rackUsed = true;
+            ++count.racks;
+          }
+        }
+        slot = 1;
+      }
+    }
+  }
+  return count;
+}
+
+} // namespace plate::backend

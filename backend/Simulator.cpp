@@ -1,0 +1,174 @@
+//===- Simulator.cpp - Simulated device and absorbance model ---------------===//
+//
+// The model is documented in Simulator.h; this file keeps its arithmetic
+// and the truth-map reader.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/Simulator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace plate::backend {
+
+ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> truth,
+                         Params params)
+    : setup_(setup), params_(params), random_(params.seed) {
+  double cmin = 0, cmax = 0;
+  bool any = false;
+  for (const LayoutLiquid &liquid : setup.layout) {
+    if (liquid.role != ir::LiquidRole::Calibrant || !liquid.conc)
+      continue;
+    analyte_[liquid.name] = *liquid.conc;
+    cmin = any ? std::min(cmin, *liquid.conc) : *liquid.conc;
+    cmax = any ? std::max(cmax, *liquid.conc) : *liquid.conc;
+    any = true;
+  }
+  if (!any)
+    cmax = 1; // no calibrants: unknowns land between 0.25 and 0.75 (arbitrary units)
+  std::vector<const LayoutLiquid *> unknowns;
+  for (const LayoutLiquid &liquid : setup.layout)
+    if (liquid.role == ir::LiquidRole::Sample || liquid.role == ir::LiquidRole::Control)
+      unknowns.push_back(&liquid);
+  for (size_t i = 0; i < unknowns.size(); ++i) {
+    const LayoutLiquid &liquid = *unknowns[i];
+    double dilution = liquid.dilution.value_or(1);
+    if (auto it = truth.find(liquid.name); it != truth.end()) {
+      analyte_[liquid.name] = it->second / dilution;
+    } else {
+      double position = unknowns.size() > 1 ? double(i) / double(unknowns.size() - 1) : 0.5;
+      analyte_[liquid.name] = cmin + (cmax - cmin) * (0.25 + 0.5 * position);
+    }
+  }
+}
+
+std::optional<double> ReaderModel::analyteConc(const std::string &liquid) const {
+  auto it = analyte_.find(liquid);
+  if (it == analyte_.end())
+    return std::nullopt;
+  return it->second;
+}
+
+double ReaderModel::signal(const Contents &contents) const {
+  double total = totalVolume(contents);
+  if (total <= 0)
+    return 0;
+  double amount = 0;
+  for (const auto &[liquid, volume] : contents)
+    if (auto it = analyte_.find(liquid); it != analyte_.end())
+      amount += it->second * volume;
+  return amount / total;
+}
+
+PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
+  PlateRead result;
+  result.seq = command.seq;
+  result.wavelengthNm = command.args.value("wavelength_nm", 0.0);
+  if (command.args.contains("reference_nm"))
+    result.referenceNm = command.args["reference_nm"].get<double>();
+  result.step = command.step;
+  result.line = command.line;
+
+  // Scale so the strongest calibrant well reads `top`.
+  const PlateShape &shape = state.labware().shape;
+  double strongest = 0;
+  for (unsigned row = 1; row <= shape.rows; ++row)
+    for (unsigned col = 1; col <= shape.cols; ++col) {
+      const Contents &contents = state.well(Well{uint8_t(row), uint8_t(col)});
+      bool hasCalibrant = std::any_of(contents.begin(), contents.end(), [&](const auto &entry) {
+        const LayoutLiquid *liquid = setup_.findLayout(entry.first);
+        return liquid && liquid->role == ir::LiquidRole::Calibrant;
+      });
+      if (hasCalibrant)
+        strongest = std::max(strongest, signal(contents));
+    }
+  double scale = strongest > 0 ? (params_.top - params_.baseline) / strongest : 0;
+
+  std::normal_distribution<double> noise(0, params_.sigma);
+  for (const Json &name : command.args.value("wells", Json::array())) {
+    auto well = Well::parse(name.get<std::string>());
+    if (!well || !shape.contains(*well))
+      continue;
+    double od = params_.baseline + scale * signal(state.well(*well)) + noise(random_);
+    if (result.referenceNm)
+      od -= params_.referenceBaseline + noise(random_);
+    result.values[*well] = std::round(od * 1e4) / 1e4;
+  }
+  return result;
+}
+
+std::optional<std::map<std::string, double>>
+readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine &diags) {
+  auto fileId = sources.addFile(path);
+  if (!fileId) {
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    return std::nullopt;
+  }
+  std::string_view text = sources.contents(*fileId);
+  std::map<std::string, double> truth;
+  auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded()) {
+      diags.report(DiagId::BadTruthFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
+      return std::nullopt;
+    }
+    for (const auto &[name, value] : json.items()) {
+      if (!value.is_number()) {
+        diags.report(DiagId::BadTruthFile, SourceLoc{*fileId, 1, 1, 1},
+                     fmt::format("the value of `{}` is not a number", name));
+        return std::nullopt;
+      }
+      truth[name] = value.get<double>();
+    }
+    return truth;
+  }
+  for (uint32_t line = 1; line <= sources.lineCount(*fileId); ++line) {
+    std::string row(sources.lineText(*fileId, line));
+    if (row.find_first_not_of(" \t\r") == std::string::npos || row[0] == '#')
+      continue;
+    auto comma = row.find(',');
+    std::string name = row.substr(0, comma);
+    std::string value = comma == std::string::npos ? "" : row.substr(comma + 1);
+    char *end = nullptr;
+    double number = std::strtod(value.c_str(), &end);
+    bool ok = comma != std::string::npos && end != value.c_str() &&
+              std::all_of(static_cast<const char *>(end), value.c_str() + value.size(),
+                          [](char c) { return c == ' ' || c == '\r' || c == '\t'; });
+    if (!ok) {
+      if (truth.empty() && line == 1)
+        continue; // header line
+      diags.report(DiagId::BadTruthFile,
+                   SourceLoc{*fileId, line, static_cast<uint32_t>(comma == std::string::npos ? 1 : comma + 2), 1},
+                   fmt::format("expected `name,value` with a number, found `{}`", row));
+      return std::nullopt;
+    }
+    truth[name] = number;
+  }
+  return truth;
+}
+
+SimulatedDevice::SimulatedDevice(const Platform &platform, const Labware &labware,
+                                 const RunSetup &setup, std::map<std::string, double> truth,
+                                 ReaderModel::Params params)
+    : world_(platform, labware, setup), reader_(setup, std::move(truth), params) {}
+
+DeviceResult SimulatedDevice::execute(const Command &command) {
+  world_.applyManualFills(command.seq);
+  DeviceResult result;
+  // The physical world refuses what the hardware cannot do; the
+  // interpreter's checks should have caught it first.
+  if (auto violation = world_.execute(command, /*commit=*/true)) {
+    result.status = DeviceStatus::Failed;
+    result.message = violation->message;
+    return result;
+  }
+  if (command.op == "ReadAbsorbance")
+    result.read = reader_.read(command, world_);
+  return result;
+}
+
+} // namespace plate::backend

@@ -1,0 +1,76 @@
+//===- Simulator.h - The simulated BioForge-1 and its plate reader ---------===//
+//
+// SimulatedDevice is the Device the interpreter drives when no robot is
+// attached: its own DeckState is the physical world, and its reader turns
+// what each well holds into optical densities with this model:
+//
+//   s(w)  = sum over analyte liquids l in w of conc(l) * vol(l) / vol(w)
+//   A(w)  = baseline + k * s(w) + N(0, sigma)      (empty wells: baseline)
+//   k     = (top - baseline) / max over wells holding a calibrant of s(w)
+//   with a reference wavelength: A(w) - (referenceBaseline + N(0, sigma))
+//
+// conc(l) is a calibrant's `conc`, a sample's or control's true
+// concentration divided by its dilution. True concentrations come from
+// the truth map (name -> value in the calibrants' unit, undiluted) or, by
+// default, sample i of n (layout order) lands at
+// cmin + (cmax - cmin) * (0.25 + 0.5 * i / (n - 1)) after dilution, inside
+// the calibrant range. Noise comes from std::mt19937_64 seeded with
+// ReaderModel::Params::seed, drawn per well in the order the read lists
+// them, so a run is reproducible. Values are rounded to 4 decimals as a
+// reader export would be.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/DeckState.h"
+#include "backend/Device.h"
+
+#include <map>
+#include <random>
+
+namespace plate::backend {
+
+class ReaderModel {
+public:
+  struct Params {
+    double baseline = 0.05;          ///< OD of a blank well
+    double top = 1.8;                ///< OD of the most concentrated calibrant well
+    double referenceBaseline = 0.04; ///< OD at the reference wavelength
+    double sigma = 0.005;            ///< noise, OD units
+    uint64_t seed = 42;
+  };
+
+  ReaderModel(const RunSetup &setup, std::map<std::string, double> truth, Params params);
+
+  /// Optical densities of `wells` given what the plate holds.
+  PlateRead read(const Command &command, const DeckState &state);
+  /// The analyte concentration a liquid carries into a well, if any.
+  std::optional<double> analyteConc(const std::string &liquid) const;
+
+private:
+  double signal(const Contents &contents) const;
+  const RunSetup &setup_;
+  std::map<std::string, double> analyte_; ///< liquid -> conc as pipetted
+  Params params_;
+  std::mt19937_64 random_;
+};
+
+/// Reads a truth map: JSON `{"X1": 12.5, ...}` or CSV lines `name,value`
+/// (a header line is allowed). Reports E900/E941 naming file:line.
+std::optional<std::map<std::string, double>>
+readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine &diags);
+
+class SimulatedDevice : public Device {
+public:
+  SimulatedDevice(const Platform &platform, const Labware &labware, const RunSetup &setup,
+                  std::map<std::string, double> truth, ReaderModel::Params params);
+  std::string name() const override { return "simulator"; }
+  DeviceResult execute(const Command &command) override;
+  const DeckState &world() const { return world_; }
+
+private:
+  DeckState world_;
+  ReaderModel reader_;
+};
+
+} // namespace plate::backend
