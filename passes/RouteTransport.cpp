@@ -1,0 +1,320 @@
+//===- RouteTransport.cpp - Plate moves, lids, heater, shaker, reader ----===//
+//
+// A single forward walk with a small deck state. Routing is a shortest
+// path over the graph whose nodes are the places some route serves and
+// whose edges are that route's moves, weighted by its move time; on
+// BioForge-1 this yields e.g. 3 -> 1 (LH), 1 -> A1 (PT), A1 -> A3 (PL).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/RouteTransport.h"
+#include "passes/TipAllocator.h"
+
+#include <map>
+#include <queue>
+#include <set>
+
+namespace plate {
+namespace {
+
+using lowering::Emitter;
+
+class TransportRouter {
+public:
+  TransportRouter(ir::Module &module, PassContext &context)
+      : module_(module), context_(context), platform_(context.platform) {
+    plateAt_ = platform_.samplePlateSlot;
+  }
+
+  bool run() {
+    std::vector<ir::Op> result;
+    bool instrumentStarted = false;
+    bool ok = true;
+    for (size_t i = 0; i < module_.ops.size(); ++i) {
+      ir::Op &op = module_.ops[i];
+      if (op.manual) {
+        if (instrumentStarted) {
+          // The whole MANUAL run becomes one operator prompt.
+          size_t end = i;
+          while (end < module_.ops.size() && module_.ops[end].manual)
+            ++end;
+          emitter_.origin = &op;
+          emitter_.reuse = false;
+          emitter_.emit(ir::PromptOp{manualSummary(i, end)});
+          flushInto(result);
+          for (; i < end; ++i)
+            result.push_back(std::move(module_.ops[i]));
+          --i;
+        } else {
+          result.push_back(std::move(op));
+        }
+        continue;
+      }
+      instrumentStarted = true;
+      emitter_.origin = &op;
+      emitter_.reuse = op.tipsReuse;
+      index_ = i;
+      bool keep = std::visit([&](auto &payload) { return lower(payload, op); }, op.payload);
+      if (!ok_) {
+        ok = false;
+        ok_ = true;
+      }
+      flushInto(result);
+      if (keep)
+        result.push_back(std::move(op));
+    }
+    module_.ops = std::move(result);
+    module_.lowered = ok;
+    return ok;
+  }
+
+private:
+  void flushInto(std::vector<ir::Op> &result) {
+    for (ir::Op &op : emitter_.ops)
+      result.push_back(std::move(op));
+    emitter_.ops.clear();
+  }
+
+  std::string manualSummary(size_t begin, size_t end) const {
+    std::string text = "manual steps:";
+    for (size_t i = begin; i < end; ++i) {
+      const ir::Op &op = module_.ops[i];
+      std::string_view line = context_.sources.lineText(op.loc.fileId, op.loc.line);
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+        line.remove_prefix(1);
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+        line.remove_suffix(1);
+      std::string statement = line.empty() ? std::string(ir::opMnemonic(op.kind()))
+                                           : std::string(line);
+      text += fmt::format("{} {}", i == begin ? "" : ";", statement);
+    }
+    return text + "; confirm when done";
+  }
+
+  //===--- Plate and lid ---------------------------------------------------===//
+
+  /// Cheapest sequence of places from `from` to any of `targets`.
+  std::vector<std::string> route(const std::string &from,
+                                 const std::set<std::string> &targets) const {
+    std::map<std::string, double> cost{{from, 0}};
+    std::map<std::string, std::string> previous;
+    using Entry = std::pair<double, std::string>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    queue.push({0, from});
+    while (!queue.empty()) {
+      auto [c, place] = queue.top();
+      queue.pop();
+      if (c > cost[place])
+        continue;
+      if (targets.count(place)) {
+        std::vector<std::string> path{place};
+        while (path.back() != from)
+          path.push_back(previous[path.back()]);
+        return {path.rbegin(), path.rend()};
+      }
+      for (const TransportRoute &r : platform_.routes) {
+        if (std::find(r.slots.begin(), r.slots.end(), place) == r.slots.end())
+          continue;
+        for (const std::string &next : r.slots) {
+          double nc = c + r.moveSeconds;
+          if (next != place && (!cost.count(next) || nc < cost[next])) {
+            cost[next] = nc;
+            previous[next] = place;
+            queue.push({nc, next});
+          }
+        }
+      }
+    }
+    return {};
+  }
+
+  void moveTo(const std::set<std::string> &targets) {
+    if (targets.count(plateAt_))
+      return;
+    std::vector<std::string> path = route(plateAt_, targets);
+    PLATE_ASSERT(!path.empty(), "no route for the plate from " + plateAt_);
+    for (size_t i = 1; i < path.size(); ++i)
+      emitter_.emit(ir::MovePlateOp{platform_.moverBetween(path[i - 1], path[i]),
+                                    path[i - 1], path[i]});
+    plateAt_ = path.back();
+  }
+  void moveTo(const std::string &target) { moveTo(std::set<std::string>{target}); }
+
+  void setLid(bool on) {
+    if (lidOn_ == on)
+      return;
+    if (on && lidDeck_ != platform_.deckOf(plateAt_)) {
+      // The lid waits in another deck's holder: bring the plate to it.
+      std::set<std::string> places;
+      for (const TransportRoute &r : platform_.routes)
+        for (const std::string &slot : r.slots)
+          if (platform_.deckOf(slot) == lidDeck_)
+            places.insert(slot);
+      moveTo(places);
+    }
+    std::string deck = platform_.deckOf(plateAt_);
+    auto module = platform_.lidModules.find(deck);
+    PLATE_ASSERT(module != platform_.lidModules.end(), "no lid module on deck " + deck);
+    emitter_.emit(ir::LidOp{module->second, plateAt_, on});
+    lidOn_ = on;
+    lidDeck_ = on ? std::string() : deck;
+  }
+
+  void readyForPipetting() {
+    moveTo(platform_.samplePlateSlot);
+    setLid(false);
+  }
+
+  bool heatedLater() const {
+    for (size_t i = index_ + 1; i < module_.ops.size(); ++i) {
+      const ir::Op &op = module_.ops[i];
+      if (auto *incubate = op.as<ir::IncubateOp>(); incubate && !op.manual && isHeated(*incubate))
+        return true;
+    }
+    return false;
+  }
+
+  bool isHeated(const ir::IncubateOp &op) const {
+    return op.temperature.canonicalValue() > platform_.roomTempMaxCelsius;
+  }
+
+  //===--- Ops (return whether the op itself stays) ------------------------===//
+
+  bool platePipetting(const ir::Place &place) {
+    if (place.slot == platform_.samplePlateSlot)
+      readyForPipetting();
+    return true;
+  }
+  bool lower(ir::DevAspirateOp &op, ir::Op &) { return platePipetting(op.place); }
+  bool lower(ir::DevDispenseOp &op, ir::Op &) { return platePipetting(op.place); }
+  bool lower(ir::DevMixOp &op, ir::Op &) { return platePipetting(op.place); }
+  bool lower(ir::PickTipsOp &, ir::Op &) { return true; }
+  bool lower(ir::DropTipsOp &, ir::Op &) { return true; }
+  bool lower(ir::ReturnTipsOp &, ir::Op &) { return true; }
+  bool lower(ir::SwapTipRackOp &, ir::Op &) { return true; }
+  bool lower(ir::MovePlateOp &op, ir::Op &) {
+    plateAt_ = op.to;
+    return true;
+  }
+  bool lower(ir::LidOp &op, ir::Op &) {
+    lidOn_ = op.place;
+    lidDeck_ = op.place ? std::string() : platform_.deckOf(op.slot);
+    return true;
+  }
+  bool lower(ir::SetTemperatureOp &op, ir::Op &) {
+    heater_ = op.temperature.canonicalValue();
+    return true;
+  }
+  bool lower(ir::HeaterOffOp &, ir::Op &) {
+    heater_.reset();
+    return true;
+  }
+  bool lower(ir::DevShakeOp &, ir::Op &) { return true; }
+  bool lower(ir::DevReadOp &, ir::Op &) { return true; }
+  bool lower(ir::DevWaitOp &, ir::Op &) { return true; }
+  bool lower(ir::PromptOp &, ir::Op &) { return true; }
+
+  bool lower(ir::IncubateOp &op, ir::Op &) {
+    bool heated = isHeated(op);
+    if (heated) {
+      double celsius = op.temperature.canonicalValue();
+      if (!heater_ || *heater_ != celsius)
+        emitter_.emit(ir::SetTemperatureOp{platform_.heaterModule, op.temperature});
+      heater_ = celsius;
+    }
+    if (op.shaking)
+      moveTo(platform_.shakerSlot);
+    else if (heated)
+      moveTo(platform_.heaterSlot);
+    setLid(op.lidOn || op.dark);
+    if (op.shaking)
+      emitter_.emit(ir::DevShakeOp{platform_.shakerModule, *op.shaking, op.time});
+    else
+      emitter_.emit(ir::DevWaitOp{op.time});
+    if (heater_ && !heatedLater()) {
+      emitter_.emit(ir::HeaterOffOp{platform_.heaterModule});
+      heater_.reset();
+    }
+    return false;
+  }
+  bool lower(ir::ShakeOp &op, ir::Op &) {
+    moveTo(platform_.shakerSlot);
+    emitter_.emit(ir::DevShakeOp{platform_.shakerModule, op.speed, op.time});
+    return false;
+  }
+  bool lower(ir::MagnetOp &op, ir::Op &) {
+    moveTo(platform_.magnetSlot);
+    emitter_.emit(ir::DevWaitOp{op.time});
+    return false;
+  }
+  bool lower(ir::ReadAbsorbanceOp &op, ir::Op &) {
+    moveTo(platform_.readerSlot);
+    setLid(false);
+    WellSet wells = op.wells;
+    if (wells.empty())
+      wells = module_.layoutWells();
+    if (wells.empty())
+      wells = WellSet::all(module_.shape);
+    emitter_.emit(ir::DevReadOp{platform_.readerModule, op.wavelength, op.reference,
+                                wells.columnMajor()});
+    return false;
+  }
+  bool lower(ir::ReadFluorescenceOp &, ir::Op &op) {
+    context_.diags
+        .report(DiagId::NoCapability, op.loc,
+                fmt::format("`{}` has no fluorescence reader", platform_.name))
+        .step(op.step);
+    ok_ = false;
+    return false;
+  }
+  bool lower(ir::WaitOp &op, ir::Op &) {
+    emitter_.emit(ir::DevWaitOp{op.time});
+    return false;
+  }
+  bool lower(ir::PauseOp &op, ir::Op &) {
+    emitter_.emit(ir::PromptOp{op.message});
+    return false;
+  }
+  bool lower(ir::NoteOp &, ir::Op &) { return true; }
+  bool lower(ir::AnalyzeOp &, ir::Op &) { return true; }
+  bool manualOnly(ir::Op &op) {
+    context_.diags
+        .report(DiagId::ManualOnlyStatement, op.loc, ir::opMnemonic(op.kind()))
+        .step(op.step);
+    ok_ = false;
+    return false;
+  }
+  bool lower(ir::PrepareOp &, ir::Op &op) { return manualOnly(op); }
+  bool lower(ir::EquilibrateOp &, ir::Op &op) { return manualOnly(op); }
+  template <typename T> bool lower(T &, ir::Op &op) {
+    internalError(__FILE__, __LINE__,
+                  fmt::format("route-transport found `{}`; lower-pipetting must run first",
+                              ir::opMnemonic(op.kind())));
+  }
+
+  ir::Module &module_;
+  PassContext &context_;
+  const Platform &platform_;
+  Emitter emitter_;
+  std::string plateAt_;
+  bool lidOn_ = true;
+  std::string lidDeck_; ///< deck whose holder has the lid while it is off
+  std::optional<double> heater_;
+  size_t index_ = 0;
+  bool ok_ = true;
+};
+
+class RouteTransportPass final : public Pass {
+public:
+  std::string_view name() const override { return "route-transport"; }
+  bool run(ir::Module &module, PassContext &context) override {
+    return TransportRouter(module, context).run();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createRouteTransportPass() {
+  return std::make_unique<RouteTransportPass>();
+}
+
+} // namespace plate

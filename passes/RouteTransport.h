@@ -1,0 +1,46 @@
+//===- RouteTransport.h - Plate moves, lids, heater, shaker, reader ------===//
+//
+// `route-transport` is the last pass. It walks all ops in order, tracking
+// where the plate stands (initially the sample plate slot with its lid on,
+// bioforge1.md §4) and where its lid is, and lowers the remaining
+// high-level ops:
+//
+//  - pipetting device ops on the plate: plate to the sample slot, lid off;
+//  - incubate: RT -> one SYS.Wait of its duration where the plate stands;
+//    above room temperature -> HP.SetTemperature (unless already set), plate
+//    to the heater slot, Wait, HP.Off once no later incubation needs heat;
+//    `shaking` -> plate to the shaker, one SHK.Shake of the duration (the
+//    shake is the incubation; no separate Wait). Lid on unless `lid off`;
+//    `dark` forces it on;
+//  - shake -> plate to the shaker, SHK.Shake; magnet -> plate to the
+//    magnet slot, SYS.Wait;
+//  - read absorbance -> plate to the reader (e.g. PT to A1, then PL to A3),
+//    lid off, RDR.ReadAbsorbance of the wells in column-major order (all
+//    layout wells when the step names none);
+//  - wait -> SYS.Wait; pause -> SYS.Prompt; note and analyze stay (host
+//    ops, no command);
+//  - a MANUAL section after the first INSTRUMENT op -> one SYS.Prompt that
+//    quotes its statements, then the manual ops themselves (manual=true);
+//    MANUAL ops before any INSTRUMENT op are done before the run and stay.
+//
+// Moves follow the platform's routes (Platform::routes, shortest by move
+// time); a lid is removed on the deck where the plate stands, with that
+// deck's lid module, into that deck's holder; putting it back needs the
+// plate on the deck whose holder has it. The plate is never moved unless
+// the next op needs another place. Every inserted op carries the location
+// and step label of the op that needed it. Sets module.lowered.
+//
+// Preconditions: lower-pipetting has run (no high-level pipetting ops
+// left); normalize-units (canonical quantities); check-platform rejected
+// what the platform cannot do (fluorescence, cooling, heated shaking).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "passes/Pass.h"
+
+namespace plate {
+
+std::unique_ptr<Pass> createRouteTransportPass();
+
+} // namespace plate
