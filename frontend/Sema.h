@@ -70,13 +70,13 @@ public:
 
   //===--- Diagnostics ----------------------------------------------------===//
   /// Reports through the engine, adding the step label and, inside a call
-  /// expansion, a note at the call site; a repeat of the same diagnostic
-  /// from another expansion goes to a scratch engine and is dropped.
+  /// expansion, a note at the call site. The same code at the same place
+  /// again (another round of a repeat, another call of a procedure) goes to
+  /// a scratch engine and is dropped.
   template <typename... Args>
   InFlightDiagnostic report(DiagId id, SourceLoc loc, Args &&...args) {
     bool duplicate =
-        !seen_.insert({static_cast<int>(id), loc.fileId, loc.line, loc.col}).second &&
-        expansionDepth_ > 0;
+        !seen_.insert({static_cast<int>(id), loc.fileId, loc.line, loc.col}).second;
     InFlightDiagnostic diag =
         (duplicate ? scratch_ : diags_).report(id, loc, std::forward<Args>(args)...);
     if (!step_.empty())
