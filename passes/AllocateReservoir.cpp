@@ -1,0 +1,219 @@
+//===- AllocateReservoir.cpp - Reservoir positions and loading plan ------===//
+#include "passes/AllocateReservoir.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace plate {
+
+std::vector<double> reservoirNeedsUl(const ir::Module &module) {
+  std::vector<double> need(module.liquids.size(), 0.0);
+  for (const ir::Op &op : module.ops) {
+    if (op.manual)
+      continue;
+    if (const auto *dispense = op.as<ir::DispenseOp>()) {
+      for (const ir::Portion &portion : dispense->portions)
+        need.at(portion.liquid) += dispense->volume.value * portion.wells.size();
+    } else if (const auto *wash = op.as<ir::WashOp>()) {
+      need.at(wash->reagent) += wash->volume.value * wash->cycles * wash->wells.size();
+    }
+  }
+  return need;
+}
+
+namespace {
+
+constexpr double kSlack = 1e-9;
+
+/// Rounds up to 0.1 mL; the slack keeps 24.5 from becoming 24.6 through
+/// binary noise, the final round() keeps 7.1 from printing 7.1000000001.
+double roundUpTenth(double ml) { return std::round(std::ceil(ml * 10 - kSlack)) / 10; }
+
+std::string ml(double value) {
+  return fmt::format("{}", Quantity{std::round(value * 1e6) / 1e6, Unit::MilliLiter});
+}
+
+class ReservoirAllocator {
+public:
+  ReservoirAllocator(ir::Module &module, PassContext &context)
+      : module_(module), context_(context), platform_(context.platform) {}
+
+  bool run() {
+    module_.loadingPlan.clear();
+    const double capacity = platform_.reservoirCapacityMl;
+    const double dead = platform_.reservoirDeadMl;
+    PLATE_ASSERT(capacity > dead, "reservoir capacity not above its dead volume");
+    std::vector<double> needUl = reservoirNeedsUl(module_);
+
+    // What each liquid asks for.
+    struct Request {
+      ir::LiquidId liquid;
+      double needMl;
+      unsigned positions;
+    };
+    std::vector<Request> requests;
+    for (const ir::Liquid &liquid : module_.liquids) {
+      double need = needUl[liquid.id] / 1000;
+      if (!liquid.pipettedByInstrument && need <= 0)
+        continue;
+      unsigned positions =
+          std::max(1u, static_cast<unsigned>(std::ceil(need / (capacity - dead) - kSlack)));
+      requests.push_back({liquid.id, need, positions});
+      checkDeclared(liquid, need, positions, dead);
+    }
+
+    // 1. Fixed positions.
+    std::set<ir::ReservoirPos> taken;
+    std::vector<Request> automatic;
+    for (const Request &request : requests) {
+      const ir::Liquid &liquid = module_.liquid(request.liquid);
+      if (!liquid.fixedPosition) {
+        automatic.push_back(request);
+        continue;
+      }
+      ir::ReservoirPos pos = *liquid.fixedPosition;
+      if (pos.row < 1 || pos.col < 1 || pos.row > platform_.reservoirRows ||
+          pos.col > platform_.reservoirCols) {
+        context_.diags.report(DiagId::ReservoirOutside, liquid.loc, pos.row, pos.col,
+                              platform_.name, platform_.reservoirRows,
+                              platform_.reservoirCols);
+        continue;
+      }
+      if (auto holder = holderOf(pos)) {
+        context_.diags
+            .report(DiagId::ReservoirTaken, liquid.loc, pos.row, pos.col,
+                    module_.liquid(*holder).name)
+            .note(module_.liquid(*holder).loc, "`{}` is declared here",
+                  module_.liquid(*holder).name);
+        continue;
+      }
+      if (request.positions > 1) {
+        context_.diags
+            .report(DiagId::ReservoirOverflow, liquid.loc, liquid.name,
+                    ml(request.needMl + dead), ml(capacity))
+            .note(liquid.loc,
+                  "without `at reservoir({},{})` the compiler spreads it over {} positions",
+                  pos.row, pos.col, request.positions);
+        continue;
+      }
+      taken.insert(pos);
+      place(pos, request.liquid, request.needMl + dead);
+    }
+
+    // 2. Reagents, then layout liquids, in declaration order.
+    std::stable_sort(automatic.begin(), automatic.end(),
+                     [&](const Request &a, const Request &b) {
+                       auto reagent = [&](const Request &r) {
+                         return module_.liquid(r.liquid).role == ir::LiquidRole::Reagent;
+                       };
+                       return reagent(a) && !reagent(b);
+                     });
+    const unsigned available = platform_.reservoirRows * platform_.reservoirCols;
+    unsigned needed = static_cast<unsigned>(taken.size());
+    for (const Request &request : automatic)
+      needed += request.positions;
+    if (needed > available) {
+      reportFull(automatic, needed, available, static_cast<unsigned>(taken.size()));
+      module_.loadingPlan.clear();
+      return false;
+    }
+    ir::ReservoirPos next{1, 1};
+    for (const Request &request : automatic) {
+      double perPosition = request.needMl / request.positions + dead;
+      for (unsigned i = 0; i < request.positions; ++i) {
+        while (taken.count(next))
+          advance(next);
+        taken.insert(next);
+        place(next, request.liquid, perPosition);
+      }
+    }
+    std::sort(module_.loadingPlan.begin(), module_.loadingPlan.end(),
+              [](const ir::ReservoirLoad &a, const ir::ReservoirLoad &b) {
+                return a.pos < b.pos;
+              });
+    return true;
+  }
+
+private:
+  void advance(ir::ReservoirPos &pos) const {
+    if (++pos.col > platform_.reservoirCols) {
+      pos.col = 1;
+      ++pos.row;
+    }
+    PLATE_ASSERT(pos.row <= platform_.reservoirRows, "ran past the reservoir after counting");
+  }
+
+  std::optional<ir::LiquidId> holderOf(ir::ReservoirPos pos) const {
+    for (const ir::ReservoirLoad &load : module_.loadingPlan)
+      if (load.pos == pos)
+        return load.liquid;
+    return std::nullopt;
+  }
+
+  void place(ir::ReservoirPos pos, ir::LiquidId liquid, double volumeMl) {
+    module_.loadingPlan.push_back({pos, liquid, roundUpTenth(volumeMl)});
+  }
+
+  void checkDeclared(const ir::Liquid &liquid, double needMl, unsigned positions,
+                     double dead) {
+    if (!liquid.declaredVolume)
+      return;
+    double declaredMl = liquid.declaredVolume->value / 1000;
+    double required = needMl + positions * dead;
+    if (declaredMl >= required - kSlack)
+      return;
+    double loadAtLeast = positions * roundUpTenth(needMl / positions + dead);
+    context_.diags
+        .report(DiagId::ReagentShortfall, liquid.loc, liquid.name, ml(declaredMl),
+                ml(required), ml(positions * dead), ml(loadAtLeast))
+        .note(liquid.loc, "that is {} short", ml(required - declaredMl));
+  }
+
+  template <typename Requests>
+  void reportFull(const Requests &automatic, unsigned needed, unsigned available,
+                  unsigned fixed) {
+    unsigned liquids = fixed + static_cast<unsigned>(automatic.size());
+    bool layout = false;
+    // Point at the first liquid that no longer fits.
+    SourceLoc where;
+    unsigned used = fixed;
+    for (const auto &request : automatic) {
+      const ir::Liquid &liquid = module_.liquid(request.liquid);
+      layout |= liquid.role != ir::LiquidRole::Reagent;
+      used += request.positions;
+      if (used > available && !where.isValid())
+        where = liquid.loc;
+    }
+    std::string hint = fmt::format("; {} position(s) short", needed - available);
+    hint += layout ? "; load the samples and other layout liquids by hand: move their "
+                     "`dispense` to a `<MANUAL>` section"
+                   : "; load some reagents by hand in a `<MANUAL>` section";
+    context_.diags.report(DiagId::ReservoirFull, where, liquids, needed, platform_.name,
+                          available, hint);
+  }
+
+  ir::Module &module_;
+  PassContext &context_;
+  const Platform &platform_;
+};
+
+class AllocateReservoirPass final : public Pass {
+public:
+  std::string_view name() const override { return "allocate-reservoir"; }
+  bool run(ir::Module &module, PassContext &context) override {
+    PLATE_ASSERT(module.unitsNormalized, "allocate-reservoir runs after normalize-units");
+    unsigned before = context.diags.errorCount();
+    bool ok = ReservoirAllocator(module, context).run();
+    return ok && context.diags.errorCount() == before;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createAllocateReservoirPass() {
+  return std::make_unique<AllocateReservoirPass>();
+}
+
+} // namespace plate
