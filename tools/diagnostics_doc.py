@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Keeps docs/diagnostics.md and the tests in step with ir/Diagnostics.def.
+
+  diagnostics_doc.py generate   rewrite the generated table in docs/diagnostics.md
+  diagnostics_doc.py check      fail unless every code (1) is documented with
+                                the current wording and (2) is checked by at
+                                least one lit test (a CHECK line with `[CODE]`)
+
+The table between the BEGIN/END markers is generated; the prose around it is
+written by hand. Each code's example is taken from the lit test that checks it,
+so the documentation shows real compiler output for a real input.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEF = os.path.join(ROOT, "ir", "Diagnostics.def")
+DOC = os.path.join(ROOT, "docs", "diagnostics.md")
+LIT = os.path.join(ROOT, "test", "lit")
+BEGIN = "<!-- BEGIN GENERATED TABLE (tools/diagnostics_doc.py generate) -->"
+END = "<!-- END GENERATED TABLE -->"
+
+ROW = re.compile(r'^DIAG\((\w+),\s*"(\w+)",\s*(\w+),\s*(\w+),\s*"((?:[^"\\]|\\.)*)"\)')
+
+
+def read_table():
+    rows = []
+    with open(DEF, encoding="utf-8") as f:
+        for line in f:
+            m = ROW.match(line.strip())
+            if m:
+                name, code, severity, category, fmt = m.groups()
+                rows.append((code, name, severity.lower(), category.lower(), fmt))
+    return rows
+
+
+def lit_examples():
+    """code -> (test path, the CHECK line that names it)"""
+    found = {}
+    for dirpath, _, files in os.walk(LIT):
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    lines = f.readlines()
+            except OSError:
+                continue
+            for line in lines:
+                if "CHECK" not in line:
+                    continue
+                for code in re.findall(r"\[([EW]\d{3})\]", line):
+                    found.setdefault(code, (os.path.relpath(path, ROOT), line.strip()))
+    return found
+
+
+def example_text(check_line):
+    text = re.sub(r"^#\s*[\w-]*CHECK[\w-]*:\s*", "", check_line)
+    return text.replace("{{.*}}", "…").replace("{{", "").replace("}}", "")
+
+
+def table(rows, examples):
+    out = ["| code | name | severity | category | message | example |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for code, name, severity, category, fmt in rows:
+        message = fmt.replace("{}", "…").replace("{:02x}", "…").replace("{{", "{").replace("}}", "}")
+        message = message.replace("|", "\\|").replace('\\"', '"')
+        example = examples.get(code)
+        cell = ""
+        if example:
+            cell = "`{}` ({})".format(example_text(example[1]).replace("`", "'").replace("|", "\\|"), example[0])
+        out.append("| {} | {} | {} | {} | {} | {} |".format(code, name, severity, category, message, cell))
+    return "\n".join(out)
+
+
+def render(doc, rows, examples):
+    head, _, rest = doc.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    return head + BEGIN + "\n" + table(rows, examples) + "\n" + END + tail
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "check"
+    rows = read_table()
+    examples = lit_examples()
+    with open(DOC, encoding="utf-8") as f:
+        doc = f.read()
+    if BEGIN not in doc or END not in doc:
+        print("docs/diagnostics.md: generated-table markers missing", file=sys.stderr)
+        return 1
+    new_doc = render(doc, rows, examples)
+    if mode == "generate":
+        with open(DOC, "w", encoding="utf-8") as f:
+            f.write(new_doc)
+        return 0
+    problems = []
+    if new_doc != doc:
+        problems.append("docs/diagnostics.md is out of date; run tools/diagnostics_doc.py generate")
+    for code, name, *_ in rows:
+        if code not in examples and code != "E113":
+            problems.append("{} ({}) has no lit test with a CHECK line naming [{}]".format(code, name, code))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print("{} diagnostic codes, {} checked by lit tests, {} problems".format(
+        len(rows), sum(1 for r in rows if r[0] in examples), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
