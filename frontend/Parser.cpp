@@ -1,1 +1,799 @@
-// Placeholder until the parser lands.
+//===- Parser.cpp - .plate text to AST (parseScript) ----------------------===//
+//
+// Four stages, each of which can report several errors:
+//  1. Pre-scan of the raw bytes: input limits (E110) and UTF-8 (E111). These
+//     are fatal: nothing hostile reaches ANTLR.
+//  2. Lexing of the whole file with the generated PlateLexer (never fails:
+//     unknown characters become STRAY tokens).
+//  3. The section structure, checked on the token stream: unknown tags,
+//     unclosed or mismatched tags, order, duplicates, text outside tags,
+//     the required INSTRUMENT section (E101-E106, E109).
+//  4. Each section split into lines and every line parsed on its own with
+//     an entry rule of PlateParser (line-oriented recovery: an error costs
+//     one line). Stray characters (E108) and unterminated strings (E107) are
+//     reported per line before parsing it. Blocks (`repeat`, `proc`) are
+//     assembled from their lines here (E112, nesting limit E110).
+//
+// No ANTLR message reaches the console: the console listeners are removed
+// and syntax errors are rewritten into our wording.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/AstBuilder.h"
+#include "frontend/Frontend.h"
+
+#include "PlateLexer.h"
+#include "PlateParser.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <deque>
+
+namespace plate {
+
+using antlr4::Token;
+using frontend::AstBuilder;
+using frontend::StatementLine;
+using frontend::TokenLocator;
+using grammar::PlateLexer;
+using grammar::PlateParser;
+
+namespace {
+
+constexpr size_t kMaxFileBytes = 4u << 20;
+constexpr size_t kMaxLineChars = 10000;
+constexpr size_t kMaxNesting = 32;
+
+//===----------------------------------------------------------------------===//
+// Stage 1: raw text checks
+//===----------------------------------------------------------------------===//
+
+/// Length of the valid UTF-8 sequence at `i`, or 0 when it is invalid
+/// (overlong forms, surrogates and code points above U+10FFFF included).
+size_t utf8SequenceLength(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(i);
+  if (lead < 0x80)
+    return 1;
+  size_t length;
+  uint32_t min;
+  uint32_t cp;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2, min = 0x80, cp = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3, min = 0x800, cp = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4, min = 0x10000, cp = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size())
+    return 0;
+  for (size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80)
+      return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return length;
+}
+
+/// Returns false when the text must not be parsed.
+bool prescan(std::string_view text, uint32_t fileId, DiagnosticEngine &diags) {
+  if (text.size() > kMaxFileBytes) {
+    diags.report(DiagId::InputTooLarge, SourceLoc{fileId, 1, 1, 1},
+                 fmt::format("file is {} bytes", text.size()),
+                 fmt::format("{} bytes (4 MiB)", kMaxFileBytes));
+    return false;
+  }
+  bool ok = true;
+  uint32_t line = 1;
+  size_t lineStart = 0;
+  size_t lineChars = 0;
+  bool lineReported = false;
+  for (size_t i = 0; i < text.size();) {
+    size_t length = utf8SequenceLength(text, i);
+    if (length == 0) {
+      diags.report(DiagId::InvalidUtf8,
+                   SourceLoc{fileId, line, static_cast<uint32_t>(i - lineStart + 1), 1},
+                   static_cast<unsigned>(static_cast<unsigned char>(text[i])));
+      // One is enough: the file is not text, or not in UTF-8.
+      return false;
+    }
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+      lineChars = 0;
+      lineReported = false;
+    } else if (++lineChars > kMaxLineChars && !lineReported) {
+      diags.report(DiagId::InputTooLarge, SourceLoc{fileId, line, 1, 1},
+                   fmt::format("line {} is longer than {} characters", line,
+                               kMaxLineChars),
+                   fmt::format("{} characters per line", kMaxLineChars));
+      lineReported = true;
+      ok = false;
+    }
+    i += length;
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Syntax error wording
+//===----------------------------------------------------------------------===//
+
+/// Thrown by the error strategy after the first error of a line; the line
+/// is abandoned (line-oriented recovery).
+struct LineAbandoned {};
+
+class LineErrorStrategy : public antlr4::DefaultErrorStrategy {
+public:
+  void recover(antlr4::Parser *, std::exception_ptr) override {
+    throw LineAbandoned{};
+  }
+  Token *recoverInline(antlr4::Parser *recognizer) override {
+    antlr4::InputMismatchException error(recognizer);
+    reportError(recognizer, error);
+    throw LineAbandoned{};
+  }
+  // No single-token insertion or deletion inside loops: a line either
+  // parses as written or is reported.
+  void sync(antlr4::Parser *) override {}
+};
+
+/// What a rule expects, for "expected ..." messages.
+std::string_view describeRule(size_t rule) {
+  switch (rule) {
+  case PlateParser::RuleStatementLine:
+  case PlateParser::RuleStatement:
+    return "a statement such as `dispense`, `wash`, `incubate` or `read`";
+  case PlateParser::RuleLayoutLine:
+  case PlateParser::RuleLayoutStatement:
+    return "a layout line: `plate TYPE`, a role line (`blank`, `calibrant`, "
+           "`standard`, `sample`, `control`) or a grid line";
+  case PlateParser::RuleReagentLine:
+  case PlateParser::RuleReagentDecl:
+    return "a reagent line `NAME [VOLUME] [at reservoir(R,C)] [FLAGS]`";
+  case PlateParser::RulePlatformLine:
+    return "a platform name such as `bioforge1`";
+  case PlateParser::RuleNameRange:
+    return "a name or a numbered range like `S1..S7`";
+  case PlateParser::RuleWellSet:
+  case PlateParser::RuleWellItem:
+    return "a well set such as `A1..H12`, `row A`, `cols 1..3`, `all` or a "
+           "layout name";
+  case PlateParser::RuleName:
+  case PlateParser::RuleDispenseSource:
+    return "a name";
+  case PlateParser::RuleVolume:
+    return "a volume such as `100 uL`";
+  case PlateParser::RuleDuration:
+    return "a time such as `30 min`";
+  case PlateParser::RuleTemperature:
+    return "a temperature such as `37 °C` or `RT`";
+  case PlateParser::RuleSpeed:
+    return "a speed such as `300 rpm`";
+  case PlateParser::RuleWavelength:
+    return "a wavelength such as `450 nm`";
+  case PlateParser::RuleCount:
+    return "a count such as `3 times`";
+  case PlateParser::RuleRatio:
+    return "a ratio such as `1:20` or `20x`";
+  case PlateParser::RuleQuantity:
+  case PlateParser::RuleLiteralQuantity:
+    return "a quantity such as `100 uL`";
+  case PlateParser::RuleUnit:
+  case PlateParser::RuleUnitAtom:
+    return "a unit";
+  case PlateParser::RuleParam:
+    return "a parameter `NAME: Type`";
+  case PlateParser::RuleParamType:
+    return "a parameter type (Volume, Time, Temperature, Speed, Wavelength, "
+           "Count, Reagent, Wells)";
+  case PlateParser::RuleTipsClause:
+    return "a tip policy: `new`, `per_source`, `per_well` or `reuse`";
+  case PlateParser::RuleReservoirPos:
+    return "`at reservoir(ROW, COLUMN)`";
+  case PlateParser::RuleCallArg:
+    return "an argument (a quantity, a name or a well set)";
+  default:
+    return {};
+  }
+}
+
+bool isKeyword(size_t type) {
+  return type >= PlateLexer::DISPENSE && type <= PlateLexer::OVERNIGHT;
+}
+
+std::string describeToken(size_t type, const antlr4::dfa::Vocabulary &vocab) {
+  switch (type) {
+  case Token::EOF: return "end of line";
+  case PlateLexer::NEWLINE: return "end of line";
+  case PlateLexer::NUMBER: return "a number";
+  case PlateLexer::IDENT: return "a name";
+  case PlateLexer::WELL: return "a well";
+  case PlateLexer::STRING: return "a quoted string";
+  case PlateLexer::SYMUNIT: return "a unit";
+  case PlateLexer::RANGE: return "`..`";
+  case PlateLexer::DOT: return "`.`";
+  case PlateLexer::COMMA: return "`,`";
+  case PlateLexer::COLON: return "`:`";
+  case PlateLexer::SLASH: return "`/`";
+  case PlateLexer::LPAREN: return "`(`";
+  case PlateLexer::RPAREN: return "`)`";
+  case PlateLexer::LBRACE: return "`{`";
+  case PlateLexer::RBRACE: return "`}`";
+  case PlateLexer::FOURPL: return "`4pl`";
+  default: break;
+  }
+  std::string name = vocab.getSymbolicName(type);
+  return "`" + llvm::StringRef(name).lower() + "`";
+}
+
+std::string quoteToken(const Token *token) {
+  if (!token || token->getType() == Token::EOF)
+    return "end of line";
+  std::string text = token->getText();
+  if (text.size() > 40)
+    text = text.substr(0, 37) + "...";
+  return "`" + text + "`";
+}
+
+/// Reports parser errors in our wording. The lexer has a STRAY catch-all
+/// so its listener is only a safety net.
+class SyntaxErrorListener : public antlr4::BaseErrorListener {
+public:
+  SyntaxErrorListener(const TokenLocator &locator, DiagnosticEngine &diags)
+      : locator_(locator), diags_(diags) {}
+
+  void setStep(std::string step) { step_ = std::move(step); }
+
+  void syntaxError(antlr4::Recognizer *recognizer, Token *offending,
+                   size_t line, size_t column, const std::string &,
+                   std::exception_ptr error) override {
+    if (!offending) {
+      // Lexer: cannot happen with the STRAY rule, but never print.
+      diags_.report(DiagId::SyntaxError,
+                    SourceLoc{locator_.fileId(), static_cast<uint32_t>(line),
+                              static_cast<uint32_t>(column) + 1, 1},
+                    "unexpected character");
+      return;
+    }
+    std::string expected;
+    antlr4::RuleContext *ctx = nullptr;
+    antlr4::misc::IntervalSet expectedTokens;
+    if (error) {
+      try {
+        std::rethrow_exception(error);
+      } catch (antlr4::RecognitionException &e) {
+        ctx = e.getCtx();
+        expectedTokens = e.getExpectedTokens();
+      } catch (...) {
+      }
+    }
+    // The outermost rule that starts at the offending token says best what
+    // was expected there ("a volume" rather than "a quantity").
+    for (auto *c = ctx; c; c = dynamic_cast<antlr4::RuleContext *>(c->parent)) {
+      auto *rule = dynamic_cast<antlr4::ParserRuleContext *>(c);
+      if (!rule || rule->getStart() != offending)
+        break;
+      if (auto description = describeRule(rule->getRuleIndex()); !description.empty())
+        expected = std::string(description);
+    }
+    auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
+    if (expected.empty() && !expectedTokens.isEmpty() && parser) {
+      std::vector<std::string> names;
+      for (size_t type : expectedTokens.toList()) {
+        std::string name = describeToken(type, parser->getVocabulary());
+        if (std::find(names.begin(), names.end(), name) == names.end())
+          names.push_back(name);
+      }
+      if (names.size() <= 6) {
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (i)
+            expected += i + 1 == names.size() ? " or " : ", ";
+          expected += names[i];
+        }
+      }
+    }
+    std::string message = "unexpected " + quoteToken(offending);
+    if (!expected.empty())
+      message += "; expected " + expected;
+    size_t type = offending->getType();
+    bool wantsName = expectedTokens.contains(static_cast<size_t>(PlateLexer::IDENT)) ||
+                     expected.find("name") != std::string::npos;
+    if (wantsName && isKeyword(type))
+      message += fmt::format("; `{}` is a keyword and cannot be a name",
+                             offending->getText());
+    else if (wantsName && type == PlateLexer::WELL)
+      message += fmt::format("; `{}` is a well coordinate and cannot be a name",
+                             offending->getText());
+    diags_.report(DiagId::SyntaxError, locator_.loc(offending), message)
+        .step(step_);
+  }
+
+private:
+  const TokenLocator &locator_;
+  DiagnosticEngine &diags_;
+  std::string step_;
+};
+
+//===----------------------------------------------------------------------===//
+// Stage 3: section structure
+//===----------------------------------------------------------------------===//
+
+enum class Tag { Title, Platform, Layout, Reagents, Manual, Instrument, Unknown };
+
+constexpr const char *kTagNames[] = {"KIT_TITLE", "PLATFORM", "LAYOUT",
+                                     "REAGENTS",  "MANUAL",   "INSTRUMENT"};
+
+int tagRank(Tag tag) {
+  switch (tag) {
+  case Tag::Title: return 0;
+  case Tag::Platform: return 1;
+  case Tag::Layout: return 2;
+  case Tag::Reagents: return 3;
+  default: return 4;
+  }
+}
+
+/// `<LAYOUT>` / `</layout>` -> the tag name as written, without brackets.
+std::string tagText(const Token *token) {
+  std::string text = token->getText();
+  size_t begin = text.size() > 1 && text[1] == '/' ? 2 : 1;
+  return text.substr(begin, text.size() - begin - 1);
+}
+
+Tag tagOf(const Token *token) {
+  llvm::StringRef name = tagText(token);
+  for (int i = 0; i < 6; ++i)
+    if (name.equals_insensitive(kTagNames[i]))
+      return static_cast<Tag>(i);
+  return Tag::Unknown;
+}
+
+bool isOpenTag(const Token *token) {
+  return token->getType() == PlateLexer::TAG_OPEN ||
+         token->getType() == PlateLexer::TITLE_OPEN;
+}
+bool isCloseTag(const Token *token) {
+  return token->getType() == PlateLexer::TAG_CLOSE ||
+         token->getType() == PlateLexer::TITLE_CLOSE;
+}
+
+using TokenList = std::vector<Token *>;
+
+class ScriptParser {
+public:
+  ScriptParser(SourceManager &sources, uint32_t fileId, DiagnosticEngine &diags)
+      : sources_(sources), fileId_(fileId), diags_(diags),
+        locator_(fileId, sources.contents(fileId)), builder_(locator_, diags),
+        listener_(locator_, diags) {}
+
+  ast::Script run();
+
+private:
+  void section(Tag tag, Token *open, const TokenList &body, bool keep);
+  std::vector<TokenList> splitLines(const TokenList &body);
+  bool lineIsLexicallyClean(const TokenList &line);
+  std::string stepOf(const TokenList &line);
+
+  /// Parses one line with `entry`; nullptr when it had an error.
+  template <typename Ctx>
+  Ctx *parseLine(const TokenList &line, Ctx *(PlateParser::*entry)());
+
+  void titleSection(Token *open, const TokenList &body);
+  void platformSection(Token *open, const TokenList &body);
+  void layoutSection(Token *open, const TokenList &body, ast::Layout &layout);
+  void reagentSection(const TokenList &body, std::vector<ast::ReagentDecl> &out);
+  void statementSection(const TokenList &body,
+                        std::vector<ast::Statement> &out);
+
+  SourceManager &sources_;
+  uint32_t fileId_;
+  DiagnosticEngine &diags_;
+  TokenLocator locator_;
+  AstBuilder builder_;
+  SyntaxErrorListener listener_;
+  ast::Script script_;
+
+  // Alive while lines are parsed: the per-line token streams copy from it.
+  // Declared so that the parser dies before the stream it reads, and the
+  // stream before its source.
+  std::unique_ptr<antlr4::ANTLRInputStream> input_;
+  std::unique_ptr<PlateLexer> lexer_;
+  std::unique_ptr<antlr4::TokenSource> lineSource_;
+  std::unique_ptr<antlr4::TokenStream> lineStream_;
+  std::unique_ptr<PlateParser> parser_;
+};
+
+ast::Script ScriptParser::run() {
+  script_.fileId = fileId_;
+  std::string_view text = sources_.contents(fileId_);
+  if (!prescan(text, fileId_, diags_))
+    return std::move(script_);
+
+  input_ = std::make_unique<antlr4::ANTLRInputStream>(text.data(), text.size());
+  lexer_ = std::make_unique<PlateLexer>(input_.get());
+  lexer_->removeErrorListeners();
+  lexer_->addErrorListener(&listener_);
+  std::vector<std::unique_ptr<Token>> owned = lexer_->getAllTokens();
+  TokenList tokens;
+  tokens.reserve(owned.size());
+  for (auto &token : owned)
+    tokens.push_back(token.get());
+
+  parser_ = std::make_unique<PlateParser>(nullptr);
+  parser_->removeErrorListeners();
+  parser_->addErrorListener(&listener_);
+  parser_->setErrorHandler(std::make_shared<LineErrorStrategy>());
+
+  bool seen[6] = {};
+  int highestRank = -1;
+  Tag highestTag = Tag::Title;
+  bool sawInstrument = false;
+
+  size_t i = 0;
+  const size_t n = tokens.size();
+  while (i < n) {
+    Token *token = tokens[i];
+    if (token->getType() == PlateLexer::NEWLINE) {
+      ++i;
+      continue;
+    }
+    if (isCloseTag(token)) {
+      Tag tag = tagOf(token);
+      if (tag == Tag::Unknown)
+        diags_.report(DiagId::UnknownTag, locator_.loc(token), "/" + tagText(token));
+      else
+        diags_.report(DiagId::SyntaxError, locator_.loc(token),
+                      fmt::format("closing tag `</{}>` without an opening "
+                                  "`<{}>`",
+                                  tagText(token), tagText(token)));
+      ++i;
+      continue;
+    }
+    if (!isOpenTag(token)) {
+      diags_.report(DiagId::TextOutsideTag, locator_.loc(token));
+      while (i < n && tokens[i]->getType() != PlateLexer::NEWLINE &&
+             !isOpenTag(tokens[i]) && !isCloseTag(tokens[i]))
+        ++i;
+      continue;
+    }
+
+    Tag tag = tagOf(token);
+    if (tag == Tag::Unknown) {
+      diags_.report(DiagId::UnknownTag, locator_.loc(token), tagText(token));
+      // Skip an unknown section whole when it is closed before the next
+      // known tag; otherwise skip just the tag.
+      size_t j = i + 1;
+      while (j < n && !(isOpenTag(tokens[j]) && tagOf(tokens[j]) != Tag::Unknown) &&
+             !(isCloseTag(tokens[j]) &&
+               llvm::StringRef(tagText(tokens[j]))
+                   .equals_insensitive(tagText(token))))
+        ++j;
+      i = j < n && isCloseTag(tokens[j]) ? j + 1 : i + 1;
+      continue;
+    }
+
+    // Find where this section ends: its closing tag, another known tag, or
+    // the end of the file. Unknown tags inside are reported and skipped.
+    TokenList body;
+    size_t j = i + 1;
+    for (; j < n; ++j) {
+      Token *inner = tokens[j];
+      if (isOpenTag(inner) || isCloseTag(inner)) {
+        if (tagOf(inner) != Tag::Unknown)
+          break;
+        diags_.report(DiagId::UnknownTag, locator_.loc(inner),
+                      (isCloseTag(inner) ? "/" : "") + tagText(inner));
+        continue;
+      }
+      body.push_back(inner);
+    }
+
+    bool keep = true;
+    int rank = tagRank(tag);
+    bool repeatable = tag == Tag::Manual || tag == Tag::Instrument;
+    if (seen[static_cast<int>(tag)] && !repeatable) {
+      diags_.report(DiagId::DuplicateSection, locator_.loc(token), kTagNames[static_cast<int>(tag)]);
+      keep = false;
+    } else if (rank < highestRank) {
+      diags_.report(DiagId::SectionOrder, locator_.loc(token),
+                    kTagNames[static_cast<int>(tag)],
+                    kTagNames[static_cast<int>(highestTag)]);
+    }
+    seen[static_cast<int>(tag)] = true;
+    if (rank > highestRank) {
+      highestRank = rank;
+      highestTag = tag;
+    }
+    sawInstrument |= tag == Tag::Instrument;
+
+    if (j == n) {
+      diags_.report(DiagId::UnclosedTag, locator_.loc(token),
+                    kTagNames[static_cast<int>(tag)],
+                    kTagNames[static_cast<int>(tag)])
+          .note(sources_.endLoc(fileId_), "the file ends here");
+      section(tag, token, body, keep);
+      i = j;
+      continue;
+    }
+    Token *end = tokens[j];
+    if (isOpenTag(end)) {
+      diags_.report(DiagId::UnclosedTag, locator_.loc(token),
+                    kTagNames[static_cast<int>(tag)],
+                    kTagNames[static_cast<int>(tag)])
+          .note(locator_.loc(end), "the next section starts here");
+      section(tag, token, body, keep);
+      i = j;
+      continue;
+    }
+    if (tagOf(end) != tag)
+      // Taken as the close of the open section: the usual cause is a typo
+      // in one of the two tags.
+      diags_.report(DiagId::MismatchedCloseTag, locator_.loc(end), tagText(end),
+                    kTagNames[static_cast<int>(tag)])
+          .note(locator_.loc(token), "the open section starts here");
+    section(tag, token, body, keep);
+    i = j + 1;
+  }
+
+  if (!sawInstrument)
+    diags_.report(DiagId::MissingSection, sources_.endLoc(fileId_),
+                  "INSTRUMENT",
+                  "add `<INSTRUMENT>` ... `</INSTRUMENT>` with the robot's steps");
+  return std::move(script_);
+}
+
+void ScriptParser::section(Tag tag, Token *open, const TokenList &body,
+                           bool keep) {
+  switch (tag) {
+  case Tag::Title:
+    if (keep)
+      titleSection(open, body);
+    return;
+  case Tag::Platform:
+    if (keep)
+      platformSection(open, body);
+    return;
+  case Tag::Layout: {
+    // A duplicate section is still parsed, for its syntax errors.
+    ast::Layout scratch;
+    ast::Layout &layout = keep ? script_.layout.emplace() : scratch;
+    layout.loc = locator_.loc(open);
+    layoutSection(open, body, layout);
+    return;
+  }
+  case Tag::Reagents: {
+    std::vector<ast::ReagentDecl> scratch;
+    if (keep) {
+      script_.hasReagents = true;
+      script_.reagentsLoc = locator_.loc(open);
+    }
+    reagentSection(body, keep ? script_.reagents : scratch);
+    return;
+  }
+  case Tag::Manual:
+  case Tag::Instrument: {
+    ast::Section &out = script_.sections.emplace_back();
+    out.kind = tag == Tag::Manual ? ast::SectionKind::Manual
+                                  : ast::SectionKind::Instrument;
+    out.loc = locator_.loc(open);
+    statementSection(body, out.statements);
+    return;
+  }
+  case Tag::Unknown:
+    return;
+  }
+}
+
+std::vector<TokenList> ScriptParser::splitLines(const TokenList &body) {
+  std::vector<TokenList> lines;
+  TokenList current;
+  for (Token *token : body) {
+    if (token->getType() == PlateLexer::NEWLINE) {
+      if (!current.empty())
+        lines.push_back(std::move(current));
+      current.clear();
+      continue;
+    }
+    current.push_back(token);
+  }
+  if (!current.empty())
+    lines.push_back(std::move(current));
+  return lines;
+}
+
+std::string ScriptParser::stepOf(const TokenList &line) {
+  if (line.size() >= 2 && line[0]->getType() == PlateLexer::NUMBER &&
+      (line[1]->getType() == PlateLexer::DOT ||
+       line[1]->getType() == PlateLexer::RPAREN))
+    return line[0]->getText();
+  return {};
+}
+
+bool ScriptParser::lineIsLexicallyClean(const TokenList &line) {
+  for (Token *token : line) {
+    if (token->getType() == PlateLexer::STRAY) {
+      std::string text = token->getText();
+      unsigned char first = text.empty() ? 0 : static_cast<unsigned char>(text[0]);
+      std::string shown = text;
+      if (first < 0x20 || first == 0x7F) {
+        shown = fmt::format("U+{:04X}", first);
+      }
+      diags_.report(DiagId::StrayCharacter, locator_.loc(token), shown)
+          .step(stepOf(line));
+      return false;
+    }
+    if (token->getType() == PlateLexer::UNTERMINATED_STRING) {
+      diags_.report(DiagId::UnterminatedString, locator_.loc(token))
+          .step(stepOf(line));
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename Ctx>
+Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()) {
+  if (!lineIsLexicallyClean(line))
+    return nullptr;
+  std::vector<std::unique_ptr<Token>> copies;
+  copies.reserve(line.size());
+  for (Token *token : line)
+    copies.push_back(std::make_unique<antlr4::CommonToken>(token));
+  // Replacing the stream resets the parser, which frees the previous
+  // line's tree; the old stream and source are freed after that.
+  auto source = std::make_unique<antlr4::ListTokenSource>(std::move(copies));
+  auto stream = std::make_unique<antlr4::CommonTokenStream>(source.get());
+  parser_->setTokenStream(stream.get());
+  lineStream_ = std::move(stream);
+  lineSource_ = std::move(source);
+  listener_.setStep(stepOf(line));
+  try {
+    return (parser_.get()->*entry)();
+  } catch (LineAbandoned &) {
+    return nullptr;
+  }
+}
+
+void ScriptParser::titleSection(Token *open, const TokenList &body) {
+  std::string text;
+  for (Token *token : body) {
+    if (token->getType() == PlateLexer::NEWLINE) {
+      text += ' ';
+      continue;
+    }
+    if (token->getType() != PlateLexer::TITLE_TEXT) {
+      // Cannot happen: the title mode only makes TITLE_TEXT and NEWLINE.
+      continue;
+    }
+    text += token->getText();
+  }
+  for (char &c : text)
+    if (c == '\r' || c == '\t')
+      c = ' ';
+  llvm::StringRef trimmed = llvm::StringRef(text).trim();
+  script_.title = trimmed.str();
+  script_.titleLoc = body.empty() ? locator_.loc(open) : locator_.loc(body.front());
+}
+
+void ScriptParser::platformSection(Token *open, const TokenList &body) {
+  std::vector<TokenList> lines = splitLines(body);
+  if (lines.empty()) {
+    diags_.report(DiagId::SyntaxError, locator_.loc(open),
+                  "empty `<PLATFORM>` section; write a platform name such as "
+                  "`bioforge1`, or leave the section out for the default");
+    return;
+  }
+  for (const TokenList &line : lines) {
+    if (script_.platform) {
+      diags_.report(DiagId::SyntaxError, locator_.loc(line.front()),
+                    "`<PLATFORM>` names one platform")
+          .note(script_.platform->loc, "the platform is named here");
+      return;
+    }
+    if (auto *ctx = parseLine(line, &PlateParser::platformLine))
+      script_.platform = builder_.platformLine(ctx);
+  }
+}
+
+void ScriptParser::layoutSection(Token *, const TokenList &body,
+                                 ast::Layout &layout) {
+  for (const TokenList &line : splitLines(body))
+    if (auto *ctx = parseLine(line, &PlateParser::layoutLine))
+      builder_.layoutLine(ctx, layout);
+}
+
+void ScriptParser::reagentSection(const TokenList &body,
+                                  std::vector<ast::ReagentDecl> &out) {
+  for (const TokenList &line : splitLines(body))
+    if (auto *ctx = parseLine(line, &PlateParser::reagentLine))
+      out.push_back(builder_.reagentLine(ctx));
+}
+
+void ScriptParser::statementSection(const TokenList &body,
+                                    std::vector<ast::Statement> &out) {
+  struct Frame {
+    std::vector<ast::Statement> *body;
+    SourceLoc braceLoc;
+    std::string name;
+  };
+  std::vector<Frame> stack;
+  // Bodies of blocks whose header line had an error, and of blocks nested
+  // past the limit: parsed for their errors, then dropped.
+  std::deque<std::vector<ast::Statement>> scratch;
+  bool nestingReported = false;
+
+  auto current = [&]() -> std::vector<ast::Statement> & {
+    return stack.empty() ? out : *stack.back().body;
+  };
+  auto openBlock = [&](std::vector<ast::Statement> *blockBody, SourceLoc brace,
+                       std::string name) {
+    stack.push_back({blockBody, brace, std::move(name)});
+  };
+
+  for (const TokenList &line : splitLines(body)) {
+    auto *ctx = parseLine(line, &PlateParser::statementLine);
+    if (!ctx) {
+      // Keep blocks balanced when a header line had an error.
+      if (line.back()->getType() == PlateLexer::LBRACE)
+        openBlock(&scratch.emplace_back(), locator_.loc(line.back()),
+                  line.front()->getText());
+      else if (line.size() == 1 && line.back()->getType() == PlateLexer::RBRACE &&
+               !stack.empty())
+        stack.pop_back();
+      continue;
+    }
+    StatementLine parsed = builder_.statementLine(ctx);
+    switch (parsed.kind) {
+    case StatementLine::Kind::Statement:
+      current().push_back(std::move(parsed.statement));
+      break;
+    case StatementLine::Kind::BlockOpen: {
+      if (stack.size() >= kMaxNesting) {
+        if (!nestingReported)
+          diags_.report(DiagId::InputTooLarge, parsed.braceLoc,
+                        fmt::format("blocks nested {} deep", stack.size() + 1),
+                        fmt::format("{} levels", kMaxNesting))
+              .step(parsed.statement.stepLabel);
+        nestingReported = true;
+        openBlock(&scratch.emplace_back(), parsed.braceLoc, parsed.blockName);
+        break;
+      }
+      std::vector<ast::Statement> &parent = current();
+      parent.push_back(std::move(parsed.statement));
+      auto &kind = parent.back().kind;
+      std::vector<ast::Statement> *blockBody =
+          std::holds_alternative<ast::Repeat>(kind)
+              ? &std::get<ast::Repeat>(kind).body
+              : &std::get<ast::ProcDef>(kind).body;
+      openBlock(blockBody, parsed.braceLoc, parsed.blockName);
+      break;
+    }
+    case StatementLine::Kind::BlockClose:
+      if (stack.empty())
+        diags_.report(DiagId::SyntaxError, parsed.braceLoc,
+                      "`}` without an open `{`");
+      else
+        stack.pop_back();
+      break;
+    }
+    // Scratch bodies of closed blocks are not needed any more.
+    if (stack.empty())
+      scratch.clear();
+  }
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    diags_.report(DiagId::UnclosedBlock, it->braceLoc, it->name);
+}
+
+} // namespace
+
+ast::Script parseScript(SourceManager &sources, uint32_t fileId,
+                        DiagnosticEngine &diags) {
+  ScriptParser parser(sources, fileId, diags);
+  return parser.run();
+}
+
+} // namespace plate

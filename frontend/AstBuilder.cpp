@@ -1,0 +1,711 @@
+//===- AstBuilder.cpp - ANTLR parse trees of single lines to AST nodes ----===//
+//
+// The grammar is deliberately permissive about the order of optional clauses
+// (`incubate 1 h dark at 37 C` parses); a clause given twice is reported
+// here. Everything that needs names, units or the plate is left to Sema.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/AstBuilder.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace plate::frontend {
+
+using grammar::PlateParser;
+using antlr4::Token;
+using antlr4::tree::TerminalNode;
+
+//===----------------------------------------------------------------------===//
+// TokenLocator
+//===----------------------------------------------------------------------===//
+
+TokenLocator::TokenLocator(uint32_t fileId, std::string_view text)
+    : fileId_(fileId), size_(static_cast<uint32_t>(text.size())) {
+  lineStarts_.push_back(0);
+  bool ascii = true;
+  for (uint32_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n')
+      lineStarts_.push_back(i + 1);
+    if (static_cast<unsigned char>(text[i]) >= 0x80)
+      ascii = false;
+  }
+  if (ascii)
+    return;
+  // ANTLR counts code points; our columns count bytes. The text was
+  // validated as UTF-8 before lexing.
+  codePointToByte_.reserve(text.size() + 1);
+  for (uint32_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+      codePointToByte_.push_back(i);
+  codePointToByte_.push_back(size_);
+}
+
+uint32_t TokenLocator::byteOffset(size_t codePoint) const {
+  if (codePointToByte_.empty())
+    return static_cast<uint32_t>(std::min<size_t>(codePoint, size_));
+  if (codePoint >= codePointToByte_.size())
+    return size_;
+  return codePointToByte_[codePoint];
+}
+
+SourceLoc TokenLocator::loc(const Token *token) const {
+  if (!token)
+    return {};
+  size_t line = token->getLine();
+  if (line == 0 || line > lineStarts_.size())
+    return {fileId_, static_cast<uint32_t>(lineStarts_.size()), 1, 1};
+  size_t start = token->getStartIndex();
+  uint32_t col;
+  if (start == INVALID_INDEX) {
+    col = static_cast<uint32_t>(token->getCharPositionInLine()) + 1;
+  } else {
+    uint32_t byte = byteOffset(start);
+    col = byte >= lineStarts_[line - 1] ? byte - lineStarts_[line - 1] + 1 : 1;
+  }
+  size_t stop = token->getStopIndex();
+  uint32_t length = 1;
+  if (token->getType() != Token::EOF && start != INVALID_INDEX &&
+      stop != INVALID_INDEX && stop >= start)
+    length = static_cast<uint32_t>(stop - start + 1);
+  return {fileId_, static_cast<uint32_t>(line), col, length};
+}
+
+SourceLoc TokenLocator::span(const Token *first, const Token *last) const {
+  SourceLoc begin = loc(first);
+  if (!last || last->getLine() != first->getLine() ||
+      last->getStopIndex() == INVALID_INDEX ||
+      first->getStartIndex() == INVALID_INDEX ||
+      last->getStopIndex() < first->getStartIndex())
+    return begin;
+  begin.length =
+      static_cast<uint32_t>(last->getStopIndex() - first->getStartIndex() + 1);
+  return begin;
+}
+
+SourceLoc TokenLocator::span(antlr4::ParserRuleContext *ctx) const {
+  return span(ctx->getStart(), ctx->getStop());
+}
+
+//===----------------------------------------------------------------------===//
+// Leaves
+//===----------------------------------------------------------------------===//
+
+double AstBuilder::number(Token *token) {
+  std::string text = token->getText();
+  double value = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(value)) {
+    diags_.report(DiagId::SyntaxError, locator_.loc(token),
+                  fmt::format("number `{}` is too large", text))
+        .step(step_);
+    return 0;
+  }
+  return value;
+}
+
+ast::Name AstBuilder::name(PlateParser::NameContext *ctx) {
+  return {ctx->getText(), locator_.span(ctx)};
+}
+
+ast::Name AstBuilder::name(TerminalNode *node) {
+  return {node->getText(), locator_.loc(node->getSymbol())};
+}
+
+void AstBuilder::duplicateClause(Token *keyword) {
+  diags_.report(DiagId::SyntaxError, locator_.loc(keyword),
+                fmt::format("`{}` is given twice in one statement; give it once",
+                            keyword->getText()))
+      .step(step_);
+}
+
+std::string AstBuilder::unquote(Token *token) {
+  std::string text = token->getText();
+  std::string out;
+  // Strip the quotes; the lexer guarantees both are there.
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 2 < text.size()) {
+      char next = text[i + 1];
+      if (next == '"' || next == '\\') {
+        out.push_back(next);
+        ++i;
+        continue;
+      }
+      SourceLoc loc = locator_.loc(token);
+      loc.col += static_cast<uint32_t>(i);
+      loc.length = 2;
+      diags_.report(DiagId::SyntaxError, loc,
+                    fmt::format("unknown escape `\\{}` in a string; only `\\\"` "
+                                "and `\\\\` are escapes",
+                                next))
+          .step(step_);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Quantities and well sets
+//===----------------------------------------------------------------------===//
+
+ast::QuantityExpr
+AstBuilder::literalQuantity(PlateParser::LiteralQuantityContext *ctx) {
+  ast::QuantityExpr q;
+  q.loc = locator_.span(ctx);
+  if (auto *ratio = dynamic_cast<PlateParser::ColonRatioContext *>(ctx)) {
+    q.kind = ast::QuantityExpr::Kind::ColonRatio;
+    double left = number(ratio->NUMBER(0)->getSymbol());
+    double right = number(ratio->NUMBER(1)->getSymbol());
+    // `1:20` is a factor of 20; `2:5` a factor of 2.5. A zero left side is
+    // kept as 0 for Sema to reject as a ratio that is not above 1.
+    q.value = left != 0 ? right / left : 0;
+    q.text = ratio->getText();
+    return q;
+  }
+  if (auto *num = dynamic_cast<PlateParser::NumberQuantityContext *>(ctx)) {
+    q.kind = ast::QuantityExpr::Kind::Number;
+    q.text = num->NUMBER()->getText();
+    q.value = number(num->NUMBER()->getSymbol());
+    if (auto *unit = num->unit()) {
+      // Concatenate the atoms: `ug / mL` and `° C` keep their letters but
+      // not the blanks, so Sema sees one spelling.
+      for (auto *atom : unit->unitAtom()) {
+        if (!q.unit.empty())
+          q.unit += "/";
+        for (char c : atom->getText())
+          if (c != ' ' && c != '\t')
+            q.unit.push_back(c);
+      }
+      q.unitLoc = locator_.span(unit);
+    }
+    return q;
+  }
+  if (dynamic_cast<PlateParser::RoomTempContext *>(ctx)) {
+    q.kind = ast::QuantityExpr::Kind::RoomTemp;
+    // `room temperature` may be written with any blanks between the words.
+    std::string text;
+    for (size_t i = 0; i < ctx->children.size(); ++i) {
+      if (i)
+        text += " ";
+      text += ctx->children[i]->getText();
+    }
+    q.text = text;
+    return q;
+  }
+  q.kind = ast::QuantityExpr::Kind::Overnight;
+  q.text = ctx->getText();
+  return q;
+}
+
+ast::QuantityExpr AstBuilder::quantity(PlateParser::QuantityContext *ctx) {
+  if (auto *literal = ctx->literalQuantity())
+    return literalQuantity(literal);
+  ast::QuantityExpr q;
+  q.kind = ast::QuantityExpr::Kind::Param;
+  q.loc = locator_.span(ctx);
+  q.param = ctx->IDENT()->getText();
+  q.text = q.param;
+  return q;
+}
+
+ast::WellItem AstBuilder::wellItem(PlateParser::WellItemContext *ctx) {
+  ast::WellItem item;
+  item.loc = locator_.span(ctx);
+  using K = ast::WellItem::Kind;
+  if (auto *w = dynamic_cast<PlateParser::WellOrBlockContext *>(ctx)) {
+    item.a = w->WELL(0)->getText();
+    if (w->RANGE()) {
+      item.kind = K::Block;
+      item.b = w->WELL(1)->getText();
+    } else {
+      item.kind = K::Well;
+    }
+  } else if (auto *r = dynamic_cast<PlateParser::RowItemContext *>(ctx)) {
+    item.kind = K::Row;
+    item.a = r->IDENT()->getText();
+  } else if (auto *rs = dynamic_cast<PlateParser::RowsItemContext *>(ctx)) {
+    item.kind = K::Rows;
+    item.a = rs->IDENT(0)->getText();
+    item.b = rs->IDENT(1)->getText();
+  } else if (auto *c = dynamic_cast<PlateParser::ColItemContext *>(ctx)) {
+    item.kind = K::Col;
+    item.a = c->NUMBER()->getText();
+  } else if (auto *cs = dynamic_cast<PlateParser::ColsItemContext *>(ctx)) {
+    item.kind = K::Cols;
+    item.a = cs->NUMBER(0)->getText();
+    item.b = cs->NUMBER(1)->getText();
+  } else if (dynamic_cast<PlateParser::AllItemContext *>(ctx)) {
+    item.kind = K::All;
+    item.a = ctx->getText();
+  } else {
+    auto *n = static_cast<PlateParser::NameItemContext *>(ctx);
+    item.kind = K::Name;
+    item.a = n->name()->getText();
+  }
+  return item;
+}
+
+ast::WellSetExpr AstBuilder::wellSet(PlateParser::WellSetContext *ctx) {
+  ast::WellSetExpr set;
+  set.loc = locator_.span(ctx);
+  size_t exceptIndex = ctx->EXCEPT() ? ctx->EXCEPT()->getSymbol()->getTokenIndex()
+                                     : static_cast<size_t>(-1);
+  for (auto *itemCtx : ctx->wellItem()) {
+    ast::WellItem item = wellItem(itemCtx);
+    if (itemCtx->getStart()->getTokenIndex() > exceptIndex)
+      set.except.push_back(std::move(item));
+    else
+      set.items.push_back(std::move(item));
+  }
+  return set;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+static std::optional<ast::ParamType> paramTypeOf(llvm::StringRef text) {
+  using T = ast::ParamType;
+  static const std::pair<const char *, T> kTypes[] = {
+      {"Volume", T::Volume},       {"Time", T::Time},
+      {"Temperature", T::Temperature}, {"Speed", T::Speed},
+      {"Wavelength", T::Wavelength}, {"Count", T::Count},
+      {"Reagent", T::Reagent},     {"Wells", T::Wells},
+  };
+  for (auto &[spelling, type] : kTypes)
+    if (text.equals_insensitive(spelling))
+      return type;
+  return std::nullopt;
+}
+
+ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
+  ast::Statement stmt;
+  stmt.loc = locator_.loc(ctx->getStart());
+
+  if (auto *d = dynamic_cast<PlateParser::DispenseStmtContext *>(ctx)) {
+    ast::Dispense node;
+    node.volume = quantity(d->volume()->quantity());
+    auto *source = d->dispenseSource();
+    node.source = {source->getText(), locator_.span(source)};
+    node.sourceIsLayout = source->LAYOUT() != nullptr;
+    if (d->wellSet())
+      node.wells = wellSet(d->wellSet());
+    if (auto *mix = d->mixClause()) {
+      ast::MixClause clause;
+      clause.loc = locator_.span(mix);
+      clause.count = quantity(mix->count()->quantity());
+      if (mix->volume())
+        clause.volume = quantity(mix->volume()->quantity());
+      node.mix = std::move(clause);
+    }
+    stmt.kind = std::move(node);
+  } else if (auto *a = dynamic_cast<PlateParser::AspirateStmtContext *>(ctx)) {
+    ast::Aspirate node;
+    if (a->volume())
+      node.volume = quantity(a->volume()->quantity());
+    else
+      node.allLoc = locator_.loc(a->ALL()->getSymbol());
+    node.wells = wellSet(a->wellSet());
+    node.toWaste = a->WASTE() != nullptr;
+    stmt.kind = std::move(node);
+  } else if (auto *w = dynamic_cast<PlateParser::WashStmtContext *>(ctx)) {
+    ast::Wash node;
+    node.count = quantity(w->count()->quantity());
+    node.volume = quantity(w->volume()->quantity());
+    node.reagent = name(w->name());
+    if (w->duration())
+      node.soak = quantity(w->duration()->quantity());
+    if (w->wellSet())
+      node.wells = wellSet(w->wellSet());
+    stmt.kind = std::move(node);
+  } else if (auto *inc = dynamic_cast<PlateParser::IncubateStmtContext *>(ctx)) {
+    ast::Incubate node;
+    node.time = quantity(inc->duration()->quantity());
+    bool sawLid = false;
+    for (auto *option : inc->incubateOption()) {
+      if (auto *at = dynamic_cast<PlateParser::IncubateAtContext *>(option)) {
+        if (node.temperature)
+          duplicateClause(at->AT()->getSymbol());
+        else
+          node.temperature = quantity(at->temperature()->quantity());
+      } else if (auto *shaking =
+                     dynamic_cast<PlateParser::IncubateShakingContext *>(option)) {
+        if (node.shaking)
+          duplicateClause(shaking->SHAKING()->getSymbol());
+        else
+          node.shaking = quantity(shaking->speed()->quantity());
+      } else if (auto *lid =
+                     dynamic_cast<PlateParser::IncubateLidContext *>(option)) {
+        if (sawLid)
+          duplicateClause(lid->LID()->getSymbol());
+        sawLid = true;
+        node.lidOn = lid->ON() != nullptr;
+        node.lidLoc = locator_.span(lid);
+      } else {
+        if (node.dark)
+          duplicateClause(option->getStart());
+        node.dark = true;
+      }
+    }
+    stmt.kind = std::move(node);
+  } else if (auto *s = dynamic_cast<PlateParser::ShakeStmtContext *>(ctx)) {
+    stmt.kind = ast::Shake{quantity(s->duration()->quantity()),
+                           quantity(s->speed()->quantity())};
+  } else if (auto *m = dynamic_cast<PlateParser::MixStmtContext *>(ctx)) {
+    stmt.kind = ast::Mix{quantity(m->count()->quantity()),
+                         quantity(m->volume()->quantity()),
+                         wellSet(m->wellSet())};
+  } else if (auto *t = dynamic_cast<PlateParser::TransferStmtContext *>(ctx)) {
+    stmt.kind = ast::Transfer{quantity(t->volume()->quantity()),
+                              wellSet(t->wellSet(0)), wellSet(t->wellSet(1))};
+  } else if (auto *mg = dynamic_cast<PlateParser::MagnetStmtContext *>(ctx)) {
+    stmt.kind = ast::Magnet{quantity(mg->duration()->quantity())};
+  } else if (auto *r = dynamic_cast<PlateParser::AbsorbanceStmtContext *>(ctx)) {
+    ast::ReadAbsorbance node;
+    node.wavelength = quantity(r->wavelength(0)->quantity());
+    if (r->REFERENCE())
+      node.reference = quantity(r->wavelength(1)->quantity());
+    if (r->wellSet())
+      node.wells = wellSet(r->wellSet());
+    stmt.kind = std::move(node);
+  } else if (auto *f = dynamic_cast<PlateParser::FluorescenceStmtContext *>(ctx)) {
+    ast::ReadFluorescence node;
+    node.excitation = quantity(f->wavelength(0)->quantity());
+    node.emission = quantity(f->wavelength(1)->quantity());
+    if (f->wellSet())
+      node.wells = wellSet(f->wellSet());
+    stmt.kind = std::move(node);
+  } else if (auto *an = dynamic_cast<PlateParser::AnalyzeStmtContext *>(ctx)) {
+    ast::Analyze node;
+    node.model = an->FOURPL() ? ast::Analyze::Model::FourPL
+                              : ast::Analyze::Model::Linear;
+    if (an->wavelength())
+      node.wavelength = quantity(an->wavelength()->quantity());
+    node.subtractBlank = an->SUBTRACT() != nullptr;
+    stmt.kind = std::move(node);
+  } else if (auto *wt = dynamic_cast<PlateParser::WaitStmtContext *>(ctx)) {
+    stmt.kind = ast::Wait{quantity(wt->duration()->quantity())};
+  } else if (auto *p = dynamic_cast<PlateParser::PauseStmtContext *>(ctx)) {
+    stmt.kind = ast::Pause{unquote(p->STRING()->getSymbol())};
+  } else if (auto *n = dynamic_cast<PlateParser::NoteStmtContext *>(ctx)) {
+    stmt.kind = ast::Note{unquote(n->STRING()->getSymbol())};
+  } else if (auto *u = dynamic_cast<PlateParser::UseStmtContext *>(ctx)) {
+    stmt.kind = ast::Use{unquote(u->STRING()->getSymbol())};
+  } else if (auto *pr = dynamic_cast<PlateParser::PrepareStmtContext *>(ctx)) {
+    ast::Prepare node;
+    node.reagent = name(pr->name());
+    for (auto *option : pr->prepareOption()) {
+      if (auto *from = dynamic_cast<PlateParser::PrepareFromContext *>(option)) {
+        if (node.from)
+          duplicateClause(from->FROM()->getSymbol());
+        else
+          node.from = unquote(from->STRING()->getSymbol());
+      } else if (auto *dilute =
+                     dynamic_cast<PlateParser::PrepareDiluteContext *>(option)) {
+        if (node.dilute)
+          duplicateClause(dilute->DILUTE()->getSymbol());
+        else
+          node.dilute = quantity(dilute->ratio()->quantity());
+      } else {
+        auto *volume = static_cast<PlateParser::PrepareVolumeContext *>(option);
+        if (node.volume)
+          duplicateClause(volume->getStart());
+        else
+          node.volume = quantity(volume->volume()->quantity());
+      }
+    }
+    stmt.kind = std::move(node);
+  } else if (auto *e = dynamic_cast<PlateParser::EquilibrateStmtContext *>(ctx)) {
+    ast::Equilibrate node;
+    node.wells = wellSet(e->wellSet());
+    node.temperature = quantity(e->temperature()->quantity());
+    if (e->duration())
+      node.time = quantity(e->duration()->quantity());
+    stmt.kind = std::move(node);
+  } else {
+    auto *c = static_cast<PlateParser::CallStmtContext *>(ctx);
+    ast::Call node;
+    node.callee = name(c->IDENT());
+    for (auto *argCtx : c->callArg()) {
+      ast::Arg arg;
+      arg.loc = locator_.span(argCtx);
+      if (argCtx->literalQuantity()) {
+        arg.quantity = literalQuantity(argCtx->literalQuantity());
+      } else {
+        ast::WellSetExpr set;
+        set.loc = arg.loc;
+        auto items = argCtx->wellItem();
+        set.items.push_back(wellItem(items[0]));
+        if (items.size() > 1)
+          set.except.push_back(wellItem(items[1]));
+        // A bare name may be a parameter-like value (a reagent, or a
+        // quantity parameter passed on); Sema picks by the callee's type.
+        if (set.except.empty() &&
+            set.items[0].kind == ast::WellItem::Kind::Name) {
+          ast::QuantityExpr q;
+          q.kind = ast::QuantityExpr::Kind::Param;
+          q.loc = arg.loc;
+          q.param = set.items[0].a;
+          q.text = q.param;
+          arg.quantity = std::move(q);
+        }
+        arg.wells = std::move(set);
+      }
+      node.args.push_back(std::move(arg));
+    }
+    stmt.kind = std::move(node);
+  }
+  return stmt;
+}
+
+StatementLine
+AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
+  StatementLine line;
+  step_.clear();
+  if (auto *label = ctx->stepLabel())
+    step_ = label->NUMBER()->getText();
+
+  if (ctx->RBRACE()) {
+    line.kind = StatementLine::Kind::BlockClose;
+    line.braceLoc = locator_.loc(ctx->RBRACE()->getSymbol());
+    if (ctx->stepLabel())
+      diags_.report(DiagId::SyntaxError, locator_.span(ctx->stepLabel()),
+                    "a step label cannot stand before `}`; put it on a statement")
+          .step(step_);
+    return line;
+  }
+
+  ast::Statement &stmt = line.statement;
+  if (auto *repeat = ctx->repeatHeader()) {
+    line.kind = StatementLine::Kind::BlockOpen;
+    stmt.loc = locator_.loc(repeat->getStart());
+    ast::Repeat node;
+    node.count = quantity(repeat->count()->quantity());
+    stmt.kind = std::move(node);
+    line.braceLoc = locator_.loc(repeat->LBRACE()->getSymbol());
+    line.blockName = "repeat";
+  } else if (auto *proc = ctx->procHeader()) {
+    line.kind = StatementLine::Kind::BlockOpen;
+    stmt.loc = locator_.loc(proc->getStart());
+    ast::ProcDef node;
+    node.name = name(proc->IDENT());
+    for (auto *paramCtx : proc->param()) {
+      ast::Param param;
+      param.name = name(paramCtx->IDENT());
+      param.typeLoc = locator_.span(paramCtx->paramType());
+      std::string typeText = paramCtx->paramType()->getText();
+      if (auto type = paramTypeOf(typeText)) {
+        param.type = *type;
+      } else {
+        param.type = ast::ParamType::Wells;
+        std::string hint = closestMatch(
+            typeText, {"Volume", "Time", "Temperature", "Speed", "Wavelength",
+                       "Count", "Reagent", "Wells"});
+        auto diag = diags_.report(
+            DiagId::SyntaxError, param.typeLoc,
+            fmt::format("unknown parameter type `{}`; types are Volume, Time, "
+                        "Temperature, Speed, Wavelength, Count, Reagent, Wells",
+                        typeText));
+        diag.step(step_);
+        if (!hint.empty())
+          diag.suggest(hint);
+      }
+      node.params.push_back(std::move(param));
+    }
+    stmt.kind = std::move(node);
+    line.braceLoc = locator_.loc(proc->LBRACE()->getSymbol());
+    line.blockName = "proc " + node.name.text;
+  } else {
+    stmt = statement(ctx->statement());
+  }
+  stmt.stepLabel = step_;
+  if (auto *tips = ctx->tipsClause()) {
+    stmt.tipsLoc = locator_.span(tips);
+    if (tips->NEW())
+      stmt.tips = ast::TipPolicy::New;
+    else if (tips->PER_SOURCE())
+      stmt.tips = ast::TipPolicy::PerSource;
+    else if (tips->PER_WELL())
+      stmt.tips = ast::TipPolicy::PerWell;
+    else
+      stmt.tips = ast::TipPolicy::Reuse;
+  }
+  return line;
+}
+
+//===----------------------------------------------------------------------===//
+// LAYOUT, REAGENTS, PLATFORM
+//===----------------------------------------------------------------------===//
+
+void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
+                            ast::Layout &layout) {
+  step_.clear();
+  if (auto *label = ctx->stepLabel())
+    step_ = label->NUMBER()->getText();
+  auto *line = ctx->layoutStatement();
+
+  if (auto *plate = dynamic_cast<PlateParser::PlateLineContext *>(line)) {
+    if (layout.plateType) {
+      diags_.report(DiagId::SyntaxError, locator_.loc(plate->PLATE()->getSymbol()),
+                    "second `plate` line; a layout describes one plate")
+          .note(layout.plateType->loc, "the plate type is given here");
+      return;
+    }
+    layout.plateType = name(plate->name());
+    return;
+  }
+
+  if (auto *roleCtx = dynamic_cast<PlateParser::RoleLineContext *>(line)) {
+    ast::RoleLine role;
+    role.loc = locator_.loc(roleCtx->getStart());
+    auto *r = roleCtx->role();
+    role.role = r->BLANK()       ? ast::Role::Blank
+                : r->SAMPLE()    ? ast::Role::Sample
+                : r->CONTROL()   ? ast::Role::Control
+                                 : ast::Role::Calibrant;
+    auto *range = roleCtx->nameRange();
+    role.names.loc = locator_.span(range);
+    role.names.first = name(range->name(0));
+    if (range->RANGE())
+      role.names.last = name(range->name(1));
+    for (auto *clause : roleCtx->roleClause()) {
+      if (auto *at = dynamic_cast<PlateParser::AtClauseContext *>(clause)) {
+        if (role.wells)
+          duplicateClause(at->AT()->getSymbol());
+        else
+          role.wells = wellSet(at->wellSet());
+      } else if (auto *conc = dynamic_cast<PlateParser::ConcClauseContext *>(clause)) {
+        if (role.conc) {
+          duplicateClause(conc->CONC()->getSymbol());
+          continue;
+        }
+        ast::ConcList list;
+        list.loc = locator_.span(conc);
+        for (auto *value : conc->NUMBER()) {
+          list.values.push_back(number(value->getSymbol()));
+          list.valueLocs.push_back(locator_.loc(value->getSymbol()));
+        }
+        for (auto *atom : conc->unit()->unitAtom()) {
+          if (!list.unit.empty())
+            list.unit += "/";
+          for (char c : atom->getText())
+            if (c != ' ' && c != '\t')
+              list.unit.push_back(c);
+        }
+        list.unitLoc = locator_.span(conc->unit());
+        role.conc = std::move(list);
+      } else if (auto *rep =
+                     dynamic_cast<PlateParser::ReplicatesClauseContext *>(clause)) {
+        if (role.replicates) {
+          duplicateClause(rep->REPLICATES()->getSymbol());
+          continue;
+        }
+        role.replicates = quantity(rep->count()->quantity());
+        role.down = rep->DOWN() != nullptr;
+      } else {
+        auto *dil = static_cast<PlateParser::DilutionClauseContext *>(clause);
+        if (role.dilution)
+          duplicateClause(dil->DILUTION()->getSymbol());
+        else
+          role.dilution = quantity(dil->ratio()->quantity());
+      }
+    }
+    layout.roles.push_back(std::move(role));
+    return;
+  }
+
+  if (auto *header = dynamic_cast<PlateParser::GridHeaderContext *>(line)) {
+    if (layout.grid) {
+      diags_.report(DiagId::SyntaxError, locator_.span(header),
+                    "second grid header line; a layout has one grid")
+          .note(layout.grid->loc, "the grid starts here");
+      return;
+    }
+    ast::Grid grid;
+    grid.loc = locator_.span(header);
+    for (auto *column : header->NUMBER()) {
+      std::string text = column->getText();
+      SourceLoc loc = locator_.loc(column->getSymbol());
+      char *end = nullptr;
+      unsigned long value = std::strtoul(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || text[0] == '-' || value == 0 ||
+          value > 1000) {
+        diags_.report(DiagId::SyntaxError, loc,
+                      fmt::format("grid header `{}` is not a column number; the "
+                                  "header lists columns like `1 2 3`",
+                                  text));
+        value = 0;
+      }
+      grid.columns.push_back(static_cast<unsigned>(value));
+      grid.columnLocs.push_back(loc);
+    }
+    layout.grid = std::move(grid);
+    return;
+  }
+
+  auto *row = static_cast<PlateParser::GridRowContext *>(line);
+  ast::Name rowName = name(row->IDENT());
+  // A grid row starts with one row letter; anything longer is most likely a
+  // misspelt role word (`smaple X1 at A3`), which deserves that message.
+  bool rowLetter = rowName.text.size() == 1 &&
+                   llvm::StringRef(rowName.text).upper() == rowName.text;
+  if (!rowLetter) {
+    std::string hint = closestMatch(
+        rowName.text, {"blank", "calibrant", "standard", "sample", "control", "plate"});
+    auto diag = diags_.report(DiagId::UnknownRole, rowName.loc, rowName.text);
+    if (!hint.empty())
+      diag.suggest(hint);
+    return;
+  }
+  if (!layout.grid) {
+    diags_.report(DiagId::SyntaxError, rowName.loc,
+                  fmt::format("grid row `{}` before the grid header; start the "
+                              "grid with a line of column numbers like `1 2 3`",
+                              rowName.text));
+    return;
+  }
+  ast::GridRow gridRow;
+  gridRow.row = rowName;
+  for (auto *cell : row->gridCell())
+    gridRow.cells.push_back({cell->getText(), locator_.span(cell)});
+  layout.grid->rows.push_back(std::move(gridRow));
+}
+
+ast::ReagentDecl
+AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
+  step_.clear();
+  auto *decl = ctx->reagentDecl();
+  ast::ReagentDecl reagent;
+  reagent.name = name(decl->name());
+  if (decl->literalQuantity())
+    reagent.volume = literalQuantity(decl->literalQuantity());
+  if (auto *pos = decl->reservoirPos()) {
+    reagent.positionLoc = locator_.span(pos);
+    auto whole = [&](TerminalNode *node) -> unsigned {
+      std::string text = node->getText();
+      char *end = nullptr;
+      unsigned long value = std::strtoul(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || text[0] == '-' || value > 1000) {
+        diags_.report(DiagId::SyntaxError, locator_.loc(node->getSymbol()),
+                      fmt::format("reservoir position `{}` is not a whole "
+                                  "number; write `reservoir(ROW, COLUMN)`",
+                                  text));
+        return 0;
+      }
+      return static_cast<unsigned>(value);
+    };
+    reagent.position = {whole(pos->NUMBER(0)), whole(pos->NUMBER(1))};
+  }
+  for (auto *flag : decl->IDENT())
+    reagent.flags.push_back(name(flag));
+  return reagent;
+}
+
+ast::Name AstBuilder::platformLine(PlateParser::PlatformLineContext *ctx) {
+  return name(ctx->name());
+}
+
+} // namespace plate::frontend

@@ -1,0 +1,87 @@
+//===- AstBuilder.h - ANTLR parse trees of single lines to AST nodes ------===//
+//
+// Internal to frontend/ (the only layer that sees ANTLR). The parser driver
+// in Parser.cpp splits a section into lines and parses each line with one of
+// the entry rules of grammar/PlateParser.g4; AstBuilder turns the resulting
+// parse tree into ast:: nodes, keeping unit spellings, names and locations
+// exactly as written. Checks that need no symbol table (a clause given
+// twice, a grid row before its header) are reported here as E100.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontend/AST.h"
+#include "ir/Diagnostics.h"
+
+#include "PlateParser.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plate::frontend {
+
+/// Maps ANTLR token positions (code point indexes) to SourceLocs (1-based
+/// byte columns, lengths in characters).
+class TokenLocator {
+public:
+  TokenLocator(uint32_t fileId, std::string_view text);
+
+  SourceLoc loc(const antlr4::Token *token) const;
+  /// From the start of `first` to the end of `last` (same line; otherwise
+  /// just `first`).
+  SourceLoc span(const antlr4::Token *first, const antlr4::Token *last) const;
+  SourceLoc span(antlr4::ParserRuleContext *ctx) const;
+  uint32_t fileId() const { return fileId_; }
+
+private:
+  uint32_t byteOffset(size_t codePoint) const;
+
+  uint32_t fileId_;
+  std::vector<uint32_t> lineStarts_;  ///< byte offset of each line
+  std::vector<uint32_t> codePointToByte_; ///< empty when the text is ASCII
+  uint32_t size_;
+};
+
+/// What one MANUAL/INSTRUMENT line was.
+struct StatementLine {
+  enum class Kind { Statement, BlockOpen, BlockClose } kind = Kind::Statement;
+  ast::Statement statement; ///< Statement and BlockOpen (Repeat/ProcDef)
+  SourceLoc braceLoc;       ///< BlockOpen: the `{`, BlockClose: the `}`
+  std::string blockName;    ///< BlockOpen: `repeat` or `proc NAME`
+};
+
+class AstBuilder {
+public:
+  AstBuilder(const TokenLocator &locator, DiagnosticEngine &diags)
+      : locator_(locator), diags_(diags) {}
+
+  StatementLine statementLine(grammar::PlateParser::StatementLineContext *ctx);
+  void layoutLine(grammar::PlateParser::LayoutLineContext *ctx,
+                  ast::Layout &layout);
+  ast::ReagentDecl reagentLine(grammar::PlateParser::ReagentLineContext *ctx);
+  ast::Name platformLine(grammar::PlateParser::PlatformLineContext *ctx);
+
+  /// `"a \"b\""` -> `a "b"`. Unknown escapes are reported and kept as
+  /// written.
+  std::string unquote(antlr4::Token *token);
+
+private:
+  ast::Statement statement(grammar::PlateParser::StatementContext *ctx);
+  ast::QuantityExpr quantity(grammar::PlateParser::QuantityContext *ctx);
+  ast::QuantityExpr
+  literalQuantity(grammar::PlateParser::LiteralQuantityContext *ctx);
+  ast::WellSetExpr wellSet(grammar::PlateParser::WellSetContext *ctx);
+  ast::WellItem wellItem(grammar::PlateParser::WellItemContext *ctx);
+  ast::Name name(grammar::PlateParser::NameContext *ctx);
+  ast::Name name(antlr4::tree::TerminalNode *node);
+  double number(antlr4::Token *token);
+  void duplicateClause(antlr4::Token *keyword);
+
+  const TokenLocator &locator_;
+  DiagnosticEngine &diags_;
+  std::string step_; ///< step label of the line being built
+};
+
+} // namespace plate::frontend

@@ -1,0 +1,165 @@
+// PlateParser.g4 - the line grammar of the .plate language.
+//
+// The language is line-oriented, and so is this parser. The frontend
+// (frontend/Parser.cpp) lexes the whole file, checks the section structure
+// (tags, order, duplicates, text outside tags) on the token stream, splits
+// each section into lines at NEWLINE and parses every line on its own with
+// one of the entry rules below (each ends at EOF = end of the line). That
+// gives the line-oriented error recovery the language wants for free: an
+// error abandons one line, never the rest of the section. Blocks
+// (`repeat N {` ... `}` and `proc f(...) {` ... `}`) are assembled from
+// their header and `}` lines by the frontend, which also enforces the
+// nesting limit and reports an unclosed `{` (E112).
+//
+// Keywords that can also be names: the role words (blank, calibrant,
+// standard, sample, control) are accepted wherever a name is (`name`), so
+// `dispense 50 uL of standard` and a well set `calibrant` both work and Sema
+// decides by the text. Other keywords are reserved: a reagent called `wash`
+// gets a syntax error that says `wash` is a keyword. Units are never
+// keywords (see PlateLexer.g4).
+parser grammar PlateParser;
+
+options { tokenVocab = PlateLexer; }
+
+// --- entry rules, one line each ---------------------------------------------
+
+statementLine
+  : stepLabel? ( statement tipsClause? | repeatHeader | procHeader | RBRACE ) EOF
+  ;
+
+layoutLine : stepLabel? layoutStatement EOF ;
+
+reagentLine : stepLabel? reagentDecl EOF ;
+
+platformLine : name EOF ;
+
+stepLabel : NUMBER ( DOT | RPAREN ) ;
+
+// --- LAYOUT -------------------------------------------------------------------
+
+layoutStatement
+  : PLATE name                          # plateLine
+  | role nameRange roleClause*          # roleLine
+  | NUMBER+                             # gridHeader
+  | IDENT gridCell*                     # gridRow
+  ;
+
+role : BLANK | CALIBRANT | STANDARD | SAMPLE | CONTROL ;
+
+nameRange : name ( RANGE name )? ;
+
+roleClause
+  : AT wellSet                                  # atClause
+  | CONC NUMBER ( COMMA NUMBER )* unit          # concClause
+  | REPLICATES count ( ACROSS | DOWN )?         # replicatesClause
+  | DILUTION ratio                              # dilutionClause
+  ;
+
+gridCell : IDENT | DOT | role ;
+
+// --- REAGENTS -----------------------------------------------------------------
+
+reagentDecl : name literalQuantity? reservoirPos? IDENT* ;
+
+reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
+
+// --- statements ---------------------------------------------------------------
+
+statement
+  : DISPENSE volume OF? dispenseSource ( ( TO | INTO ) wellSet )? mixClause?  # dispenseStmt
+  | ( ASPIRATE | REMOVE ) ( volume | ALL ) FROM wellSet ( TO WASTE )?         # aspirateStmt
+  | WASH count WITH volume OF? name ( SOAK duration )? wellSet?              # washStmt
+  | INCUBATE duration incubateOption*                                         # incubateStmt
+  | SHAKE duration AT speed                                                   # shakeStmt
+  | MIX count volume IN wellSet                                               # mixStmt
+  | TRANSFER volume FROM wellSet TO wellSet                                   # transferStmt
+  | MAGNET duration                                                           # magnetStmt
+  | READ ABSORBANCE AT wavelength ( REFERENCE wavelength )? wellSet?          # absorbanceStmt
+  | READ FLUORESCENCE EXCITATION wavelength EMISSION wavelength wellSet?      # fluorescenceStmt
+  | ANALYZE STANDARD_CURVE ( LINEAR | FOURPL ) ( AT wavelength )? ( SUBTRACT BLANK )?  # analyzeStmt
+  | WAIT duration                                                             # waitStmt
+  | PAUSE STRING                                                              # pauseStmt
+  | NOTE STRING                                                               # noteStmt
+  | USE STRING                                                                # useStmt
+  | PREPARE name prepareOption*                                               # prepareStmt
+  | EQUILIBRATE wellSet TO temperature ( FOR duration )?                      # equilibrateStmt
+  | IDENT LPAREN ( callArg ( COMMA callArg )* )? RPAREN                       # callStmt
+  ;
+
+dispenseSource : LAYOUT | name ;
+
+mixClause : MIX count volume? ;
+
+incubateOption
+  : AT temperature        # incubateAt
+  | SHAKING speed         # incubateShaking
+  | LID ( ON | OFF )      # incubateLid
+  | DARK                  # incubateDark
+  ;
+
+prepareOption
+  : FROM STRING           # prepareFrom
+  | DILUTE ratio          # prepareDilute
+  | volume                # prepareVolume
+  ;
+
+// A call argument is one well-set item (commas separate arguments) or a
+// quantity; a bare name may be either and Sema decides by the parameter.
+callArg
+  : literalQuantity
+  | wellItem ( EXCEPT wellItem )?
+  ;
+
+repeatHeader : REPEAT count LBRACE ;
+
+procHeader : PROC IDENT LPAREN ( param ( COMMA param )* )? RPAREN LBRACE ;
+
+param : IDENT COLON paramType ;
+
+paramType : IDENT | TEMPERATURE ;
+
+tipsClause : TIPS ( NEW | PER_SOURCE | PER_WELL | REUSE ) ;
+
+// --- well sets ------------------------------------------------------------------
+
+wellSet : wellItem ( COMMA wellItem )* ( EXCEPT wellItem ( COMMA wellItem )* )? ;
+
+wellItem
+  : WELL ( RANGE WELL )?           # wellOrBlock
+  | ROW IDENT                      # rowItem
+  | ROWS IDENT RANGE IDENT         # rowsItem
+  | COL NUMBER                     # colItem
+  | COLS NUMBER RANGE NUMBER       # colsItem
+  | ALL                            # allItem
+  | name                           # nameItem
+  ;
+
+name : IDENT | role ;
+
+// --- quantities -------------------------------------------------------------------
+// The wrappers name what a position expects, so syntax errors can say
+// "expected a volume"; the dimension itself is checked by Sema.
+
+volume : quantity ;
+duration : quantity ;
+temperature : quantity ;
+speed : quantity ;
+wavelength : quantity ;
+count : quantity ;
+ratio : quantity ;
+
+// A quantity in a statement may be a procedure parameter (a bare name).
+quantity : literalQuantity | IDENT ;
+
+literalQuantity
+  : NUMBER COLON NUMBER       # colonRatio
+  | NUMBER unit?              # numberQuantity
+  | RT                        # roomTemp
+  | ROOM TEMPERATURE          # roomTemp
+  | AMBIENT                   # roomTemp
+  | OVERNIGHT                 # overnight
+  ;
+
+unit : unitAtom ( SLASH unitAtom )? ;
+
+unitAtom : IDENT | SYMUNIT | TIMES ;
