@@ -51,10 +51,14 @@ std::optional<CheckedProgram> Sema::run() {
   findRecursion();
 
   ordinal_ = 0;
+  walking_ = true;
   for (const ast::Section &section : script_.sections) {
     manual_ = section.kind == ast::SectionKind::Manual;
     for (const ast::Statement &stmt : section.statements) {
       ++ordinal_;
+      auto [first, last] = deferred_.equal_range(ordinal_);
+      for (auto it = first; it != last; ++it)
+        it->second();
       statement(stmt);
     }
   }
@@ -169,22 +173,33 @@ void Sema::declareReagents() {
 
 //===--- Procedures ----------------------------------------------------------===//
 
+void Sema::later(unsigned ordinal, std::function<void()> action) {
+  if (walking_)
+    action();
+  else
+    deferred_.emplace(ordinal, std::move(action));
+}
+
 void Sema::registerProc(const ast::ProcDef &def, unsigned ordinal,
                         const std::string &module, SourceLoc useLoc) {
   auto found = procs_.find(def.name.text);
   if (found != procs_.end()) {
-    const ProcInfo &first = found->second;
-    auto diag = report(DiagId::ProcDefinedTwice, def.name.loc, def.name.text);
-    diag.note(first.def->name.loc, "`{}` is first defined here", def.name.text);
-    if (!module.empty())
-      diag.note(useLoc, "`use \"{}\"` imports it here", module);
+    const ast::ProcDef *first = found->second.def;
+    later(ordinal, [this, &def, first, module, useLoc] {
+      auto diag = report(DiagId::ProcDefinedTwice, def.name.loc, def.name.text);
+      diag.note(first->name.loc, "`{}` is first defined here", def.name.text);
+      if (!module.empty())
+        diag.note(useLoc, "`use \"{}\"` imports it here", module);
+    });
     return;
   }
   std::map<std::string, SourceLoc> seenParams;
   for (const ast::Param &param : def.params)
     if (auto [it, inserted] = seenParams.emplace(param.name.text, param.name.loc); !inserted)
-      report(DiagId::DuplicateName, param.name.loc, param.name.text)
-          .note(it->second, "`{}` is first declared here", param.name.text);
+      later(ordinal, [this, &param, firstLoc = it->second] {
+        report(DiagId::DuplicateName, param.name.loc, param.name.text)
+            .note(firstLoc, "`{}` is first declared here", param.name.text);
+      });
   ProcInfo info;
   info.def = &def;
   info.ordinal = ordinal;
@@ -207,9 +222,12 @@ void Sema::useModule(const std::string &name, SourceLoc loc, unsigned ordinal) {
     for (const auto &entry : std::filesystem::directory_iterator(dir, error))
       if (entry.path().extension() == ".plate")
         known.push_back(entry.path().stem().string());
-    auto diag = report(DiagId::UnknownModule, loc, name, dir);
-    if (std::string close = closestMatch(name, known); !close.empty())
-      diag.suggest("use \"" + close + "\"");
+    std::string close = closestMatch(name, known);
+    later(ordinal, [this, loc, name, dir, close] {
+      auto diag = report(DiagId::UnknownModule, loc, name, dir);
+      if (!close.empty())
+        diag.suggest("use \"" + close + "\"");
+    });
     return;
   }
   modules_.push_back(std::make_unique<ast::Script>(parseScript(sources_, *fileId, diags_)));

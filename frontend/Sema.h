@@ -18,6 +18,7 @@
 #include "frontend/Frontend.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -172,6 +173,12 @@ public:
   std::vector<std::unique_ptr<ast::Script>> modules_;
   std::set<std::string> loadedModules_;
   std::vector<std::string> procOrder_; ///< definition order, for checking
+  /// Diagnostics found while collecting procedures before the walk; each is
+  /// reported when the walk reaches its top-level statement, so that the
+  /// output stays in file order.
+  std::multimap<unsigned, std::function<void()>> deferred_;
+  bool walking_ = false;
+  void later(unsigned ordinal, std::function<void()> action);
   /// E206 found before the walk, reported when the procedure is checked.
   std::map<std::string, std::pair<SourceLoc, std::string>> recursionReports_;
   std::set<ir::LiquidId> usedReagents_;
