@@ -1,0 +1,110 @@
+//===- RunCommand.cpp - `plate run` on a .jsonl stream or a .plate script -===//
+//
+// Glue only: choose the input kind, get commands and a RunSetup, hand them
+// to backend::runCommands, print what came out. Diagnostics go through the
+// Compilation object so they render exactly like compile errors.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/plate/RunCommand.h"
+
+#include "backend/Backend.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace plate {
+
+void addRunOptions(CLI::App &command, RunCommandOptions &options) {
+  command.add_option("--loading-plan", options.loadingPlan,
+                     "loading plan JSON written by `compile --loading-plan` (for .jsonl input)");
+  command.add_option("--truth", options.truthFile,
+                     "true sample concentrations for the simulated reader (JSON or CSV name,value)");
+  command.add_option("--reader-data", options.readerData,
+                     "reader plate-map CSV replacing the k-th simulated read (repeatable)");
+  command.add_option("--out-dir", options.outDir, "directory for reads, tables and plots");
+  command.add_option("--seed", options.seed, "seed of the simulated reader noise");
+  command.add_option("--progress", options.progress, "progress display: auto, bar, log, none")
+      ->check(CLI::IsMember({"auto", "bar", "log", "none"}));
+}
+
+static bool endsWith(const std::string &text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int runRunCommand(const RunCommandOptions &options) {
+  Compilation compilation(options.compile);
+  DiagnosticEngine &diags = compilation.diags();
+  SourceManager &sources = compilation.sources();
+  auto fail = [&] {
+    compilation.finishDiagnostics();
+    return static_cast<int>(ExitCode::InputErrors);
+  };
+
+  backend::RunOptions run;
+  run.truthFile = options.truthFile;
+  run.readerData = options.readerData;
+  run.outDir = options.outDir;
+  run.seed = options.seed;
+  std::string stem = options.compile.input;
+  if (auto slash = stem.find_last_of('/'); slash != std::string::npos)
+    stem = stem.substr(slash + 1);
+  if (auto dot = stem.find_last_of('.'); dot != std::string::npos && dot > 0)
+    stem = stem.substr(0, dot);
+  run.outPrefix = stem.empty() ? "run" : stem;
+  std::string progress = options.progress;
+  if (progress == "auto")
+    progress = isatty(STDERR_FILENO) ? "bar" : "log";
+  if (progress != "none")
+    run.progress = backend::makeProgressPrinter(std::cerr, progress == "bar");
+
+  backend::RunResult result;
+  const Platform *platform = nullptr;
+  std::optional<Platform> streamPlatform;
+  if (endsWith(options.compile.input, ".plate")) {
+    std::ostringstream dump;
+    if (!compilation.compile(dump))
+      return fail();
+    if (!compilation.module().lowered) {
+      diags.report(DiagId::MalformedFile, SourceLoc{},
+                   "the pass pipeline did not lower the script to device commands; run the "
+                   "default pipeline");
+      return fail();
+    }
+    platform = &compilation.platform();
+    result = backend::runModule(compilation.module(), *platform, run, sources, diags);
+  } else {
+    streamPlatform = loadPlatform("bioforge1", compilation.options().stdlibDir, diags, {});
+    if (!streamPlatform)
+      return fail();
+    platform = &*streamPlatform;
+    auto commands = backend::readCommandStream(options.compile.input, sources, diags);
+    if (!commands)
+      return fail();
+    backend::RunSetup setup;
+    if (!options.loadingPlan.empty()) {
+      auto loaded = backend::readSetupFile(options.loadingPlan, sources, diags);
+      if (!loaded)
+        return fail();
+      setup = std::move(*loaded);
+    }
+    result = backend::runCommands(*commands, setup, *platform, run, sources, diags);
+  }
+
+  std::cout << fmt::format("run: {} command(s) executed, robot time {} ({} s){}\n",
+                           result.executed, backend::formatDuration(result.robotSeconds),
+                           formatNumber(std::round(result.robotSeconds * 1000) / 1000),
+                           result.ok ? "" : ", stopped");
+  for (const backend::AnalysisResult &analysis : result.analyses)
+    std::cout << backend::analysisSummary(analysis);
+  for (const std::string &path : result.outputs)
+    std::cout << "wrote " << path << "\n";
+  compilation.finishDiagnostics();
+  return static_cast<int>(result.ok ? ExitCode::Success : ExitCode::InputErrors);
+}
+
+} // namespace plate

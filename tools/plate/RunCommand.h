@@ -1,0 +1,38 @@
+//===- RunCommand.h - `plate run`: replay a stream or a script -------------===//
+//
+// `plate run FILE.jsonl [--loading-plan PLAN.json]` replays a saved command
+// stream; `plate run FILE.plate` compiles the script first. Either way the
+// backend interpreter checks every invariant of bioforge1.md §4 before each
+// command, simulates the plate reader (or takes --reader-data files) and
+// runs the `analyze` steps.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tools/plate/Compilation.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace plate {
+
+struct RunCommandOptions {
+  CompileOptions compile;              ///< input, stdlib, diagnostics format
+  std::string loadingPlan;             ///< --loading-plan (streams only)
+  std::string truthFile;               ///< --truth
+  std::vector<std::string> readerData; ///< --reader-data (repeatable)
+  std::string outDir = ".";            ///< --out-dir
+  uint64_t seed = 42;                  ///< --seed
+  std::string progress = "auto";      ///< --progress auto|bar|log|none
+};
+
+/// Adds the run-specific options (not FILE or the common ones) to `command`.
+void addRunOptions(CLI::App &command, RunCommandOptions &options);
+int runRunCommand(const RunCommandOptions &options);
+
+} // namespace plate
