@@ -152,7 +152,7 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
     }
   } else {
     std::optional<ir::LiquidId> id = reagent(d.source, "`dispense`");
-    if (!id)
+    if (!id || (d.wells && !target))
       return;
     if (!target) {
       target = defaultAll(stmt.loc);
