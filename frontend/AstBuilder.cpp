@@ -260,6 +260,15 @@ ast::WellSetExpr AstBuilder::wellSet(PlateParser::WellSetContext *ctx) {
     else
       set.items.push_back(std::move(item));
   }
+  // `except col 1` alone means every layout well except column 1; Sema sees
+  // the same tree as for `all except col 1`.
+  if (set.items.empty()) {
+    ast::WellItem all;
+    all.kind = ast::WellItem::Kind::All;
+    all.loc = locator_.loc(ctx->EXCEPT()->getSymbol());
+    all.a = "all";
+    set.items.push_back(std::move(all));
+  }
   return set;
 }
 
@@ -515,9 +524,9 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
       }
       node.params.push_back(std::move(param));
     }
+    line.blockName = "proc " + node.name.text;
     stmt.kind = std::move(node);
     line.braceLoc = locator_.loc(proc->LBRACE()->getSymbol());
-    line.blockName = "proc " + node.name.text;
   } else {
     stmt = statement(ctx->statement());
   }
@@ -648,18 +657,6 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
 
   auto *row = static_cast<PlateParser::GridRowContext *>(line);
   ast::Name rowName = name(row->IDENT());
-  // A grid row starts with one row letter; anything longer is most likely a
-  // misspelt role word (`smaple X1 at A3`), which deserves that message.
-  bool rowLetter = rowName.text.size() == 1 &&
-                   llvm::StringRef(rowName.text).upper() == rowName.text;
-  if (!rowLetter) {
-    std::string hint = closestMatch(
-        rowName.text, {"blank", "calibrant", "standard", "sample", "control", "plate"});
-    auto diag = diags_.report(DiagId::UnknownRole, rowName.loc, rowName.text);
-    if (!hint.empty())
-      diag.suggest(hint);
-    return;
-  }
   if (!layout.grid) {
     diags_.report(DiagId::SyntaxError, rowName.loc,
                   fmt::format("grid row `{}` before the grid header; start the "

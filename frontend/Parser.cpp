@@ -300,8 +300,9 @@ public:
     if (!expected.empty())
       message += "; expected " + expected;
     size_t type = offending->getType();
-    bool wantsName = expectedTokens.contains(static_cast<size_t>(PlateLexer::IDENT)) ||
-                     expected.find("name") != std::string::npos;
+    // Only where a name was what the position wanted: "expected a volume"
+    // also admits a parameter name, but the hint would mislead there.
+    bool wantsName = llvm::StringRef(expected).contains_insensitive("name");
     if (wantsName && isKeyword(type))
       message += fmt::format("; `{}` is a keyword and cannot be a name",
                              offending->getText());
@@ -701,9 +702,26 @@ void ScriptParser::platformSection(Token *open, const TokenList &body) {
 
 void ScriptParser::layoutSection(Token *, const TokenList &body,
                                  ast::Layout &layout) {
-  for (const TokenList &line : splitLines(body))
+  for (const TokenList &line : splitLines(body)) {
+    // A line that starts with a word other than a row letter would parse
+    // as a grid row; a misspelt role word (`smaple X1 at A3`) deserves its
+    // own message instead of one about the grid.
+    size_t first = stepOf(line).empty() ? 0 : 2;
+    if (first < line.size() && line[first]->getType() == PlateLexer::IDENT) {
+      std::string word = line[first]->getText();
+      if (word.size() != 1 || word[0] < 'A' || word[0] > 'Z') {
+        std::string hint = closestMatch(
+            word, {"blank", "calibrant", "standard", "sample", "control", "plate"});
+        auto diag = diags_.report(DiagId::UnknownRole, locator_.loc(line[first]), word);
+        diag.step(stepOf(line));
+        if (!hint.empty())
+          diag.suggest(hint);
+        continue;
+      }
+    }
     if (auto *ctx = parseLine(line, &PlateParser::layoutLine))
       builder_.layoutLine(ctx, layout);
+  }
 }
 
 void ScriptParser::reagentSection(const TokenList &body,
@@ -735,6 +753,31 @@ void ScriptParser::statementSection(const TokenList &body,
   };
 
   for (const TokenList &line : splitLines(body)) {
+    // A word that is not a keyword and not a call is most likely a misspelt
+    // statement (`dispence`); say so rather than "expected `(`".
+    size_t first = stepOf(line).empty() ? 0 : 2;
+    if (first < line.size() && line[first]->getType() == PlateLexer::IDENT &&
+        (first + 1 == line.size() ||
+         line[first + 1]->getType() != PlateLexer::LPAREN) &&
+        lineIsLexicallyClean(line)) {
+      static const std::vector<std::string> kStatements = {
+          "dispense", "aspirate", "remove",  "wash",    "incubate",
+          "shake",    "mix",      "transfer", "magnet", "read",
+          "analyze",  "wait",     "pause",   "note",    "repeat",
+          "proc",     "use",      "prepare", "equilibrate"};
+      std::string word = line[first]->getText();
+      std::string hint = closestMatch(llvm::StringRef(word).lower(), kStatements);
+      auto diag = diags_.report(
+          DiagId::SyntaxError, locator_.loc(line[first]),
+          fmt::format("unknown statement `{}`; a line starts with a statement "
+                      "word such as `dispense`, `wash`, `incubate` or `read`, or "
+                      "calls a procedure `NAME(...)`{}",
+                      word, hint.empty() ? "" : fmt::format("; did you mean `{}`?", hint)));
+      diag.step(stepOf(line));
+      if (!hint.empty())
+        diag.suggest(hint);
+      continue;
+    }
     auto *ctx = parseLine(line, &PlateParser::statementLine);
     if (!ctx) {
       // Keep blocks balanced when a header line had an error.

@@ -11,6 +11,11 @@
 // their header and `}` lines by the frontend, which also enforces the
 // nesting limit and reports an unclosed `{` (E112).
 //
+// Optional units: `wash 3 times with 300 uL` (the reagent forgotten) parses
+// as volume `300` without a unit and reagent `uL`, because ANTLR's adaptive
+// prediction picks the only reading that parses. Sema then reports the
+// missing unit at `300`, which points at the same place.
+//
 // Keywords that can also be names: the role words (blank, calibrant,
 // standard, sample, control) are accepted wherever a name is (`name`), so
 // `dispense 50 uL of standard` and a well set `calibrant` both work and Sema
@@ -122,7 +127,11 @@ tipsClause : TIPS ( NEW | PER_SOURCE | PER_WELL | REUSE ) ;
 
 // --- well sets ------------------------------------------------------------------
 
-wellSet : wellItem ( COMMA wellItem )* ( EXCEPT wellItem ( COMMA wellItem )* )? ;
+// A set that starts with `except` subtracts from `all`.
+wellSet
+  : wellItem ( COMMA wellItem )* ( EXCEPT wellItem ( COMMA wellItem )* )?
+  | EXCEPT wellItem ( COMMA wellItem )*
+  ;
 
 wellItem
   : WELL ( RANGE WELL )?           # wellOrBlock
