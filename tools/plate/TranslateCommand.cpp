@@ -1,0 +1,347 @@
+//===- TranslateCommand.cpp - `plate translate` ---------------------------===//
+//
+// Nothing unverified is written as a passing script: the result file is
+// written only on a pass; a final fail writes the last attempt beside it as
+// OUT.failed, headed by a comment that lists its findings. The outcome is
+// the last line on stdout; progress and findings go to stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/plate/TranslateCommand.h"
+
+#include "backend/Backend.h"
+#include "tools/plate/Compilation.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+namespace plate {
+
+using nlohmann::json;
+
+CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
+  CLI::App *command = app.add_subcommand(
+      "translate", "translate a natural-language protocol into a verified .plate script "
+                   "(Parser Agent + compiler + Validation Agent)");
+  command->add_option("PROTOCOL", options.protocol, "the protocol text")->required();
+  command->add_option("--layout", options.layout, "plate layout (CSV grid or text) for the Parser");
+  command->add_option("--parser", options.parser,
+                      "Parser model, provider:model[@base-url] (default: $PLATE_PARSER_MODEL)");
+  command->add_option("--validator", options.validator,
+                      "Validator model (default: $PLATE_VALIDATOR_MODEL, else another family "
+                      "than the Parser)");
+  command->add_option("--max-attempts", options.maxAttempts, "attempts before a final fail")
+      ->check(CLI::Range(1u, 9u));
+  command->add_option("-o,--output", options.output, "where a passing script is written");
+  command->add_option("--record", options.record, "write the whole run as JSON");
+  command->add_option("--cache", options.cacheDir,
+                      "cache responses by request hash and replay them offline");
+  command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
+  command->add_flag("--direct", options.direct,
+                    "baseline: ask the Parser for BioForge-1 commands directly");
+  command->add_flag("--print-prompt-size", options.printPromptSize,
+                    "print the prompt sizes in tokens (approx. chars/4) and exit");
+  command->add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
+  command->add_option("--connect-timeout", options.connectTimeoutSeconds,
+                      "seconds to connect");
+  command->add_option("--max-retries", options.maxRetries, "HTTP retries per call");
+  command->add_option("--backoff-base", options.backoffBaseSeconds,
+                      "first backoff in seconds (doubles per retry, with jitter)");
+  command->add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
+  return command;
+}
+
+namespace {
+
+std::optional<std::string> readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Redirects std::cerr while a Compilation runs: its diagnostics belong
+/// to the record and the feedback, not to the terminal.
+class QuietCerr {
+public:
+  QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
+  ~QuietCerr() { std::cerr.rdbuf(saved_); }
+
+private:
+  std::ostringstream sink_;
+  std::streambuf *saved_;
+};
+
+int usageError(const std::string &message) {
+  std::cerr << "plate translate: error: " << message << "\n";
+  return static_cast<int>(ExitCode::Usage);
+}
+
+const char *kHowToConfigure =
+    "configure a model with --parser provider:model[@base-url] or $PLATE_PARSER_MODEL, e.g. "
+    "--parser anthropic:claude-sonnet-4-6 (key in ANTHROPIC_API_KEY), --parser openai:gpt-4.1 "
+    "(key in OPENAI_API_KEY), --parser ollama:llama3.3 (local, no key) or --parser "
+    "openai:qwen2.5@http://127.0.0.1:8000/v1 (a local vLLM or llama.cpp server)";
+
+std::string envOr(const std::string &value, const char *variable) {
+  if (!value.empty())
+    return value;
+  const char *env = std::getenv(variable);
+  return env ? env : "";
+}
+
+std::string commentBlock(const std::string &title, const std::vector<agent::Finding> &findings) {
+  std::string out = "# " + title + "\n";
+  for (const agent::Finding &f : findings)
+    out += fmt::format("#   [{} {}] {}: {}\n", f.source, f.type, f.location, f.message);
+  return out;
+}
+
+agent::CompileReport checkCommandStream(const std::string &jsonl) {
+  agent::CompileReport report;
+  SourceManager sources;
+  uint32_t id = sources.addBuffer("attempt.jsonl", jsonl);
+  DiagnosticEngine diags(sources);
+  std::optional<std::vector<backend::Command>> commands =
+      backend::parseCommandStream(id, sources, diags);
+  report.diagnostics = json::parse(renderJson(diags.diagnostics(), sources))["diagnostics"];
+  report.ok = commands.has_value() && !diags.hasErrors() && !commands->empty();
+  if (commands) {
+    std::map<std::pair<std::string, uint32_t>, std::map<std::string, unsigned>> bySteps;
+    std::string summary;
+    std::string lastKey;
+    for (const backend::Command &command : *commands) {
+      std::string key = command.step.empty() ? "-" : command.step;
+      if (key != lastKey)
+        summary += fmt::format("{}step {}: ", summary.empty() ? "" : "\n", key);
+      summary += command.name() + " ";
+      lastKey = key;
+    }
+    report.summary = summary + "\n";
+  }
+  if (commands && commands->empty())
+    report.diagnostics.push_back({{"code", ""}, {"severity", "error"}, {"category", "completeness"},
+                                  {"line", 0}, {"column", 0}, {"step", ""},
+                                  {"message", "the answer holds no command lines"}});
+  return report;
+}
+
+} // namespace
+
+agent::CompileReport compileCandidate(const std::string &script, const std::string &protocolText,
+                                      const std::string &stdlibDir, const std::string &layoutCsv) {
+  agent::CompileReport report;
+  // Compilation reads from a file; each candidate gets its own.
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              fmt::format("plate-translate-{}", getpid());
+  std::filesystem::create_directories(dir);
+  static unsigned counter = 0;
+  std::filesystem::path file = dir / fmt::format("candidate{}.plate", ++counter);
+  std::ofstream(file, std::ios::binary) << script;
+
+  QuietCerr quiet;
+  CompileOptions options;
+  options.input = file.string();
+  options.stdlibDir = stdlibDir;
+  options.layoutCsv = layoutCsv;
+  options.diagnosticsFormat = DiagnosticsFormat::Json;
+  {
+    Compilation compilation(options);
+    std::ostringstream dump;
+    bool ok = compilation.compile(dump);
+    json rendered = json::parse(renderJson(compilation.diags().diagnostics(), compilation.sources()),
+                                nullptr, false);
+    if (!rendered.is_discarded())
+      report.diagnostics = rendered["diagnostics"];
+    for (json &d : report.diagnostics)
+      d.erase("file"); // a temporary path; lines are what matters
+    report.ok = ok && !compilation.diags().hasErrors();
+    if (report.ok) {
+      report.summary = agent::stepSummary(compilation.module());
+      report.coverage = agent::checkCoverage(protocolText, compilation.script(),
+                                             compilation.sources(), compilation.platform());
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);
+  std::filesystem::remove(dir, ignored); // only when empty
+  return report;
+}
+
+int runTranslateCommand(const TranslateOptions &options) {
+  std::string stdlibDir = options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir;
+  std::optional<std::string> protocol = readText(options.protocol);
+  if (!protocol)
+    return usageError(fmt::format("cannot read `{}`", options.protocol));
+  std::string layout;
+  if (!options.layout.empty()) {
+    std::optional<std::string> text = readText(options.layout);
+    if (!text)
+      return usageError(fmt::format("cannot read `{}`", options.layout));
+    layout = *text;
+  }
+
+  SourceManager platformSources;
+  DiagnosticEngine platformDiags(platformSources);
+  std::optional<Platform> platform =
+      loadPlatform("bioforge1", stdlibDir, platformDiags, SourceLoc{});
+  if (!platform) {
+    for (const Diagnostic &d : platformDiags.diagnostics())
+      std::cerr << renderText(d, platformSources, false);
+    return static_cast<int>(ExitCode::Usage);
+  }
+
+  agent::TranslatorConfig config;
+  config.maxAttempts = options.maxAttempts;
+  config.direct = options.direct;
+  config.parserParams.maxTokens = 4096;
+  config.validatorParams.maxTokens = 2048;
+
+  if (options.printPromptSize) {
+    agent::ParserInput input;
+    input.protocolText = *protocol;
+    input.layout = layout;
+    input.direct = options.direct;
+    agent::ParserPrompt prompt = agent::buildParserPrompt(*platform, input);
+    agent::ValidatorInput vin{*protocol, "", "", json::array()};
+    agent::ChatRequest validator = agent::buildValidatorRequest(vin, config.validatorParams);
+    std::cout << fmt::format(
+        "parser system prompt: {} tokens\nparser user prompt: {} tokens\nparser total: {} "
+        "tokens\nvalidator system prompt: {} tokens\nvalidator user prompt without the "
+        "script: {} tokens\n(tokens approximated as characters/4)\n",
+        agent::approximateTokens(prompt.system), agent::approximateTokens(prompt.user),
+        agent::approximateTokens(prompt.system + prompt.user),
+        agent::approximateTokens(validator.system), agent::approximateTokens(validator.user));
+    return 0;
+  }
+
+  std::string parserText = envOr(options.parser, "PLATE_PARSER_MODEL");
+  if (parserText.empty())
+    return usageError(std::string("no Parser model is configured; ") + kHowToConfigure);
+  std::string error;
+  std::optional<agent::ModelSpec> parserSpec = agent::ModelSpec::parse(parserText, error);
+  if (!parserSpec)
+    return usageError(error);
+  std::string validatorText = envOr(options.validator, "PLATE_VALIDATOR_MODEL");
+  if (validatorText.empty())
+    validatorText = parserSpec->family() == "anthropic" ? "openai:gpt-4.1"
+                                                        : "anthropic:claude-sonnet-4-6";
+  std::optional<agent::ModelSpec> validatorSpec = agent::ModelSpec::parse(validatorText, error);
+  if (!validatorSpec)
+    return usageError(error);
+
+  json warnings = json::array();
+  if (parserSpec->family() == validatorSpec->family()) {
+    std::string warning = fmt::format(
+        "the Validator `{}` is {} the Parser `{}` ({} family); self-validation is known not "
+        "to catch the Parser's own mistakes: choose another family with --validator",
+        validatorSpec->text,
+        parserSpec->model == validatorSpec->model ? "the same model as" : "of the same family as",
+        parserSpec->text, parserSpec->family());
+    std::cerr << "plate translate: warning: " << warning << "\n";
+    warnings.push_back(warning);
+  }
+
+  agent::ClientOptions clientOptions;
+  clientOptions.totalTimeoutSeconds = options.timeoutSeconds;
+  clientOptions.connectTimeoutSeconds = options.connectTimeoutSeconds;
+  clientOptions.maxRetries = options.maxRetries;
+  clientOptions.backoffBaseSeconds = options.backoffBaseSeconds;
+  clientOptions.backoffCapSeconds = options.backoffCapSeconds;
+  clientOptions.cacheDir = options.cacheDir;
+  std::optional<agent::LlmClient> parser =
+      agent::LlmClient::fromEnvironment(*parserSpec, clientOptions, error);
+  if (!parser)
+    return usageError(error);
+  std::optional<agent::LlmClient> validator =
+      agent::LlmClient::fromEnvironment(*validatorSpec, clientOptions, error);
+  if (!validator)
+    return usageError(error + " (the Validator; choose one with --validator)");
+
+  agent::Translator translator(
+      *parser, *validator, *platform, config,
+      [&](const std::string &script, const std::string &text) {
+        return compileCandidate(script, text, stdlibDir, "");
+      },
+      checkCommandStream);
+  translator.progress = [](const std::string &line) {
+    std::cerr << "plate translate: " << line << "\n";
+  };
+  agent::TranslationResult result = translator.run(*protocol, layout);
+
+  std::string failedPath;
+  if (result.passed) {
+    if (!options.output.empty()) {
+      std::ofstream out(options.output, std::ios::binary);
+      out << result.finalOutput;
+      if (!out)
+        return usageError(fmt::format("cannot write `{}`", options.output));
+    } else {
+      std::cout << result.finalOutput;
+    }
+  } else {
+    for (const agent::Finding &f : result.findings)
+      std::cerr << fmt::format("plate translate: [{} {}] {}: {}\n", f.source, f.type,
+                               f.location, f.message);
+    if (!result.error.empty())
+      std::cerr << "plate translate: error: " << result.error << "\n";
+    if (!options.output.empty() && !result.finalOutput.empty()) {
+      failedPath = options.output + ".failed";
+      std::ofstream out(failedPath, std::ios::binary);
+      out << commentBlock(fmt::format("NOT VERIFIED: plate translate ended in a final fail "
+                                      "after {} attempt(s); do not run this script. Findings "
+                                      "of the last attempt:",
+                                      result.attempts.size()),
+                          result.findings)
+          << result.finalOutput;
+    }
+  }
+
+  if (!options.record.empty()) {
+    json record = {
+        {"tool", "plate " PLATE_VERSION},
+        {"timestamp", agent::isoTimestampNow()},
+        {"protocol", options.protocol},
+        {"protocol_hash", agent::fnv1a64Hex(*protocol)},
+        {"mode", options.direct ? "direct" : "script"},
+        {"parser", parserSpec->text},
+        {"validator", validatorSpec->text},
+        {"max_attempts", options.maxAttempts},
+        {"token_approximation", "characters/4"},
+        {"warnings", warnings},
+        {"outcome", result.outcome},
+        {"attempts", result.attempts},
+        {"output", result.passed ? options.output : failedPath},
+    };
+    if (!result.error.empty()) {
+      record["error"] = result.error;
+      record["error_kind"] = agent::errorKindName(result.errorKind);
+    }
+    std::ofstream out(options.record, std::ios::binary);
+    out << record.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  }
+
+  std::cout << "outcome: " << result.outcome << "\n";
+  if (result.passed)
+    return 0;
+  switch (result.errorKind) {
+  case agent::LlmErrorKind::Configuration:
+  case agent::LlmErrorKind::Authentication:
+  case agent::LlmErrorKind::Quota:
+  case agent::LlmErrorKind::Unreachable:
+  case agent::LlmErrorKind::BadRequest:
+    return static_cast<int>(ExitCode::Usage);
+  default:
+    return static_cast<int>(ExitCode::InputErrors);
+  }
+}
+
+} // namespace plate

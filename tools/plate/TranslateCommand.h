@@ -1,0 +1,51 @@
+//===- TranslateCommand.h - `plate translate`: text to verified script ----===//
+//
+// The glue between the command line and the dual-agent translation of
+// agent/Translator.h: model configuration, the compile hook over the
+// driver's Compilation, the run record, the cache, and what is written.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "agent/Translator.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace plate {
+
+struct TranslateOptions {
+  std::string protocol;  ///< PROTOCOL.txt
+  std::string layout;    ///< --layout FILE (CSV grid or text)
+  std::string parser;    ///< --parser provider:model[@base-url]
+  std::string validator; ///< --validator
+  unsigned maxAttempts = 3;
+  std::string output;    ///< -o OUT.plate
+  std::string record;    ///< --record RUN.json
+  std::string cacheDir;  ///< --cache DIR
+  std::string stdlibDir;
+  bool direct = false;
+  bool printPromptSize = false;
+  // Transport knobs (tests shorten them).
+  double timeoutSeconds = 120;
+  double connectTimeoutSeconds = 10;
+  unsigned maxRetries = 2;
+  double backoffBaseSeconds = 0.5;
+  double backoffCapSeconds = 8;
+};
+
+/// Adds the `translate` subcommand; main() then calls runTranslateCommand
+/// when it was chosen.
+CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options);
+int runTranslateCommand(const TranslateOptions &options);
+
+/// The compile hook the loop uses: the script goes through a Compilation
+/// (check + the default pipeline), its diagnostics are collected as JSON
+/// (not printed), and the coverage check runs on its AST.
+agent::CompileReport compileCandidate(const std::string &script,
+                                      const std::string &protocolText,
+                                      const std::string &stdlibDir,
+                                      const std::string &layoutCsv);
+
+} // namespace plate
