@@ -228,3 +228,75 @@ TEST_F(GroupWellsTest, UnknownPlateTypeIsReported) {
 
 } // namespace
 } // namespace plate::test
+
+#include "frontend/Frontend.h"
+
+namespace plate::test {
+namespace {
+
+/// Figures for docs/examples: head positions of every INSTRUMENT pipetting
+/// step against the lower bound and against the true optimum (brute force
+/// per row and residue class, valid by the independence argument that the
+/// exhaustive tests above check).
+TEST_F(GroupWellsTest, ExamplesUseTheOptimalNumberOfPositions) {
+  struct Figures {
+    const char *file;
+    unsigned positions, lowerBound, optimum;
+  };
+  std::vector<Figures> figures = {{"bradford.plate", 0, 0, 0},
+                                  {"il6_elisa.plate", 0, 0, 0}};
+  for (Figures &example : figures) {
+    SourceManager exampleSources;
+    DiagnosticEngine exampleDiags(exampleSources);
+    std::optional<uint32_t> id = exampleSources.addFile(
+        std::string(PLATE_SOURCE_DIR) + "/docs/examples/" + example.file);
+    ASSERT_TRUE(id.has_value()) << example.file;
+    ast::Script script = parseScript(exampleSources, *id, exampleDiags);
+    FrontendOptions options;
+    options.stdlibDir = PLATE_STDLIB_DIR;
+    std::optional<CheckedProgram> program =
+        checkScript(script, exampleSources, exampleDiags, options);
+    ASSERT_TRUE(program.has_value()) << example.file;
+    ASSERT_TRUE(program->platform.has_value());
+    ir::Module &exampleModule = program->module;
+    PassContext context{exampleDiags, exampleSources, *program->platform};
+    ASSERT_TRUE(createNormalizeUnitsPass()->run(exampleModule, context));
+    ASSERT_TRUE(createGroupWellsPass()->run(exampleModule, context));
+    std::optional<HeadGeometry> geometry = headGeometry(exampleModule, *program->platform);
+    ASSERT_TRUE(geometry.has_value());
+    ASSERT_EQ(geometry->shape.cols % geometry->stride, 0u);
+    const unsigned classCols = geometry->shape.cols / geometry->stride;
+    std::vector<unsigned> optimum = bruteForceRow(classCols, geometry->channels, 1);
+    unsigned steps = 0;
+    for (const ir::Op &op : exampleModule.ops) {
+      WellSet wells = pipettedWells(op);
+      if (op.manual || wells.empty())
+        continue;
+      ++steps;
+      unsigned best = 0;
+      for (unsigned row = 1; row <= geometry->shape.rows; ++row)
+        for (unsigned residue = 0; residue < geometry->stride; ++residue) {
+          uint32_t bits = 0;
+          for (unsigned index = 0; index < classCols; ++index)
+            if (wells.contains(Well{static_cast<uint8_t>(row),
+                                    static_cast<uint8_t>(residue + 1 + index * geometry->stride)}))
+              bits |= 1u << index;
+          best += optimum[bits];
+        }
+      EXPECT_EQ(op.blocks.size(), best) << example.file << " line " << op.loc.line;
+      expectExactCover(op.blocks, wells, *geometry);
+      example.positions += static_cast<unsigned>(op.blocks.size());
+      example.lowerBound += headPositionLowerBound(wells, *geometry);
+      example.optimum += best;
+    }
+    EXPECT_GT(steps, 0u) << example.file;
+    EXPECT_EQ(example.positions, example.lowerBound) << example.file;
+    std::printf("[figures] %s: %u INSTRUMENT pipetting steps, %u head positions, "
+                "lower bound %u, brute-force optimum %u\n",
+                example.file, steps, example.positions, example.lowerBound,
+                example.optimum);
+  }
+}
+
+} // namespace
+} // namespace plate::test
