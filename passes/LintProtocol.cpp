@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace plate {
@@ -70,7 +71,7 @@ public:
       : module_(module), diags_(context.diags) {}
 
   void run() {
-    checkUnreadDispenses();
+    findUnreadDispenses();
     const ir::Op *conjugate = nullptr;
     ir::LiquidId conjugateLiquid = 0;
     const ir::Op *stop = nullptr;
@@ -79,6 +80,7 @@ public:
     std::vector<std::pair<ir::LiquidId, bool>> inLight; // liquid, warned
     for (const ir::Op &op : module_.ops) {
       if (auto *dispense = op.as<ir::DispenseOp>()) {
+        reportUnread(op, *dispense);
         for (const ir::Portion &portion : dispense->portions) {
           const ir::Liquid &liquid = module_.liquid(portion.liquid);
           switch (classify(liquid)) {
@@ -143,10 +145,10 @@ private:
     return layout.empty() ? WellSet::all(module_.shape) : layout;
   }
 
-  void checkUnreadDispenses() {
+  /// W804 needs the reads after each dispense: one backward walk.
+  void findUnreadDispenses() {
     bool anyRead = false;
     WellSet readLater;
-    std::vector<std::pair<const ir::Op *, WellSet>> unread;
     for (size_t i = module_.ops.size(); i-- > 0;) {
       const ir::Op &op = module_.ops[i];
       if (auto *read = op.as<ir::ReadAbsorbanceOp>()) {
@@ -161,24 +163,27 @@ private:
           wells |= portion.wells;
         wells.subtract(readLater);
         if (!wells.empty())
-          unread.push_back({&op, wells});
+          unread_[&op] = wells;
       }
     }
     if (!anyRead)
-      return;
-    for (auto it = unread.rbegin(); it != unread.rend(); ++it) {
-      const ir::Op &op = *it->first;
-      auto *dispense = op.as<ir::DispenseOp>();
-      std::string source = dispense->portions.size() == 1
-                               ? module_.liquid(dispense->portions[0].liquid).name
-                               : std::string("layout");
-      diags_
-          .report(DiagId::DispensedNeverRead, op.loc, it->second.size(), source,
-                  it->second.str())
-          .step(op.step);
-    }
+      unread_.clear();
   }
 
+  void reportUnread(const ir::Op &op, const ir::DispenseOp &dispense) {
+    auto it = unread_.find(&op);
+    if (it == unread_.end())
+      return;
+    std::string source = dispense.portions.size() == 1
+                             ? module_.liquid(dispense.portions[0].liquid).name
+                             : std::string("layout");
+    diags_
+        .report(DiagId::DispensedNeverRead, op.loc, it->second.size(), source,
+                it->second.str())
+        .step(op.step);
+  }
+
+  std::map<const ir::Op *, WellSet> unread_;
   const ir::Module &module_;
   DiagnosticEngine &diags_;
 };

@@ -164,6 +164,13 @@ private:
     setLid(false);
   }
 
+  /// A plate that waits on a switched-off heating plate looks like a
+  /// failed heated incubation; waits happen on the sample slot instead.
+  void leaveColdHeater() {
+    if (plateAt_ == platform_.heaterSlot && !heater_)
+      moveTo(platform_.samplePlateSlot);
+  }
+
   bool heatedLater() const {
     for (size_t i = index_ + 1; i < module_.ops.size(); ++i) {
       const ir::Op &op = module_.ops[i];
@@ -225,6 +232,8 @@ private:
       moveTo(platform_.shakerSlot);
     else if (heated)
       moveTo(platform_.heaterSlot);
+    else
+      leaveColdHeater();
     setLid(op.lidOn || op.dark);
     if (op.shaking)
       emitter_.emit(ir::DevShakeOp{platform_.shakerModule, *op.shaking, op.time});
@@ -267,6 +276,7 @@ private:
     return false;
   }
   bool lower(ir::WaitOp &op, ir::Op &) {
+    leaveColdHeater();
     emitter_.emit(ir::DevWaitOp{op.time});
     return false;
   }

@@ -126,7 +126,8 @@ TEST_F(RouteTransportTest, ReadsNamedWellsInColumnMajorOrder) {
 }
 
 // Heat is switched on once for consecutive heated incubations and off
-// after the last; the plate goes to the heater slot with its lid.
+// after the last; the plate goes to the heater slot with its lid, and
+// leaves the cold heater for a later incubation at room temperature.
 TEST_F(RouteTransportTest, HeaterOnceAndOffAfterLastHeatedIncubation) {
   add(ir::IncubateOp{Quantity::seconds(3600), Quantity::celsius(37), std::nullopt, true, false}, 20);
   pipette(21);
@@ -137,7 +138,7 @@ TEST_F(RouteTransportTest, HeaterOnceAndOffAfterLastHeatedIncubation) {
               ElementsAre("HP.SetTemperature 37", "LH.MovePlate 1->3", "SYS.Wait 3600",
                           "LH.MovePlate 3->1", "LH.RemoveLid 1", "dispense",
                           "LH.MovePlate 1->3", "LH.PlaceLid 3", "SYS.Wait 1800", "HP.Off",
-                          "LH.RemoveLid 3", "SYS.Wait 900"));
+                          "LH.MovePlate 3->1", "LH.RemoveLid 1", "SYS.Wait 900"));
   EXPECT_EQ(result.heaterCelsius, 0);
   for (const ir::Op &op : module_.ops) {
     if (op.kind() == ir::OpKind::HeaterOff) {
