@@ -1,0 +1,276 @@
+//===- AnalysisTest.cpp - Curve fits, reader model, CSVs, emission ---------===//
+#include "backend/Analysis.h"
+#include "backend/Backend.h"
+#include "backend/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace plate;
+using namespace plate::backend;
+
+namespace {
+const Platform &bioforge() {
+  static SourceManager sources;
+  static DiagnosticEngine diags(sources);
+  static std::optional<Platform> platform =
+      loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  return *platform;
+}
+
+std::string tempFile(const std::string &name, const std::string &text) {
+  auto path = std::filesystem::temp_directory_path() / ("plate-backend-" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+} // namespace
+
+TEST(CurveFit, LinearRecoversAnExactLine) {
+  std::vector<double> x = {0, 5, 10, 15, 20, 25}, y;
+  for (double value : x)
+    y.push_back(0.05 + 0.07 * value);
+  std::string error;
+  auto fit = fitLinear(x, y, error);
+  ASSERT_TRUE(fit) << error;
+  EXPECT_NEAR(fit->params[0], 0.05, 1e-12);
+  EXPECT_NEAR(fit->params[1], 0.07, 1e-12);
+  EXPECT_NEAR(fit->rSquared, 1, 1e-12);
+  EXPECT_NEAR(*fit->inverse(0.05 + 0.07 * 12.5), 12.5, 1e-9);
+}
+
+TEST(CurveFit, LinearNeedsTwoLevels) {
+  std::string error;
+  EXPECT_FALSE(fitLinear({5, 5}, {1, 1.1}, error));
+  EXPECT_NE(error.find("two calibrant levels"), std::string::npos);
+}
+
+TEST(CurveFit, FourPLRecoversParametersFromNoisySyntheticData) {
+  const double a = 0.08, b = 1.4, c = 60, d = 2.4;
+  std::mt19937_64 random(7);
+  std::normal_distribution<double> noise(0, 0.003);
+  std::vector<double> x, y;
+  for (double conc : {1.0, 3.0, 9.0, 27.0, 81.0, 243.0, 729.0})
+    for (int replicate = 0; replicate < 2; ++replicate) {
+      x.push_back(conc);
+      y.push_back(d + (a - d) / (1 + std::pow(conc / c, b)) + noise(random));
+    }
+  std::string error;
+  auto fit = fit4PL(x, y, error);
+  ASSERT_TRUE(fit) << error;
+  EXPECT_NEAR(fit->params[0], a, 0.02);
+  EXPECT_NEAR(fit->params[1], b, 0.05);
+  EXPECT_NEAR(fit->params[2], c, 2.0);
+  EXPECT_NEAR(fit->params[3], d, 0.03);
+  EXPECT_GT(fit->rSquared, 0.999);
+  EXPECT_NEAR(*fit->inverse(fit->eval(40)), 40, 1e-6);
+  EXPECT_FALSE(fit->inverse(d + 1)); // beyond the upper asymptote
+}
+
+TEST(CurveFit, FourPLNeedsFourLevels) {
+  std::string error;
+  EXPECT_FALSE(fit4PL({1, 2, 3}, {0.1, 0.2, 0.3}, error));
+  EXPECT_NE(error.find("four calibrant levels"), std::string::npos);
+}
+
+namespace {
+/// A Bradford-like layout: blank A1..A3, S1..S5 in rows B..F, samples
+/// FBS1..FBS2 in A4..B6 at 1:100.
+std::vector<LayoutLiquid> bradfordLayout() {
+  std::vector<LayoutLiquid> layout;
+  auto row = [](uint8_t r, uint8_t c0) {
+    return std::vector<Well>{{r, c0}, {r, uint8_t(c0 + 1)}, {r, uint8_t(c0 + 2)}};
+  };
+  layout.push_back({"B0", ir::LiquidRole::Blank, row(1, 1), {}, "", {}});
+  double concs[] = {5, 10, 15, 20, 25};
+  for (int i = 0; i < 5; ++i)
+    layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant,
+                      row(uint8_t(2 + i), 1), concs[i], "ug/mL", {}});
+  layout.push_back({"FBS1", ir::LiquidRole::Sample, row(1, 4), {}, "", 100});
+  layout.push_back({"FBS2", ir::LiquidRole::Sample, row(2, 4), {}, "", 100});
+  return layout;
+}
+} // namespace
+
+TEST(Analysis, BackCalculatesSamplesTimesDilutionAndFlagsOutOfRange) {
+  std::vector<LayoutLiquid> layout = bradfordLayout();
+  PlateRead read;
+  read.seq = 9;
+  read.wavelengthNm = 595;
+  auto od = [](double conc) { return 0.05 + 0.06 * conc; };
+  for (const LayoutLiquid &liquid : layout)
+    for (const Well &well : liquid.wells)
+      read.values[well] = liquid.role == ir::LiquidRole::Blank ? 0.05
+                          : liquid.conc                      ? od(*liquid.conc)
+                          : liquid.name == "FBS1"            ? od(12)
+                                                             : od(40);
+  AnalysisStep step;
+  step.subtractBlank = true;
+  std::string error;
+  auto result = analyzeStandardCurve(step, read, layout, error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_NEAR(*result->blankMean, 0.05, 1e-12);
+  EXPECT_NEAR(result->fit.params[0], 0, 1e-9); // blank subtracted
+  EXPECT_NEAR(result->fit.params[1], 0.06, 1e-9);
+  ASSERT_EQ(result->samples.size(), 2u);
+  EXPECT_NEAR(*result->samples[0].concentration, 1200, 1e-6);
+  EXPECT_EQ(result->samples[0].flag, "");
+  EXPECT_EQ(result->samples[1].flag, "above range");
+  std::string csv = analysisCsv(*result);
+  EXPECT_NE(csv.find("FBS1,sample,A4 A5 A6,3,0.7200,,12,100,1200,ug/mL,\n"), std::string::npos) << csv;
+  std::string svg = curveSvg(*result);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 10, true);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+TEST(Analysis, SubtractBlankWithoutBlankWellsIsAnError) {
+  std::vector<LayoutLiquid> layout = bradfordLayout();
+  PlateRead read;
+  read.values[Well{2, 1}] = 0.3;
+  read.values[Well{3, 1}] = 0.6;
+  AnalysisStep step;
+  step.subtractBlank = true;
+  std::string error;
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
+  EXPECT_NE(error.find("no blank well was read"), std::string::npos);
+}
+
+TEST(ReaderModel, TopCalibrantReadsNearTopAndSamplesFollowTheTruthMap) {
+  const Platform &platform = bioforge();
+  RunSetup setup;
+  setup.layout = bradfordLayout();
+  for (const LayoutLiquid &liquid : setup.layout)
+    for (const Well &well : liquid.wells)
+      setup.manualFills.push_back({1, well, liquid.name, 10});
+  setup.reservoir.push_back({1, 1, "bradford", 20});
+  DeckState state(platform, *platform.findLabware("plate96"), setup);
+  state.applyManualFills(1);
+  ReaderModel model(setup, {{"FBS1", 1500}}, ReaderModel::Params{});
+  EXPECT_NEAR(*model.analyteConc("FBS1"), 15, 1e-12); // 1500 / dilution 100
+  // Default truth: the second (last) unknown lands at 75% of the range.
+  EXPECT_NEAR(*model.analyteConc("FBS2"), 5 + 20 * 0.75, 1e-12);
+  EXPECT_FALSE(model.analyteConc("B0"));
+  Command read;
+  read.seq = 1;
+  read.module = "RDR";
+  read.op = "ReadAbsorbance";
+  read.args = Json{{"wavelength_nm", 595},
+                   {"wells", Json::array({"A1", "F1", "F2", "A4", "H12"})}};
+  PlateRead values = model.read(read, state);
+  EXPECT_NEAR(values.values.at(Well{6, 1}), 1.8, 0.03); // S5, the top calibrant
+  EXPECT_NEAR(values.values.at(Well{1, 1}), 0.05, 0.03); // blank
+  EXPECT_NEAR(values.values.at(Well{1, 4}), 0.05 + 1.75 * 15 / 25, 0.03);
+  EXPECT_NEAR(values.values.at(Well{8, 12}), 0.05, 0.03); // empty well
+  // Same seed, same numbers.
+  ReaderModel again(setup, {{"FBS1", 1500}}, ReaderModel::Params{});
+  EXPECT_EQ(again.read(read, state).values, values.values);
+}
+
+TEST(ReaderCsv, WritesAPlateMapAndReadsItBack) {
+  PlateRead read;
+  read.wavelengthNm = 450;
+  read.referenceNm = 650;
+  read.values[Well{1, 1}] = 0.1234;
+  read.values[Well{8, 12}] = 1.5;
+  PlateShape shape;
+  std::string csv = plateReadCsv(read, shape);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "450/650nm,1,2,3,4,5,6,7,8,9,10,11,12");
+  EXPECT_NE(csv.find("\nA,0.1234,,,,,,,,,,,\n"), std::string::npos);
+  EXPECT_NE(csv.find("\nH,,,,,,,,,,,,1.5000\n"), std::string::npos);
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  auto values = readPlateCsv(tempFile("roundtrip.csv", csv), shape, sources, diags);
+  ASSERT_TRUE(values);
+  EXPECT_EQ(*values, read.values);
+}
+
+TEST(ReaderCsv, WrongShapeNamesFileAndLine) {
+  PlateShape shape;
+  struct Case {
+    std::string text;
+    uint32_t line;
+    std::string message;
+  } cases[] = {
+      {"x,1,2,3\nA,1,2,3\n", 1, "the header has 3 column(s)"},
+      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\n", 2, "1 data row(s); expected"},
+      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nC,,,,,,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
+       "row label `C`; expected `B`"},
+      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nB,,,,,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
+       "row B has 11 value cell(s); expected 12"},
+      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nB,,,,,0.5x,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
+       "well B5 holds `0.5x`, not a number"},
+  };
+  for (const Case &test : cases) {
+    SourceManager sources;
+    DiagnosticEngine diags(sources);
+    EXPECT_FALSE(readPlateCsv(tempFile("shape.csv", test.text), shape, sources, diags));
+    ASSERT_EQ(diags.diagnostics().size(), 1u);
+    EXPECT_EQ(diags.diagnostics()[0].id, DiagId::ReaderDataShape);
+    EXPECT_EQ(diags.diagnostics()[0].loc.line, test.line) << diags.diagnostics()[0].message;
+    EXPECT_NE(diags.diagnostics()[0].message.find(test.message), std::string::npos)
+        << diags.diagnostics()[0].message;
+  }
+}
+
+TEST(Emission, LowersDeviceOpsToTheCommandsOfSection3) {
+  const Platform &platform = bioforge();
+  ir::Module module;
+  module.lowered = true;
+  auto add = [&](ir::OpPayload payload, uint32_t line, bool reuse = false) {
+    ir::Op op;
+    op.payload = std::move(payload);
+    op.loc = SourceLoc{1, line, 1, 1};
+    op.step = "2";
+    op.tipsReuse = reuse;
+    module.ops.push_back(std::move(op));
+  };
+  ir::ChannelMask all{0b1111, 4};
+  add(ir::PickTipsOp{1, 1, all}, 17);
+  add(ir::DevAspirateOp{{"5", 1, 2}, all, Quantity::microliters(100), 0}, 17);
+  add(ir::DevDispenseOp{{"8", 0, 0}, all, Quantity{0.0375, Unit::MilliLiter}}, 17, true);
+  add(ir::NoteOp{"host only"}, 18);
+  add(ir::MovePlateOp{"PT", "1", "A1"}, 19);
+  add(ir::DevWaitOp{Quantity{10, Unit::Minute}}, 20);
+  std::ostringstream out;
+  emitJsonl(module, platform, out);
+  EXPECT_EQ(out.str(),
+            R"({"seq":1,"module":"LH","op":"PickTips","args":{"row":1,"col":1,"mask":"1111"},"step":"2","line":17})"
+            "\n"
+            R"({"seq":2,"module":"LH","op":"Aspirate","args":{"slot":5,"row":1,"col":2,"mask":"1111","volume_ul":100},"step":"2","line":17})"
+            "\n"
+            R"({"seq":3,"module":"LH","op":"Dispense","args":{"slot":8,"mask":"1111","volume_ul":37.5},"step":"2","line":17,"tips":"reuse"})"
+            "\n"
+            R"({"seq":4,"module":"PT","op":"MovePlate","args":{"from":1,"to":"A1"},"step":"2","line":19})"
+            "\n"
+            R"({"seq":5,"module":"SYS","op":"Wait","args":{"seconds":600},"step":"2","line":20})"
+            "\n");
+  std::vector<Command> commands = lowerToCommands(module, platform);
+  // §5: 4 + (2 + 1) + (2 + 0.375) + 20 + 600.
+  EXPECT_DOUBLE_EQ(robotSeconds(commands, platform), 629.375);
+  Json plan = loadingPlanJson(module, platform);
+  EXPECT_EQ(plan["tips"], 4);
+  EXPECT_EQ(plan["tip_racks"], 1);
+  EXPECT_EQ(plan["robot_time_s"], 629.375);
+}
+
+TEST(RunSetup, PlanJsonRoundTrips) {
+  RunSetup setup;
+  setup.reservoir.push_back({1, 2, "bradford", 7.1});
+  setup.layout = bradfordLayout();
+  setup.manualFills.push_back({3, Well{1, 1}, "B0", 10});
+  setup.analyses.push_back({12, true, 595, true, "6", 21});
+  setup.tips = 12;
+  setup.tipRacks = 1;
+  setup.robotTimeSeconds = 1234.5;
+  Json json = setupToJson(setup);
+  std::string error;
+  auto back = setupFromJson(Json::parse(json.dump()), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(setupToJson(*back).dump(), json.dump());
+  EXPECT_EQ(json["reservoir"][0].dump(), R"({"row":1,"col":2,"liquid":"bradford","volume_ml":7.1})");
+}
