@@ -406,7 +406,16 @@ public:
             add(node.excitation, false, s, manual, multiplier);
             add(node.emission, false, s, manual, multiplier);
           } else if constexpr (std::is_same_v<T, ast::Analyze>) {
-            // The analysis re-uses the read's wavelength: not a new value.
+            // The analysis re-uses the read's wavelength: it may match a
+            // restatement in the text but is never an invented value.
+            if (node.wavelength) {
+              size_t before = quantities.size();
+              add(*node.wavelength, false, s, manual, multiplier);
+              for (size_t i = before; i < quantities.size(); ++i) {
+                quantities[i].ordered = false;
+                quantities[i].optional = true;
+              }
+            }
           } else if constexpr (std::is_same_v<T, ast::Pause>) {
             addProse(node.message, s, manual, multiplier);
           } else if constexpr (std::is_same_v<T, ast::Note>) {
@@ -598,7 +607,8 @@ std::vector<Finding> checkCoverage(std::string_view protocolText, const ast::Scr
     const TextQuantity &t = text[j];
     int replacement = -1;
     for (size_t i = 0; i < used.size(); ++i)
-      if (matchOf[i] < 0 && !extraReported[i] && used[i].dimension == t.dimension) {
+      if (matchOf[i] < 0 && !extraReported[i] && !used[i].optional &&
+          used[i].dimension == t.dimension) {
         replacement = static_cast<int>(i);
         break;
       }
@@ -624,7 +634,7 @@ std::vector<Finding> checkCoverage(std::string_view protocolText, const ast::Scr
     }
   }
   for (size_t i = 0; i < used.size(); ++i) {
-    if (matchOf[i] >= 0 || extraReported[i])
+    if (matchOf[i] >= 0 || extraReported[i] || used[i].optional)
       continue;
     const ScriptQuantity &s = used[i];
     findings.push_back({"parameter", fmt::format("line {}", s.line),

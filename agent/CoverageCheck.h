@@ -48,6 +48,7 @@ struct ScriptQuantity {
   std::string text;
   bool manual = false;
   bool ordered = true; ///< a step quantity (not a reagent declaration or note)
+  bool optional = false; ///< may restate a text value (analyze at the read's wavelength)
 };
 
 std::vector<ScriptQuantity> extractScriptQuantities(const ast::Script &script,

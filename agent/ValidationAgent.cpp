@@ -108,7 +108,8 @@ std::string stepSummary(const ir::Module &module) {
       if (!counts[name]++)
         order.push_back(name);
       if (!ir::isDeviceOp(op.kind()) || op.manual) {
-        details.push_back(ir::printOp(op, module));
+        std::string text = ir::printOp(op, module);
+        details.push_back(text.substr(0, text.find("  loc=")));
       } else if (counts[name] == 1) {
         if (const auto *aspirate = op.as<ir::DevAspirateOp>())
           details.push_back(fmt::format("aspirate {}", aspirate->volume));
