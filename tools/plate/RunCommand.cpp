@@ -95,6 +95,9 @@ int runRunCommand(const RunCommandOptions &options) {
     result = backend::runCommands(*commands, setup, *platform, run, sources, diags);
   }
 
+  // Inputs rejected before the first command: nothing ran, nothing to say.
+  if (!result.ok && !result.failedSeq && result.executed == 0)
+    return fail();
   std::cout << fmt::format("run: {} command(s) executed, robot time {} ({} s){}\n",
                            result.executed, backend::formatDuration(result.robotSeconds),
                            formatNumber(std::round(result.robotSeconds * 1000) / 1000),
