@@ -175,5 +175,5 @@ TITLE_CLOSE : '</' K I T '_' T I T L E '>' -> popMode ;
 TITLE_END_OPEN : '<' SECTION_NAME '>' -> type(TAG_OPEN), popMode ;
 TITLE_END_CLOSE : '</' SECTION_NAME '>' -> type(TAG_CLOSE), popMode ;
 TITLE_NEWLINE : '\r'? '\n' -> type(NEWLINE) ;
-TITLE_TEXT : ~[<\r\n]+ ;
+TITLE_TEXT : ~[<\n]+ ;
 TITLE_LT : '<' -> type(TITLE_TEXT) ;

@@ -181,3 +181,19 @@ TEST(ParseReagents, KeywordAsReagentName) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ParseSections, CrLfLineEndings) {
+  auto p = parseText("<KIT_TITLE>Title\r</KIT_TITLE>\r\n<INSTRUMENT>\r\n3. wait 1 s\r\n"
+                     "repeat 2 {\r\n  wait 2 s\r\n}\r\n</INSTRUMENT>\r\n");
+  ASSERT_FALSE(p->diags->hasErrors()) << p->messages();
+  EXPECT_EQ(*p->script.title, "Title");
+  const auto &s = p->instrument().statements;
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].loc.line, 3u);
+  EXPECT_EQ(s[0].loc.col, 4u);
+  EXPECT_EQ(std::get<ast::Repeat>(s[1].kind).body.size(), 1u);
+}
+
+} // namespace
