@@ -249,6 +249,16 @@ TEST(Emission, LowersDeviceOpsToTheCommandsOfSection3) {
             "\n"
             R"({"seq":5,"module":"SYS","op":"Wait","args":{"seconds":600},"step":"2","line":20})"
             "\n");
+  SourceManager sources;
+  module.fileId = sources.addBuffer("x.plate", std::string(16, '\n') + "2. dispense 100 uL of buffer to all\n");
+  std::ostringstream listing;
+  emitListing(module, platform, sources, listing);
+  EXPECT_NE(listing.str().find("step 2 (line 17): dispense 100 uL of buffer to all\n"),
+            std::string::npos) << listing.str();
+  EXPECT_NE(listing.str().find("LH.Aspirate slot=5 row=1 col=2 mask=1111 volume_ul=100"),
+            std::string::npos);
+  EXPECT_NE(listing.str().find("summary: 5 commands, 4 tips, 1 tip rack(s), robot time 10 min 29 s"),
+            std::string::npos) << listing.str();
   std::vector<Command> commands = lowerToCommands(module, platform);
   // §5: 4 + (2 + 1) + (2 + 0.375) + 20 + 600.
   EXPECT_DOUBLE_EQ(robotSeconds(commands, platform), 629.375);
