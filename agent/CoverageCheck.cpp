@@ -186,7 +186,9 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
                                                                  : numberWord(word).value_or(0);
       if (count == 0)
         continue;
-      bool more = m[2].matched;
+      size_t after = m.position(0) + m.length(0);
+      std::string rest = lower(line.substr(after, 12));
+      bool more = m[2].matched || rest.rfind(" more", 0) == 0 || rest.rfind(" additional", 0) == 0;
       if (isRepeat) {
         repeatCopies = std::max(repeatCopies, more ? count : count - 1);
         continue;
