@@ -1,6 +1,8 @@
 //===- Commands.cpp - check and compile -----------------------------------===//
 #include "tools/plate/Commands.h"
 
+#include "backend/Backend.h"
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -8,7 +10,7 @@
 namespace plate {
 
 const std::vector<std::string> &emitKinds() {
-  static const std::vector<std::string> kinds = {"ast", "ir"};
+  static const std::vector<std::string> kinds = {"ast", "ir", "bf1", "bf1-json"};
   return kinds;
 }
 
@@ -62,6 +64,37 @@ int runCompileCommand(const CompileCommandOptions &options) {
   std::cout << dump.str();
   if (ok && options.emit == "ir")
     ok = writeOutput(options.output, ir::print(compilation.module(), compilation.sources()),
+                     compilation.diags());
+  bool wantsCommands = options.emit == "bf1" || options.emit == "bf1-json" ||
+                       !options.loadingPlan.empty();
+  if (ok && wantsCommands && !compilation.module().lowered) {
+    compilation.diags().report(
+        DiagId::MalformedFile, SourceLoc{},
+        "--emit=bf1, --emit=bf1-json and --loading-plan need the whole pipeline; the "
+        "chosen --passes do not lower the script to device commands");
+    ok = false;
+  }
+  if (ok && (options.emit == "bf1" || options.emit == "bf1-json")) {
+    std::ostringstream out;
+    if (options.emit == "bf1")
+      backend::emitListing(compilation.module(), compilation.platform(),
+                           compilation.sources(), out);
+    else
+      backend::emitJsonl(compilation.module(), compilation.platform(), out);
+    ok = writeOutput(options.output, out.str(), compilation.diags());
+    // The JSON Lines file holds commands only; the plan and the summary
+    // still reach the person running the compiler.
+    if (ok && options.emit == "bf1-json" && !options.output.empty() && options.output != "-") {
+      std::vector<backend::Command> commands =
+          backend::lowerToCommands(compilation.module(), compilation.platform());
+      backend::RunSetup setup =
+          backend::setupFromModule(compilation.module(), compilation.platform(), commands);
+      std::cerr << backend::planText(setup, commands.size());
+    }
+  }
+  if (ok && !options.loadingPlan.empty())
+    ok = writeOutput(options.loadingPlan,
+                     backend::loadingPlanJson(compilation.module(), compilation.platform()).dump(2) + "\n",
                      compilation.diags());
   compilation.finishDiagnostics();
   return exitFor(ok);

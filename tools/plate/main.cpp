@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/plate/Commands.h"
+#include "tools/plate/RunCommand.h"
+#include "tools/plate/TranslateCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -57,12 +59,25 @@ int main(int argc, char **argv) {
   compile->add_option("--emit", compileOptions.emit, "what to emit")
       ->check(CLI::IsMember(emitKinds()));
   compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
+  compile->add_option("--loading-plan", compileOptions.loadingPlan,
+                      "write the loading plan as JSON (language spec §11)");
   compile->add_option("--passes", passes,
                       "run this comma-separated pipeline instead of the default (empty: none)");
   compile->add_flag("--print-after-all", compileOptions.compile.printAfterAll,
                     "print the IR after every pass");
   compile->add_option("--print-after", compileOptions.compile.printAfter,
                       "print the IR after the named pass (repeatable)");
+  RunCommandOptions runOptions;
+  std::string runFormat = "text";
+  CLI::App *run = app.add_subcommand(
+      "run", "compile a script (or read a saved .jsonl stream) and execute it on the simulator");
+  addCommonOptions(*run, runOptions.compile, runFormat);
+  run->get_option("FILE")->description("a .plate script or a .jsonl command stream");
+  addRunOptions(*run, runOptions);
+
+  TranslateOptions translateOptions;
+  CLI::App *translate = addTranslateCommand(app, translateOptions);
+
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--list-passes")
@@ -98,5 +113,11 @@ int main(int argc, char **argv) {
       }
     return runCompileCommand(compileOptions);
   }
+  if (*run) {
+    finishCommonOptions(runOptions.compile, runFormat);
+    return runRunCommand(runOptions);
+  }
+  if (*translate)
+    return runTranslateCommand(translateOptions);
   return static_cast<int>(ExitCode::Usage);
 }
