@@ -199,7 +199,11 @@ std::string closestMatch(std::string_view word,
   unsigned bestDistance = ~0u;
   llvm::StringRef wordRef(word.data(), word.size());
   for (const std::string &candidate : candidates) {
-    unsigned distance = wordRef.edit_distance(candidate, true, 4);
+    // edit_distance returns MaxEditDistance + 1 when it gives up early.
+    constexpr unsigned kMaxDistance = 3;
+    unsigned distance = wordRef.edit_distance(candidate, true, kMaxDistance);
+    if (distance > kMaxDistance)
+      continue;
     // Case-only differences count as the closest possible typo.
     if (wordRef.equals_insensitive(candidate))
       distance = 0;
