@@ -1,0 +1,1021 @@
+//===- EvalCommand.cpp - `plate eval` -------------------------------------===//
+//
+// Every candidate goes through the same deterministic validation as
+// `plate translate` (compileCandidate: compiler, then the coverage check),
+// so the mutation study measures exactly what a translation run would
+// catch. Sweeps run translations concurrently (the waits are on the
+// network) but compile one candidate at a time: the compiler's temporary
+// files and caches are per process, not per thread.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/plate/EvalCommand.h"
+
+#include "agent/Translator.h"
+#include "backend/Backend.h"
+#include "tools/plate/Compilation.h"
+#include "tools/plate/TranslateCommand.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace plate {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
+  CLI::App *command = app.add_subcommand(
+      "eval", "evaluate translations: --score one script against its ground truth, "
+              "--check-corpus, --mutation-study, or a Parser x Validator sweep over the corpus");
+  command->add_option("--score", options.candidate,
+                      "a candidate .plate script (or .jsonl command stream) to score");
+  command->add_option("--truth", options.truth, "the ground-truth .plate script for --score");
+  command->add_option("--corpus", options.corpus,
+                      "corpus directory (NN-name/{protocol.txt,truth.plate,layout.csv})");
+  command->add_option("--only", options.only, "only protocols whose directory name contains this");
+  command->add_flag("--check-corpus", options.checkCorpus,
+                    "compile every ground truth and run the coverage check on it");
+  command->add_flag("--mutation-study", options.mutationStudy,
+                    "single-change mutants of every ground truth through the deterministic layer");
+  command->add_flag("-v,--verbose", options.verbose, "list every mutant or attempt");
+  command->add_option("--parser", options.parsers,
+                      "Parser models for the sweep (repeatable or comma-separated)")
+      ->delimiter(',');
+  command->add_option("--validator", options.validators,
+                      "Validator models for the sweep (repeatable or comma-separated)")
+      ->delimiter(',');
+  command->add_flag("--direct", options.direct,
+                    "also run every Parser with direct command mapping (the baseline)");
+  command->add_option("--max-attempts", options.maxAttempts, "attempts per translation")
+      ->check(CLI::Range(1u, 9u));
+  command->add_option("-j,--jobs", options.jobs, "translations run at once")
+      ->check(CLI::Range(1u, 64u));
+  command->add_option("--per-minute", options.perMinute,
+                      "translations started per minute (0: no limit)");
+  command->add_option("--temperature", options.temperature, "sampling temperature (every call)");
+  command->add_option("--seed", options.seed, "seed (every call that takes one)");
+  command->add_option("--cache", options.cacheDir,
+                      "cache responses by request hash; a finished sweep replays offline");
+  command->add_option("-o,--out", options.outDir,
+                      "sweep report directory (report.md, sweep.json, *.svg)");
+  command->add_option("--label", options.label, "what this sweep is, for the report");
+  command->add_option("--json", options.json, "write the results as JSON to this file");
+  command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
+  command->add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
+  command->add_option("--max-retries", options.maxRetries, "HTTP retries per call");
+  command->add_option("--backoff-base", options.backoffBaseSeconds, "first backoff in seconds");
+  command->add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
+  return command;
+}
+
+namespace {
+
+std::optional<std::string> readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int usageError(const std::string &message) {
+  std::cerr << "plate eval: error: " << message << "\n";
+  return static_cast<int>(ExitCode::Usage);
+}
+
+/// Keeps a Compilation's diagnostics off the terminal.
+class QuietCerr {
+public:
+  QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
+  ~QuietCerr() { std::cerr.rdbuf(saved_); }
+
+private:
+  std::ostringstream sink_;
+  std::streambuf *saved_;
+};
+
+std::string defaultStdlib() {
+  if (const char *env = std::getenv("PLATE_STDLIB"); env && *env)
+    return env;
+  return PLATE_STDLIB_DIR;
+}
+
+std::string defaultCorpus() {
+  if (fs::is_directory("test/corpus"))
+    return "test/corpus";
+  return (fs::path(PLATE_STDLIB_DIR).parent_path() / "test" / "corpus").string();
+}
+
+std::mutex &compileMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+} // namespace
+
+ScriptLayers layersOfScript(const std::string &script, const std::string &stdlibDir,
+                            const std::string &layoutCsv) {
+  static std::atomic<unsigned> counter{0};
+  ScriptLayers layers;
+  fs::path dir = fs::temp_directory_path() / fmt::format("plate-eval-{}", getpid());
+  fs::create_directories(dir);
+  fs::path file = dir / fmt::format("script{}.plate", ++counter);
+  std::ofstream(file, std::ios::binary) << script;
+  {
+    QuietCerr quiet;
+    CompileOptions options;
+    options.input = file.string();
+    options.stdlibDir = stdlibDir;
+    options.layoutCsv = layoutCsv;
+    options.diagnosticsFormat = DiagnosticsFormat::Json;
+    Compilation compilation(options);
+    layers.checked = compilation.check();
+    if (layers.checked)
+      layers.steps = agent::structuredSteps(compilation.module(), compilation.platform());
+    std::ostringstream dump;
+    layers.compiled = layers.checked && compilation.compile(dump);
+    if (layers.compiled)
+      layers.blocks = agent::commandBlocks(
+          backend::lowerToCommands(compilation.module(), compilation.platform()));
+    json rendered = json::parse(renderJson(compilation.diags().diagnostics(), compilation.sources()),
+                                nullptr, false);
+    if (!rendered.is_discarded())
+      layers.diagnostics = rendered["diagnostics"];
+  }
+  std::error_code ignored;
+  fs::remove(file, ignored);
+  fs::remove(dir, ignored);
+  return layers;
+}
+
+ScriptLayers layersOfCommands(const std::string &jsonl) {
+  ScriptLayers layers;
+  SourceManager sources;
+  uint32_t id = sources.addBuffer("answer.jsonl", jsonl);
+  DiagnosticEngine diags(sources);
+  std::optional<std::vector<backend::Command>> commands =
+      backend::parseCommandStream(id, sources, diags);
+  layers.diagnostics = json::parse(renderJson(diags.diagnostics(), sources))["diagnostics"];
+  layers.compiled = commands.has_value() && !diags.hasErrors();
+  if (commands)
+    layers.blocks = agent::commandBlocks(*commands);
+  return layers;
+}
+
+namespace {
+
+//===--- Corpus -----------------------------------------------------------===//
+
+struct CorpusEntry {
+  std::string name;
+  std::string protocol;
+  std::string truth;
+  std::string layout; ///< layout.csv text, if any
+};
+
+std::optional<std::vector<CorpusEntry>> loadCorpus(const std::string &dir, const std::string &only,
+                                                   std::string &error) {
+  if (!fs::is_directory(dir)) {
+    error = fmt::format("`{}` is not a corpus directory", dir);
+    return std::nullopt;
+  }
+  std::vector<fs::path> folders;
+  for (const fs::directory_entry &entry : fs::directory_iterator(dir))
+    if (entry.is_directory() && fs::exists(entry.path() / "truth.plate"))
+      folders.push_back(entry.path());
+  std::sort(folders.begin(), folders.end());
+  std::vector<CorpusEntry> corpus;
+  for (const fs::path &folder : folders) {
+    std::string name = folder.filename().string();
+    if (!only.empty() && name.find(only) == std::string::npos)
+      continue;
+    std::optional<std::string> protocol = readText((folder / "protocol.txt").string());
+    std::optional<std::string> truth = readText((folder / "truth.plate").string());
+    if (!protocol || !truth) {
+      error = fmt::format("`{}` needs protocol.txt and truth.plate", folder.string());
+      return std::nullopt;
+    }
+    corpus.push_back({name, *protocol, *truth,
+                      readText((folder / "layout.csv").string()).value_or("")});
+  }
+  if (corpus.empty()) {
+    error = fmt::format("no protocols in `{}`{}", dir,
+                        only.empty() ? "" : fmt::format(" matching `{}`", only));
+    return std::nullopt;
+  }
+  return corpus;
+}
+
+std::string percent(size_t part, size_t whole) {
+  return whole == 0 ? "-" : fmt::format("{:.1f} %", 100.0 * double(part) / double(whole));
+}
+
+//===--- --score ----------------------------------------------------------===//
+
+int runScore(const EvalOptions &options, const std::string &stdlib) {
+  if (options.truth.empty())
+    return usageError("--score needs --truth TRUTH.plate");
+  std::optional<std::string> candidate = readText(options.candidate);
+  if (!candidate)
+    return usageError(fmt::format("cannot read `{}`", options.candidate));
+  std::optional<std::string> truthText = readText(options.truth);
+  if (!truthText)
+    return usageError(fmt::format("cannot read `{}`", options.truth));
+  ScriptLayers truth = layersOfScript(*truthText, stdlib);
+  if (!truth.compiled)
+    return usageError(fmt::format("the ground truth `{}` does not compile", options.truth));
+  bool direct = options.candidate.size() > 6 &&
+                options.candidate.substr(options.candidate.size() - 6) == ".jsonl";
+  ScriptLayers cand = direct ? layersOfCommands(*candidate) : layersOfScript(*candidate, stdlib);
+  agent::ParameterAccuracy pa =
+      agent::scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
+  agent::PlanningScore planning =
+      agent::scorePlanning(agent::stepTypes(truth.steps), agent::stepTypes(cand.steps));
+  agent::PlanningScore blockPlanning =
+      agent::scorePlanning(agent::blockTypes(truth.blocks), agent::blockTypes(cand.blocks));
+  auto layerLine = [](const char *name, const agent::LayerScore &s, const char *unit) {
+    return fmt::format("{:<17} C = {:>5}  P = {:>5}  T = {:>5}  max(C - P, 0) = {:>5}  ({} {} "
+                       "matched, {} over-generated, {} missed)\n",
+                       name, s.correct, s.penalty, s.total, s.clamped(), s.matched, unit,
+                       s.overGenerated, s.missed);
+  };
+  std::cout << fmt::format("candidate: {}{}\n", options.candidate,
+                           direct              ? " (direct command stream)"
+                           : !cand.checked     ? " (does not check: no steps, no commands)"
+                           : !cand.compiled    ? " (does not compile: no commands)"
+                                               : "");
+  std::cout << fmt::format("truth:     {}\n", options.truth);
+  std::cout << layerLine("structured layer:", pa.structured, "steps");
+  std::cout << layerLine("command layer:", pa.command, "blocks");
+  std::cout << fmt::format("PA = ({} + {}) / ({} + {}) = {:.4f}\n", pa.structured.clamped(),
+                           pa.command.clamped(), pa.structured.total, pa.command.total, pa.value);
+  std::cout << fmt::format("step types: precision {:.4f}, recall {:.4f}, Levenshtein {} "
+                           "(normalised {:.4f})\n",
+                           planning.precision, planning.recall, planning.levenshtein,
+                           planning.normalizedLevenshtein);
+  std::cout << fmt::format("block types: precision {:.4f}, recall {:.4f}, Levenshtein {} "
+                           "(normalised {:.4f})\n",
+                           blockPlanning.precision, blockPlanning.recall,
+                           blockPlanning.levenshtein, blockPlanning.normalizedLevenshtein);
+  if (!options.json.empty()) {
+    json out = agent::toJson(pa);
+    out["planning_steps"] = agent::toJson(planning);
+    out["planning_blocks"] = agent::toJson(blockPlanning);
+    out["candidate_compiles"] = cand.compiled;
+    std::ofstream(options.json) << out.dump(2) << "\n";
+  }
+  return 0;
+}
+
+//===--- --check-corpus and --mutation-study ------------------------------===//
+
+struct Verdict {
+  bool compileError = false;
+  bool coverageFinding = false;
+  std::string first; ///< the first reason, for -v
+  bool caught() const { return compileError || coverageFinding; }
+};
+
+/// The deterministic layer of `plate translate`: the compile hook of the
+/// loop (compiler errors, then the coverage check). A Validator that always
+/// passes adds nothing, so this is what a liberal Validator leaves.
+Verdict deterministicVerdict(const std::string &script, const std::string &protocol,
+                             const std::string &stdlib) {
+  agent::CompileReport report = compileCandidate(script, protocol, stdlib, "");
+  Verdict verdict;
+  verdict.compileError = !report.ok;
+  verdict.coverageFinding = report.ok && !report.coverage.empty();
+  if (verdict.compileError) {
+    for (const json &d : report.diagnostics)
+      if (d.value("severity", "") == "error") {
+        verdict.first = fmt::format("compiler {} line {}: {}", d.value("code", ""),
+                                    d.value("line", 0), d.value("message", ""));
+        break;
+      }
+  } else if (verdict.coverageFinding) {
+    verdict.first = "coverage " + report.coverage.front().type + ": " +
+                    report.coverage.front().message;
+  }
+  return verdict;
+}
+
+int runCheckCorpus(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
+                   const std::string &stdlib) {
+  size_t errors = 0, rejected = 0;
+  for (const CorpusEntry &entry : corpus) {
+    agent::CompileReport report = compileCandidate(entry.truth, entry.protocol, stdlib, "");
+    size_t warnings = 0, errorCount = 0;
+    for (const json &d : report.diagnostics)
+      (d.value("severity", "") == "error" ? errorCount : warnings) += 1;
+    std::cout << fmt::format("{:<40} {} error(s), {} warning(s), {} coverage finding(s)\n",
+                             entry.name, errorCount, warnings, report.coverage.size());
+    if (options.verbose) {
+      for (const json &d : report.diagnostics)
+        std::cout << fmt::format("  {} {} line {}: {}\n", d.value("severity", ""),
+                                 d.value("code", ""), d.value("line", 0), d.value("message", ""));
+      for (const agent::Finding &f : report.coverage)
+        std::cout << fmt::format("  coverage {} {}: {}\n", f.type, f.location, f.message);
+    }
+    errors += !report.ok;
+    rejected += report.ok && !report.coverage.empty();
+  }
+  std::cout << fmt::format("{} ground truth(s): {} with compile errors, {} rejected by the "
+                           "coverage check\n",
+                           corpus.size(), errors, rejected);
+  return errors == 0 && rejected == 0 ? 0 : static_cast<int>(ExitCode::InputErrors);
+}
+
+int runMutationStudy(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
+                     const std::string &stdlib, const Platform &platform) {
+  struct Tally {
+    size_t mutants = 0, caught = 0, byCompiler = 0, byCoverage = 0;
+  };
+  std::map<std::string, Tally> tallies;
+  size_t truthsRejected = 0;
+  json records = json::array();
+  for (const CorpusEntry &entry : corpus) {
+    Verdict base = deterministicVerdict(entry.truth, entry.protocol, stdlib);
+    if (base.caught()) {
+      ++truthsRejected;
+      std::cout << fmt::format("{}: the unmutated ground truth is rejected: {}\n", entry.name,
+                               base.first);
+    }
+    for (const agent::Mutant &mutant : agent::makeMutants(entry.truth, platform)) {
+      Verdict verdict = deterministicVerdict(mutant.script, entry.protocol, stdlib);
+      Tally &tally = tallies[mutant.kind];
+      ++tally.mutants;
+      tally.caught += verdict.caught();
+      tally.byCompiler += verdict.compileError;
+      tally.byCoverage += verdict.coverageFinding;
+      if (options.verbose)
+        std::cout << fmt::format("{} {:<11} line {:>3} {:<6} {}{}\n", entry.name, mutant.kind,
+                                 mutant.line, verdict.caught() ? "caught" : "MISSED",
+                                 mutant.description,
+                                 verdict.caught() ? "  [" + verdict.first + "]" : "");
+      records.push_back({{"protocol", entry.name},
+                         {"kind", mutant.kind},
+                         {"line", mutant.line},
+                         {"change", mutant.description},
+                         {"caught", verdict.caught()},
+                         {"by", verdict.compileError     ? "compiler"
+                                : verdict.coverageFinding ? "coverage"
+                                                          : "none"},
+                         {"reason", verdict.first}});
+    }
+  }
+  std::cout << fmt::format("mutation study: {} ground truth(s), {} unmutated rejected\n",
+                           corpus.size(), truthsRejected);
+  std::cout << "| kind | mutants | caught | share | by compiler | by coverage |\n";
+  std::cout << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  Tally parameters, all;
+  json table = json::array();
+  for (const std::string &kind : agent::mutationKinds()) {
+    auto it = tallies.find(kind);
+    if (it == tallies.end())
+      continue;
+    const Tally &t = it->second;
+    std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", kind, t.mutants, t.caught,
+                             percent(t.caught, t.mutants), t.byCompiler, t.byCoverage);
+    table.push_back({{"kind", kind},
+                     {"mutants", t.mutants},
+                     {"caught", t.caught},
+                     {"by_compiler", t.byCompiler},
+                     {"by_coverage", t.byCoverage}});
+    Tally *sums[] = {&all, agent::isParameterMutation(kind) ? &parameters : nullptr};
+    for (Tally *sum : sums)
+      if (sum) {
+        sum->mutants += t.mutants;
+        sum->caught += t.caught;
+        sum->byCompiler += t.byCompiler;
+        sum->byCoverage += t.byCoverage;
+      }
+  }
+  std::cout << fmt::format("| parameter changes | {} | {} | {} | {} | {} |\n", parameters.mutants,
+                           parameters.caught, percent(parameters.caught, parameters.mutants),
+                           parameters.byCompiler, parameters.byCoverage);
+  std::cout << fmt::format("| all | {} | {} | {} | {} | {} |\n", all.mutants, all.caught,
+                           percent(all.caught, all.mutants), all.byCompiler, all.byCoverage);
+  const Tally &drops = tallies["drop"];
+  bool goal = drops.caught == drops.mutants && truthsRejected == 0 &&
+              parameters.caught * 10 >= parameters.mutants * 9;
+  std::cout << fmt::format("goal (every drop, >= 90 % of parameter changes, no ground truth "
+                           "rejected): {}\n",
+                           goal ? "met" : "NOT met");
+  if (!options.json.empty())
+    std::ofstream(options.json) << json{{"protocols", corpus.size()},
+                                        {"truths_rejected", truthsRejected},
+                                        {"table", table},
+                                        {"goal_met", goal},
+                                        {"mutants", records}}
+                                       .dump(1)
+                                << "\n";
+  return 0;
+}
+
+//===--- The sweep --------------------------------------------------------===//
+
+agent::CompileReport checkDirectCommands(const std::string &jsonl) {
+  agent::CompileReport report;
+  ScriptLayers layers = layersOfCommands(jsonl);
+  report.diagnostics = layers.diagnostics;
+  report.ok = layers.compiled && !layers.blocks.empty();
+  for (const agent::CommandBlock &block : layers.blocks) {
+    report.summary += fmt::format("step {}: {}", block.step, block.type);
+    for (const agent::CommandRow &row : block.rows)
+      report.summary += " " + row.type;
+    report.summary += "\n";
+  }
+  if (layers.compiled && layers.blocks.empty())
+    report.diagnostics.push_back({{"code", ""}, {"severity", "error"}, {"category", "completeness"},
+                                  {"line", 0}, {"column", 0}, {"step", ""},
+                                  {"message", "the answer holds no command lines"}});
+  return report;
+}
+
+double number(const json &j, const char *key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+struct Job {
+  const CorpusEntry *entry;
+  std::string parser, validator;
+  bool direct = false;
+};
+
+json runJob(const Job &job, const EvalOptions &options, const std::string &stdlib,
+            const Platform &platform, const ScriptLayers &truth) {
+  json record = {{"protocol", job.entry->name},
+                 {"parser", job.parser},
+                 {"validator", job.validator},
+                 {"mode", job.direct ? "direct" : "rule-based"}};
+  std::string error;
+  auto parserSpec = agent::ModelSpec::parse(job.parser, error);
+  auto validatorSpec = parserSpec ? agent::ModelSpec::parse(job.validator, error) : std::nullopt;
+  agent::ClientOptions clientOptions;
+  clientOptions.totalTimeoutSeconds = options.timeoutSeconds;
+  clientOptions.maxRetries = options.maxRetries;
+  clientOptions.backoffBaseSeconds = options.backoffBaseSeconds;
+  clientOptions.backoffCapSeconds = options.backoffCapSeconds;
+  clientOptions.cacheDir = options.cacheDir;
+  std::optional<agent::LlmClient> parser, validator;
+  if (validatorSpec) {
+    parser = agent::LlmClient::fromEnvironment(*parserSpec, clientOptions, error);
+    if (parser)
+      validator = agent::LlmClient::fromEnvironment(*validatorSpec, clientOptions, error);
+  }
+  if (!validator) {
+    record["outcome"] = "final fail";
+    record["error"] = error;
+    record["attempts"] = json::array();
+    return record;
+  }
+  agent::TranslatorConfig config;
+  config.maxAttempts = options.maxAttempts;
+  config.direct = job.direct;
+  for (agent::CallParams *params : {&config.parserParams, &config.validatorParams}) {
+    params->temperature = options.temperature;
+    params->seed = options.seed;
+  }
+  config.parserParams.maxTokens = job.direct ? 16384 : 4096;
+  config.validatorParams.maxTokens = 2048;
+  agent::Translator translator(
+      *parser, *validator, platform, config,
+      [&](const std::string &script, const std::string &text) {
+        std::lock_guard<std::mutex> lock(compileMutex());
+        return compileCandidate(script, text, stdlib, "");
+      },
+      [&](const std::string &jsonl) {
+        std::lock_guard<std::mutex> lock(compileMutex());
+        return checkDirectCommands(jsonl);
+      });
+  agent::TranslationResult result = translator.run(job.entry->protocol, job.entry->layout);
+  record["outcome"] = result.outcome;
+  if (!result.error.empty())
+    record["error"] = result.error;
+
+  json attempts = json::array();
+  for (const json &attempt : result.attempts) {
+    json a = {{"number", attempt.value("number", 0)}, {"passed", attempt.value("passed", false)}};
+    const json &call = attempt.contains("parser") ? attempt["parser"]["call"] : json::object();
+    double parserSeconds = number(call, "latency_s");
+    double compileSeconds =
+        attempt.contains("timings") ? number(attempt["timings"], "compile_s") : 0.0;
+    double validatorSeconds = 0;
+    if (attempt.contains("validator") && attempt["validator"].contains("calls"))
+      for (const json &v : attempt["validator"]["calls"])
+        validatorSeconds += number(v["call"], "latency_s");
+    a["latency_s"] = parserSeconds + compileSeconds; // Parser call to the end of mapping
+    a["parser_s"] = parserSeconds;
+    a["mapping_s"] = compileSeconds;
+    a["validator_s"] = validatorSeconds;
+    a["cached"] = call.value("cached", false);
+    a["tokens_in"] = attempt.contains("tokens") ? attempt["tokens"].value("input", 0) : 0;
+    a["tokens_out"] = attempt.contains("tokens") ? attempt["tokens"].value("output", 0) : 0;
+    std::string output = attempt.value(job.direct ? "commands" : "script", "");
+    ScriptLayers cand;
+    {
+      std::lock_guard<std::mutex> lock(compileMutex());
+      cand = job.direct ? layersOfCommands(output) : layersOfScript(output, stdlib);
+    }
+    agent::ParameterAccuracy pa =
+        agent::scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
+    a["score"] = agent::toJson(pa);
+    a["pa"] = pa.value;
+    a["pa_command"] = pa.command.total ? double(pa.command.clamped()) / double(pa.command.total)
+                                       : 0.0;
+    a["planning"] = agent::toJson(
+        job.direct
+            ? agent::scorePlanning(agent::blockTypes(truth.blocks), agent::blockTypes(cand.blocks))
+            : agent::scorePlanning(agent::stepTypes(truth.steps), agent::stepTypes(cand.steps)));
+    a["compiles"] = cand.compiled;
+    attempts.push_back(std::move(a));
+  }
+  record["attempts"] = attempts;
+  // PA after k attempts without regeneration: the loop's own answers; a run
+  // that stopped earlier keeps its last answer.
+  json byAttempt = json::array();
+  for (unsigned k = 1; k <= options.maxAttempts; ++k) {
+    if (attempts.empty()) {
+      byAttempt.push_back({{"pa", 0.0}, {"pa_command", 0.0}});
+      continue;
+    }
+    const json &a = attempts[std::min<size_t>(k, attempts.size()) - 1];
+    byAttempt.push_back({{"pa", a["pa"]}, {"pa_command", a["pa_command"]}});
+  }
+  record["pa_by_attempt"] = byAttempt;
+  record["final_pa"] = byAttempt.back()["pa"];
+  record["final_pa_command"] = byAttempt.back()["pa_command"];
+  return record;
+}
+
+//===--- Report -----------------------------------------------------------===//
+
+std::string escapeXml(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '&': out += "&amp;"; break;
+    case '"': out += "&quot;"; break;
+    default: out += c;
+    }
+  }
+  return out;
+}
+
+const char *kPalette[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377",
+                          "#bbbbbb"};
+
+/// Grouped bars, values in [0, 1] (shown as %), one group per category.
+std::string barChart(const std::string &title, const std::vector<std::string> &categories,
+                     const std::vector<std::string> &series,
+                     const std::vector<std::vector<double>> &values) {
+  const double left = 60, top = 40, plotH = 220, groupW = std::max<double>(90, 26.0 * series.size() + 30);
+  double width = left + groupW * categories.size() + 170, height = top + plotH + 110;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
+      width, height, left, escapeXml(title));
+  for (int tick = 0; tick <= 4; ++tick) {
+    double y = top + plotH - plotH * tick / 4.0;
+    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>\n"
+                       "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}%</text>\n",
+                       left, y, left + groupW * categories.size(), y, left - 6, y + 4, tick * 25);
+  }
+  double barW = (groupW - 30) / std::max<size_t>(1, series.size());
+  for (size_t c = 0; c < categories.size(); ++c) {
+    double x0 = left + groupW * c + 15;
+    for (size_t s = 0; s < series.size(); ++s) {
+      double v = std::clamp(values[s][c], 0.0, 1.0);
+      double h = plotH * v;
+      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+                         "fill=\"{}\"><title>{}: {:.1f}%</title></rect>\n",
+                         x0 + barW * s, top + plotH - h, barW - 2, h,
+                         kPalette[s % std::size(kPalette)], escapeXml(series[s]), v * 100);
+    }
+    svg += fmt::format("<text transform=\"translate({:.1f},{:.1f}) rotate(30)\">{}</text>\n",
+                       x0, top + plotH + 14, escapeXml(categories[c]));
+  }
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n"
+                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
+                     left, top, top + plotH, left + groupW * categories.size());
+  double legendX = left + groupW * categories.size() + 15;
+  for (size_t s = 0; s < series.size(); ++s)
+    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
+                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
+                       legendX, top + 18 * s, kPalette[s % std::size(kPalette)], legendX + 18,
+                       top + 18 * s + 10, escapeXml(series[s]));
+  return svg + "</svg>\n";
+}
+
+struct Point {
+  std::string label;
+  double x, y;
+};
+
+/// Accuracy (y, 0..1) against latency (x, seconds).
+std::string scatterChart(const std::string &title, const std::string &xLabel,
+                         const std::vector<Point> &points) {
+  const double left = 60, top = 40, plotW = 420, plotH = 260;
+  double xMax = 0;
+  for (const Point &p : points)
+    xMax = std::max(xMax, p.x);
+  xMax = xMax <= 0 ? 1 : xMax * 1.15;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
+      left + plotW + 260, top + plotH + 60, left, escapeXml(title));
+  for (int tick = 0; tick <= 4; ++tick) {
+    double y = top + plotH - plotH * tick / 4.0;
+    double x = left + plotW * tick / 4.0;
+    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>"
+                       "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}%</text>\n",
+                       left, y, left + plotW, y, left - 6, y + 4, tick * 25);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.2g}</text>\n", x,
+                       top + plotH + 16, xMax * tick / 4.0);
+  }
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>"
+                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n"
+                     "<text x=\"{4}\" y=\"{5}\" text-anchor=\"middle\">{6}</text>\n"
+                     "<text transform=\"translate(16,{7}) rotate(-90)\" "
+                     "text-anchor=\"middle\">Parameter Accuracy</text>\n",
+                     left, top, top + plotH, left + plotW, left + plotW / 2, top + plotH + 36,
+                     escapeXml(xLabel), top + plotH / 2);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Point &p = points[i];
+    double x = left + plotW * p.x / xMax, y = top + plotH - plotH * std::clamp(p.y, 0.0, 1.0);
+    const char *colour = kPalette[i % std::size(kPalette)];
+    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"><title>{}: "
+                       "{:.1f}%, {:.3g} s</title></circle>\n",
+                       x, y, colour, escapeXml(p.label), p.y * 100, p.x);
+    svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/><text x=\"{}\" "
+                       "y=\"{}\">{}</text>\n",
+                       left + plotW + 20, top + 18 * i + 6, colour, left + plotW + 32,
+                       top + 18 * i + 10, escapeXml(p.label));
+  }
+  return svg + "</svg>\n";
+}
+
+struct ComboStats {
+  std::string key, parser, validator, mode;
+  size_t runs = 0;
+  std::vector<double> paByAttempt, paCommandByAttempt;
+  std::map<std::string, size_t> outcomes;
+  double latency = 0, validatorLatency = 0, tokensIn = 0, tokensOut = 0;
+  size_t attempts = 0;
+  double precision = 0, recall = 0, nlev = 0;
+};
+
+std::string shortModel(const std::string &spec) {
+  std::string s = spec.substr(0, spec.find('@'));
+  return s;
+}
+
+void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &corpus,
+                 const json &runs, const std::string &started) {
+  fs::create_directories(options.outDir);
+  std::map<std::string, ComboStats> combos;
+  std::vector<std::string> order;
+  for (const json &run : runs) {
+    std::string key = fmt::format("{} / {}{}", shortModel(run["parser"]),
+                                  shortModel(run["validator"]),
+                                  run["mode"] == "direct" ? " (direct)" : "");
+    if (!combos.count(key))
+      order.push_back(key);
+    ComboStats &s = combos[key];
+    s.key = key;
+    s.parser = run["parser"];
+    s.validator = run["validator"];
+    s.mode = run["mode"];
+    s.paByAttempt.resize(options.maxAttempts, 0);
+    s.paCommandByAttempt.resize(options.maxAttempts, 0);
+    ++s.runs;
+    for (unsigned k = 0; k < options.maxAttempts; ++k) {
+      s.paByAttempt[k] += run["pa_by_attempt"][k]["pa"].get<double>();
+      s.paCommandByAttempt[k] += run["pa_by_attempt"][k]["pa_command"].get<double>();
+    }
+    ++s.outcomes[run.value("outcome", "final fail")];
+    for (const json &a : run["attempts"]) {
+      ++s.attempts;
+      s.latency += a["latency_s"].get<double>();
+      s.validatorLatency += a["validator_s"].get<double>();
+      s.tokensIn += a["tokens_in"].get<double>();
+      s.tokensOut += a["tokens_out"].get<double>();
+    }
+    if (!run["attempts"].empty()) {
+      const json &last = run["attempts"].back()["planning"];
+      s.precision += last["precision"].get<double>();
+      s.recall += last["recall"].get<double>();
+      s.nlev += last["normalized_levenshtein"].get<double>();
+    }
+  }
+  for (auto &[key, s] : combos) {
+    for (double &v : s.paByAttempt)
+      v /= double(s.runs);
+    for (double &v : s.paCommandByAttempt)
+      v /= double(s.runs);
+    s.precision /= double(s.runs);
+    s.recall /= double(s.runs);
+    s.nlev /= double(s.runs);
+    if (s.attempts) {
+      s.latency /= double(s.attempts);
+      s.validatorLatency /= double(s.attempts);
+      s.tokensIn /= double(s.attempts);
+      s.tokensOut /= double(s.attempts);
+    }
+  }
+
+  std::vector<std::string> outcomeNames;
+  for (unsigned k = 1; k <= options.maxAttempts; ++k)
+    outcomeNames.push_back(agent::passName(k));
+  outcomeNames.push_back("final fail");
+
+  // Figures.
+  std::vector<std::string> attemptSeries;
+  std::vector<std::vector<double>> attemptValues(options.maxAttempts);
+  for (unsigned k = 0; k < options.maxAttempts; ++k) {
+    attemptSeries.push_back(fmt::format("attempt {}", k + 1));
+    for (const std::string &key : order)
+      attemptValues[k].push_back(combos[key].paByAttempt[k]);
+  }
+  std::ofstream(fs::path(options.outDir) / "pa-by-attempt.svg")
+      << barChart("Parameter Accuracy per attempt (no regeneration)", order, attemptSeries,
+                  attemptValues);
+  std::vector<std::vector<double>> outcomeValues(outcomeNames.size());
+  for (size_t o = 0; o < outcomeNames.size(); ++o)
+    for (const std::string &key : order)
+      outcomeValues[o].push_back(double(combos[key].outcomes[outcomeNames[o]]) /
+                                 double(combos[key].runs));
+  std::ofstream(fs::path(options.outDir) / "pass-categories.svg")
+      << barChart("Pass categories (share of protocols)", order, outcomeNames, outcomeValues);
+  std::vector<Point> points;
+  for (const std::string &key : order)
+    points.push_back({key, combos[key].latency,
+                      combos[key].paByAttempt.back()});
+  std::ofstream(fs::path(options.outDir) / "accuracy-latency.svg")
+      << scatterChart("Accuracy-latency plane",
+                      "mean latency per attempt, Parser call to end of mapping (s)", points);
+  // Rule-based versus direct: per Parser x Validator, command-layer PA.
+  std::vector<std::string> pairs;
+  std::vector<std::vector<double>> modeValues(2);
+  for (const std::string &key : order) {
+    const ComboStats &s = combos[key];
+    if (s.mode != "rule-based")
+      continue;
+    std::string directKey = key + " (direct)";
+    if (!combos.count(directKey))
+      continue;
+    pairs.push_back(key);
+    modeValues[0].push_back(s.paCommandByAttempt.back());
+    modeValues[1].push_back(combos[directKey].paCommandByAttempt.back());
+  }
+  if (!pairs.empty())
+    std::ofstream(fs::path(options.outDir) / "rule-vs-direct.svg")
+        << barChart("Command-layer accuracy: rule-based mapping vs --direct", pairs,
+                    {"rule-based", "direct"}, modeValues);
+
+  // Markdown.
+  std::string md = "# plate eval: translation sweep\n\n";
+  if (!options.label.empty())
+    md += "> **" + options.label + "**\n\n";
+  md += fmt::format("- tool: plate {}\n- started: {}\n- corpus: {} protocol(s)\n- Parsers: {}\n"
+                    "- Validators: {}\n- mapping: rule-based{}\n- attempts: {}, temperature {}, "
+                    "seed {} (the same for every combination and protocol)\n- concurrency: {} "
+                    "job(s){}\n- cache: {}\n\n",
+                    PLATE_VERSION, started, corpus.size(), fmt::join(options.parsers, ", "),
+                    fmt::join(options.validators, ", "), options.direct ? " and --direct" : "",
+                    options.maxAttempts, options.temperature, options.seed, options.jobs,
+                    options.perMinute > 0 ? fmt::format(", {} start(s) per minute",
+                                                        options.perMinute)
+                                          : "",
+                    options.cacheDir.empty() ? "off" : "`" + options.cacheDir + "`");
+  md += "Metrics are defined in `docs/evaluation.md`. PA after attempt k is the score of the "
+        "loop's own answer at attempt k (no regeneration; a run that stopped earlier keeps its "
+        "last answer). Latency is per attempt, from the Parser call to the end of mapping "
+        "(compile, lowering, coverage check); the Validator is reported separately. A cached "
+        "reply reports the latency recorded when it was first fetched.\n\n";
+  md += "## Parameter Accuracy per attempt\n\n![PA per attempt](pa-by-attempt.svg)\n\n";
+  md += "| Parser / Validator | runs |";
+  for (unsigned k = 1; k <= options.maxAttempts; ++k)
+    md += fmt::format(" PA@{} |", k);
+  md += " command-layer PA | step precision | step recall | norm. Levenshtein |\n| --- | ---: |";
+  for (unsigned k = 1; k <= options.maxAttempts; ++k)
+    md += " ---: |";
+  md += " ---: | ---: | ---: | ---: |\n";
+  for (const std::string &key : order) {
+    const ComboStats &s = combos[key];
+    md += fmt::format("| {} | {} |", key, s.runs);
+    for (double v : s.paByAttempt)
+      md += fmt::format(" {:.3f} |", v);
+    md += fmt::format(" {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n", s.paCommandByAttempt.back(),
+                      s.precision, s.recall, s.nlev);
+  }
+  md += "\n## Pass categories\n\n![pass categories](pass-categories.svg)\n\n| Parser / Validator |";
+  for (const std::string &name : outcomeNames)
+    md += " " + name + " |";
+  md += "\n| --- |";
+  for (size_t i = 0; i < outcomeNames.size(); ++i)
+    md += " ---: |";
+  md += "\n";
+  for (const std::string &key : order) {
+    ComboStats &s = combos[key];
+    md += "| " + key + " |";
+    for (const std::string &name : outcomeNames)
+      md += fmt::format(" {} ({}) |", percent(s.outcomes[name], s.runs), s.outcomes[name]);
+    md += "\n";
+  }
+  md += "\n## Accuracy-latency plane\n\n![accuracy-latency](accuracy-latency.svg)\n\n"
+        "| Parser / Validator | final PA | latency per attempt (s) | Validator per attempt (s) "
+        "| tokens in per attempt | tokens out per attempt |\n| --- | ---: | ---: | ---: | ---: | "
+        "---: |\n";
+  for (const std::string &key : order) {
+    const ComboStats &s = combos[key];
+    md += fmt::format("| {} | {:.3f} | {:.3f} | {:.3f} | {:.0f} | {:.0f} |\n", key,
+                      s.paByAttempt.back(), s.latency, s.validatorLatency, s.tokensIn,
+                      s.tokensOut);
+  }
+  md += "\n## Rule-based versus direct mapping\n\n";
+  if (pairs.empty()) {
+    md += "Not measured in this sweep (run with `--direct`).\n";
+  } else {
+    md += "Compared on the command layer (a direct answer has no script, so no structured "
+          "layer): max(C_seq - P_seq, 0) / T_seq of the final answer.\n\n"
+          "![rule-based vs direct](rule-vs-direct.svg)\n\n| Parser / Validator | rule-based | "
+          "direct |\n| --- | ---: | ---: |\n";
+    for (size_t i = 0; i < pairs.size(); ++i)
+      md += fmt::format("| {} | {:.3f} | {:.3f} |\n", pairs[i], modeValues[0][i], modeValues[1][i]);
+  }
+  md += "\n## Per protocol\n\n| protocol | Parser / Validator | outcome | final PA | "
+        "structured C/P/T | command C/P/T |\n| --- | --- | --- | ---: | --- | --- |\n";
+  for (const json &run : runs) {
+    std::string key = fmt::format("{} / {}{}", shortModel(run["parser"]),
+                                  shortModel(run["validator"]),
+                                  run["mode"] == "direct" ? " (direct)" : "");
+    std::string structured = "-", command = "-";
+    if (!run["attempts"].empty()) {
+      const json &score = run["attempts"].back()["score"];
+      structured = fmt::format("{}/{}/{}", score["structured"]["C"].get<size_t>(),
+                               score["structured"]["P"].get<size_t>(),
+                               score["structured"]["T"].get<size_t>());
+      command = fmt::format("{}/{}/{}", score["command"]["C"].get<size_t>(),
+                            score["command"]["P"].get<size_t>(),
+                            score["command"]["T"].get<size_t>());
+    }
+    md += fmt::format("| {} | {} | {} | {:.3f} | {} | {} |\n", run["protocol"].get<std::string>(),
+                      key, run.value("outcome", ""), run["final_pa"].get<double>(), structured,
+                      command);
+  }
+  md += "\nRaw results: `sweep.json`.\n";
+  std::ofstream(fs::path(options.outDir) / "report.md") << md;
+}
+
+int runSweep(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
+             const std::string &stdlib, const Platform &platform) {
+  if (options.parsers.empty() || options.validators.empty())
+    return usageError("a sweep needs --parser and --validator (one or more each); or use "
+                      "--score, --check-corpus or --mutation-study");
+  if (options.outDir.empty())
+    return usageError("a sweep needs -o DIR for its report");
+  std::string error;
+  for (const std::string &spec : options.parsers)
+    if (!agent::ModelSpec::parse(spec, error))
+      return usageError(error);
+  for (const std::string &spec : options.validators)
+    if (!agent::ModelSpec::parse(spec, error))
+      return usageError(error);
+
+  std::vector<ScriptLayers> truths;
+  for (const CorpusEntry &entry : corpus) {
+    truths.push_back(layersOfScript(entry.truth, stdlib));
+    if (!truths.back().compiled)
+      return usageError(fmt::format("the ground truth of `{}` does not compile; run "
+                                    "`plate eval --check-corpus`",
+                                    entry.name));
+  }
+  std::vector<Job> jobs;
+  std::vector<size_t> truthIndex;
+  for (const std::string &parser : options.parsers)
+    for (const std::string &validator : options.validators)
+      for (bool direct : {false, true}) {
+        if (direct && !options.direct)
+          continue;
+        for (size_t i = 0; i < corpus.size(); ++i) {
+          jobs.push_back({&corpus[i], parser, validator, direct});
+          truthIndex.push_back(i);
+        }
+      }
+
+  std::string started = agent::isoTimestampNow();
+  std::vector<json> results(jobs.size());
+  std::atomic<size_t> next{0};
+  std::mutex rateMutex, printMutex;
+  auto nextStart = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    for (size_t i; (i = next++) < jobs.size();) {
+      if (options.perMinute > 0) {
+        std::unique_lock<std::mutex> lock(rateMutex);
+        auto now = std::chrono::steady_clock::now();
+        auto start = std::max(now, nextStart);
+        nextStart = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(60.0 / options.perMinute));
+        lock.unlock();
+        std::this_thread::sleep_until(start);
+      }
+      results[i] = runJob(jobs[i], options, stdlib, platform, truths[truthIndex[i]]);
+      std::lock_guard<std::mutex> lock(printMutex);
+      std::cerr << fmt::format("plate eval: [{}/{}] {} {} / {}{}: {} (PA {:.3f})\n", i + 1,
+                               jobs.size(), jobs[i].entry->name, jobs[i].parser,
+                               jobs[i].validator, jobs[i].direct ? " --direct" : "",
+                               results[i].value("outcome", ""),
+                               results[i].value("final_pa", 0.0));
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::min<size_t>(options.jobs, jobs.size()); ++t)
+    threads.emplace_back(worker);
+  for (std::thread &t : threads)
+    t.join();
+
+  json runs = json::array();
+  for (json &r : results)
+    runs.push_back(std::move(r));
+  json sweep = {{"tool", "plate " PLATE_VERSION},
+                {"label", options.label},
+                {"started", started},
+                {"parsers", options.parsers},
+                {"validators", options.validators},
+                {"direct", options.direct},
+                {"max_attempts", options.maxAttempts},
+                {"temperature", options.temperature},
+                {"seed", options.seed},
+                {"jobs", options.jobs},
+                {"per_minute", options.perMinute},
+                {"corpus", [&] {
+                   json names = json::array();
+                   for (const CorpusEntry &e : corpus)
+                     names.push_back(e.name);
+                   return names;
+                 }()},
+                {"runs", runs}};
+  fs::create_directories(options.outDir);
+  std::ofstream(fs::path(options.outDir) / "sweep.json")
+      << sweep.dump(1, ' ', false, json::error_handler_t::replace) << "\n";
+  writeReport(options, corpus, runs, started);
+  std::map<std::string, size_t> outcomes;
+  for (const json &run : runs)
+    ++outcomes[run.value("outcome", "")];
+  std::cout << fmt::format("plate eval: {} run(s) over {} protocol(s); report in {}\n",
+                           runs.size(), corpus.size(), (fs::path(options.outDir) / "report.md").string());
+  for (const auto &[outcome, count] : outcomes)
+    std::cout << fmt::format("  {}: {}\n", outcome, count);
+  return 0;
+}
+
+} // namespace
+
+int runEvalCommand(const EvalOptions &options) {
+  std::string stdlib = options.stdlibDir.empty() ? defaultStdlib() : options.stdlibDir;
+  if (!options.candidate.empty())
+    return runScore(options, stdlib);
+
+  std::string error;
+  std::optional<std::vector<CorpusEntry>> corpus =
+      loadCorpus(options.corpus.empty() ? defaultCorpus() : options.corpus, options.only, error);
+  if (!corpus)
+    return usageError(error);
+  if (options.checkCorpus)
+    return runCheckCorpus(*corpus, options, stdlib);
+
+  SourceManager platformSources;
+  DiagnosticEngine platformDiags(platformSources);
+  std::optional<Platform> platform =
+      loadPlatform("bioforge1", stdlib, platformDiags, SourceLoc{});
+  if (!platform) {
+    for (const Diagnostic &d : platformDiags.diagnostics())
+      std::cerr << renderText(d, platformSources, false);
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (options.mutationStudy)
+    return runMutationStudy(*corpus, options, stdlib, *platform);
+  return runSweep(*corpus, options, stdlib, *platform);
+}
+
+} // namespace plate
