@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/plate/Commands.h"
+#include "tools/plate/EvalCommand.h"
 #include "tools/plate/RunCommand.h"
 #include "tools/plate/TranslateCommand.h"
 
@@ -78,6 +79,9 @@ int main(int argc, char **argv) {
   TranslateOptions translateOptions;
   CLI::App *translate = addTranslateCommand(app, translateOptions);
 
+  EvalOptions evalOptions;
+  CLI::App *eval = addEvalCommand(app, evalOptions);
+
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--list-passes")
@@ -119,5 +123,7 @@ int main(int argc, char **argv) {
   }
   if (*translate)
     return runTranslateCommand(translateOptions);
+  if (*eval)
+    return runEvalCommand(evalOptions);
   return static_cast<int>(ExitCode::Usage);
 }
