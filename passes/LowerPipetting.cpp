@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerPipetting.h"
 #include "passes/TipAllocator.h"
+#include "passes/AllocateReservoir.h"
 
 #include <cmath>
 #include <map>
@@ -37,11 +38,27 @@ struct Item {
   bool mixAfter = false;          ///< last piece of a block of a dispense+mix
 };
 
+/// Source-tip widths: at most this many channels (so tips) per reservoir
+/// position for per_source dispenses; positions not listed use the head.
+using WidthPlan = std::map<ir::ReservoirPos, unsigned>;
+
+/// What one lowering run cost, for choosing among width plans.
+struct Outcome {
+  unsigned tips = 0;
+  unsigned parkedTipsLost = 0;
+  unsigned freshBeforeLastParkedPick = 0;
+  std::vector<ir::ReservoirPos> reliefSources;
+  double handlingSeconds = 0;                  ///< of the emitted commands
+  std::map<ir::ReservoirPos, double> sourceSeconds; ///< per source position
+};
+
 class PipettingLowering {
 public:
-  PipettingLowering(ir::Module &module, PassContext &context)
+  PipettingLowering(ir::Module &module, PassContext &context, WidthPlan widths = {},
+                    bool survey = false)
       : module_(module), context_(context), platform_(context.platform),
-        tips_(platform_, emitter_), channels_(platform_.channels),
+        tips_(platform_, emitter_, survey),
+        channels_(platform_.channels),
         capacity_(platform_.tipCapacityUl),
         deadUl_(platform_.reservoirDeadMl * 1000) {
     double pitch = 9;
@@ -51,6 +68,10 @@ public:
                                std::lround(platform_.channelSpacingMm / pitch)));
     for (const ir::ReservoirLoad &load : module.loadingPlan)
       positions_.push_back({load.pos, load.liquid, load.volumeMl * 1000});
+    widths_ = std::move(widths);
+    tips_.stillNeeded = [this](const TipBinding &b) { return neededLater(b); };
+    needUl_ = reservoirNeedsUl(module);
+    drawnUl_.assign(needUl_.size(), 0.0);
   }
 
   bool run() {
@@ -71,9 +92,15 @@ public:
       emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
       std::visit([&](auto &payload) { lower(payload, op); }, op.payload);
       tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
-      for (ir::Op &lowered : emitter_.ops)
+      for (ir::Op &lowered : emitter_.ops) {
+        outcome_.handlingSeconds += seconds(lowered);
         result.push_back(std::move(lowered));
+      }
     }
+    outcome_.tips = tips_.tipsUsed();
+    outcome_.parkedTipsLost = tips_.parkedTipsLost();
+    outcome_.freshBeforeLastParkedPick = tips_.freshBeforeLastParkedPick();
+    outcome_.reliefSources = tips_.sourcesBeforeLastParkedPick();
     module_.ops = std::move(result);
     module_.tipsUsed = tips_.tipsUsed();
     module_.tipRacksUsed = tips_.racksUsed();
@@ -96,7 +123,27 @@ public:
     return ok && !shortfall_;
   }
 
+  const Outcome &outcome() const { return outcome_; }
+  unsigned rackSize() const { return tips_.rackSize(); }
+
 private:
+  /// The timing model of bioforge1.md §5 for the commands this pass emits.
+  double seconds(const ir::Op &op) const {
+    const TimingModel &t = platform_.timing;
+    if (auto *a = op.as<ir::DevAspirateOp>())
+      return t.pipetteBaseSeconds + a->volume.canonicalValue() / t.pipetteUlPerSecond;
+    if (auto *d = op.as<ir::DevDispenseOp>())
+      return t.pipetteBaseSeconds + d->volume.canonicalValue() / t.pipetteUlPerSecond;
+    if (auto *m = op.as<ir::DevMixOp>())
+      return t.pipetteBaseSeconds +
+             m->cycles * 2 * m->volume.canonicalValue() / t.pipetteUlPerSecond;
+    if (op.as<ir::PickTipsOp>() || op.as<ir::DropTipsOp>() || op.as<ir::ReturnTipsOp>())
+      return t.tipSeconds;
+    if (op.as<ir::SwapTipRackOp>())
+      return t.swapRackSeconds;
+    return 0;
+  }
+
   struct Position {
     ir::ReservoirPos pos;
     ir::LiquidId liquid;
@@ -156,6 +203,13 @@ private:
         for (const ir::Portion &portion : d->portions)
           liquidsAfter_[i].insert(portion.liquid);
     }
+  }
+
+  bool hasLiquid(ir::ReservoirPos pos) const {
+    for (const Position &position : positions_)
+      if (position.pos == pos)
+        return position.remainingUl - deadUl_ > kEpsilon;
+    return false;
   }
 
   /// Whether a tip with this binding may serve a later op.
@@ -266,6 +320,63 @@ private:
 
   //===--- Reservoir to plate ----------------------------------------------===//
 
+  unsigned widthAt(ir::ReservoirPos pos) const {
+    auto it = widths_.find(pos);
+    return it == widths_.end() ? channels_ : std::clamp(it->second, 1u, channels_);
+  }
+
+  /// Splits items[index] into head positions of at most `width` channels,
+  /// re-anchored so that they use channels 1..width only: a narrow source
+  /// set then serves every well.
+  void narrow(std::vector<Item> &items, size_t index, unsigned width) const {
+    if (width >= channels_)
+      return;
+    const Item item = items[index];
+    bool fits = true;
+    for (unsigned k = width; k < channels_; ++k)
+      if (item.perChannel[k] > kEpsilon)
+        fits = false;
+    if (fits)
+      return;
+    std::vector<Item> pieces;
+    for (unsigned first = 0; first < channels_; ++first) {
+      if (item.perChannel[first] <= kEpsilon)
+        continue;
+      Item piece{{wellOf(item.block, first), {0, static_cast<uint8_t>(channels_)}},
+                 std::vector<double>(channels_, 0.0), item.mixAfter};
+      unsigned last = std::min(channels_, first + width);
+      for (unsigned k = first; k < last; ++k) {
+        if (item.perChannel[k] <= kEpsilon)
+          continue;
+        piece.perChannel[k - first] = item.perChannel[k];
+        piece.block.mask.bits |= static_cast<uint8_t>(1u << (k - first));
+      }
+      pieces.push_back(std::move(piece));
+      first = last - 1;
+    }
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(index));
+    items.insert(items.begin() + static_cast<std::ptrdiff_t>(index), pieces.begin(),
+                 pieces.end());
+  }
+
+  /// Whether `leftover` µL of this position must be drawn (split across
+  /// positions) because the liquid's later positions cannot cover what the
+  /// protocol still takes of it. Otherwise the leftover stays unused: it is
+  /// less than one channel's share and a whole share from the next position
+  /// saves a dispense.
+  bool needsLeftovers(ir::LiquidId liquid, const Position &current, double committed) const {
+    double later = 0;
+    bool after = false;
+    for (const Position &position : positions_) {
+      if (&position == &current)
+        after = true;
+      else if (after && position.liquid == liquid)
+        later += usable(position);
+    }
+    double still = needUl_[liquid] - drawnUl_[liquid] - committed;
+    return later + kEpsilon < still;
+  }
+
   /// Dispenses one liquid from the reservoir: the window algorithm of the
   /// file comment. `policy` is the tip policy for the reservoir side.
   void dispenseFromReservoir(ir::LiquidId liquid, std::vector<Item> items,
@@ -305,7 +416,9 @@ private:
       std::vector<Item> window;
       double total = 0;
       bool single = policy == ir::TipPolicy::PerWell;
+      unsigned width = policy == ir::TipPolicy::PerSource ? widthAt(position->pos) : channels_;
       while (next < items.size()) {
+        narrow(items, next, width);
         Item &item = items[next];
         bool fits = true;
         double need = 0;
@@ -328,10 +441,18 @@ private:
           continue;
         }
         // The position runs down: take the channels that still fit here;
-        // the others wait for the next position (and its own tips).
+        // the others wait for the next position (and its own tips). Every
+        // channel served here mixes its well here too: a channel's well gets
+        // its whole share (or its last piece) from one position. Only when
+        // the later positions of the liquid could not cover the rest does a
+        // channel take what is left here and the remainder from the next
+        // position (two dispenses into one well).
         Item part = item;
-        part.mixAfter = false;
+        Item partial = item; // a share that continues at the next position
+        partial.mixAfter = false;
+        std::fill(partial.perChannel.begin(), partial.perChannel.end(), 0.0);
         double room = usable(*position) - total;
+        bool splitShares = needsLeftovers(liquid, *position, total);
         for (unsigned k = 0; k < channels_; ++k) {
           if (item.perChannel[k] <= kEpsilon)
             continue;
@@ -341,10 +462,18 @@ private:
             item.perChannel[k] = 0;
           } else {
             part.perChannel[k] = 0;
+            if (splitShares && room > kEpsilon) {
+              partial.perChannel[k] = room;
+              held[k] += room;
+              item.perChannel[k] -= room;
+              room = 0;
+            }
           }
         }
         if (maskFor(part.perChannel).bits)
           window.push_back(part);
+        if (maskFor(partial.perChannel).bits)
+          window.push_back(partial);
         if (!maskFor(item.perChannel).bits)
           ++next;
         break;
@@ -357,6 +486,15 @@ private:
   void emitWindow(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
                   const std::vector<double> &held, ir::TipPolicy policy,
                   const std::optional<ir::MixSpec> &mix) {
+    size_t firstOp = emitter_.ops.size();
+    emitWindowOps(liquid, position, window, held, policy, mix);
+    for (size_t i = firstOp; i < emitter_.ops.size(); ++i)
+      outcome_.sourceSeconds[position.pos] += seconds(emitter_.ops[i]);
+  }
+
+  void emitWindowOps(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
+                     const std::vector<double> &held, ir::TipPolicy policy,
+                     const std::optional<ir::MixSpec> &mix) {
     ir::ChannelMask used = maskFor(held);
     bool reuse = policy == ir::TipPolicy::Reuse;
     TipBinding source = reuse ? TipBinding::reuse() : TipBinding::source(position.pos);
@@ -370,6 +508,7 @@ private:
       double amount = static_cast<double>(key) / 1e6;
       emitter_.emit(ir::DevAspirateOp{reservoir, mask, Quantity::microliters(amount), liquid});
       position.remainingUl -= amount * mask.count();
+      drawnUl_[liquid] += amount * mask.count();
     }
     for (const Item &item : window) {
       for (const auto &[key, mask] : byAmount(item.perChannel, channels_))
@@ -461,6 +600,17 @@ private:
     });
   }
 
+  /// Removal rounds run the plate forwards and backwards in turn. When a
+  /// rack swap cannot be avoided (the per-well tips and the fill tips do
+  /// not fit one rack), the wells removed last before a fill are the first
+  /// after it, so their parked tips are picked again before the next swap
+  /// discards them: each tip then serves two rounds instead of one.
+  std::vector<ir::HeadPosition> removalOrder(std::vector<ir::HeadPosition> blocks) {
+    if (removalRounds_++ % 2 == 1)
+      std::reverse(blocks.begin(), blocks.end());
+    return blocks;
+  }
+
   static unsigned firstChannel(ir::ChannelMask mask) {
     for (unsigned k = 0; k < mask.channels; ++k)
       if (mask.test(k))
@@ -511,7 +661,7 @@ private:
     }
     for (const ir::WellAmount &resolved : op.resolved)
       amount[resolved.well] = resolved.volume.canonicalValue();
-    for (const ir::HeadPosition &block : blocksOf(origin, op.wells))
+    for (const ir::HeadPosition &block : removalOrder(blocksOf(origin, op.wells)))
       removeFromBlock(block, amountsAt(block, amount), op.tips, false);
   }
 
@@ -538,7 +688,7 @@ private:
     std::map<Well, double> emptied;
     for (const ir::WellAmount &amount : op.emptied)
       emptied[amount.well] = amount.volume.canonicalValue();
-    for (const ir::HeadPosition &block : blocks)
+    for (const ir::HeadPosition &block : removalOrder(blocks))
       removeFromBlock(block, amountsAt(block, emptied), removal, true);
 
     double volume = op.volume.canonicalValue();
@@ -555,12 +705,12 @@ private:
       // cycle (or in a later step) from their rack position.
       if (fill != ir::TipPolicy::Reuse)
         tips_.releaseAll([&](const TipBinding &b) {
-          return fill == ir::TipPolicy::PerSource &&
-                 (cycle < op.cycles || neededLater(b)) && b.kind == TipBinding::Source;
+          return fill == ir::TipPolicy::PerSource && b.kind == TipBinding::Source &&
+                 (cycle < op.cycles ? hasLiquid(b.pos) : neededLater(b));
         });
       if (op.soak)
         emitter_.emit(ir::DevWaitOp{*op.soak});
-      for (const ir::HeadPosition &block : blocks)
+      for (const ir::HeadPosition &block : removalOrder(blocks))
         removeFromBlock(block, amountsAt(block, full), removal, cycle < op.cycles);
     }
   }
@@ -642,18 +792,102 @@ private:
   double deadUl_;
   unsigned stride_ = 1;
   std::vector<Position> positions_;
+  std::vector<double> needUl_, drawnUl_; ///< per LiquidId
+  WidthPlan widths_;
+  Outcome outcome_;
   std::vector<WellSet> wellsAfter_;
   std::vector<std::set<ir::LiquidId>> liquidsAfter_;
   size_t opIndex_ = 0;
+  unsigned removalRounds_ = 0;
   std::map<Well, ir::LiquidId> lastInWell_;
   bool shortfall_ = false;
 };
+
+/// Lowers a copy of the module with the given widths; diagnostics of a
+/// trial go nowhere.
+Outcome trial(const ir::Module &module, PassContext &context, const WidthPlan &widths,
+              bool survey) {
+  ir::Module copy = module;
+  DiagnosticEngine scratch(context.sources);
+  PassContext quiet{scratch, context.sources, context.platform};
+  PipettingLowering lowering(copy, quiet, widths, survey);
+  try {
+    lowering.run();
+  } catch (const lowering::TipAllocator::SurveyOverflow &) {
+    Outcome overflow;
+    overflow.freshBeforeLastParkedPick = ~0u;
+    return overflow;
+  }
+  return lowering.outcome();
+}
+
+/// Tip budgeting (docs/schedule.md). Full-width source sets are the
+/// fastest schedule; but when the tips drawn before the last pick of a
+/// parked per-well tip exceed one rack, the rack swap throws the parked
+/// tips away and every one of them is bought again. Narrowing a source
+/// position's set by one channel saves one tip per set and costs time
+/// (more head positions for its wells), so positions are narrowed one
+/// channel at a time, cheapest estimated time per tip first, among the
+/// positions whose tips are drawn before that last pick, until the parked
+/// tips survive. If no narrowing can get there (per-well tips alone fill
+/// the rack), the full-width plan stays.
+WidthPlan budgetSourceWidths(const ir::Module &module, PassContext &context) {
+  WidthPlan full;
+  Outcome base = trial(module, context, full, false);
+  if (base.parkedTipsLost == 0)
+    return full;
+  unsigned channels = context.platform.channels;
+  unsigned rack = context.platform.tipRackRows * context.platform.tipRackCols;
+  WidthPlan widths;
+  for (unsigned round = 0; round < 8; ++round) {
+    Outcome survey = trial(module, context, widths, true);
+    if (survey.freshBeforeLastParkedPick == ~0u)
+      break; // per-well tips alone fill the rack
+    if (survey.freshBeforeLastParkedPick <= rack) {
+      Outcome real = trial(module, context, widths, false);
+      if (real.parkedTipsLost == 0)
+        return real.tips < base.tips ? widths : full;
+    }
+    // Narrow by as many tips as the rack is short (at least one), each
+    // time the position whose time grows least: at width w a position's
+    // commands take about S * w0 / w, S measured at its width w0 now.
+    unsigned excess = survey.freshBeforeLastParkedPick > rack
+                          ? survey.freshBeforeLastParkedPick - rack
+                          : 1;
+    std::map<ir::ReservoirPos, unsigned> measuredAt;
+    for (ir::ReservoirPos pos : survey.reliefSources)
+      measuredAt[pos] = widths.count(pos) ? widths[pos] : channels;
+    bool narrowed = false;
+    for (unsigned step = 0; step < excess; ++step) {
+      std::optional<ir::ReservoirPos> best;
+      double bestCost = 0;
+      for (const auto &[pos, w0] : measuredAt) {
+        unsigned width = widths.count(pos) ? widths[pos] : channels;
+        if (width <= 1)
+          continue;
+        double cost = survey.sourceSeconds[pos] * w0 / (width * (width - 1.0));
+        if (!best || cost < bestCost) {
+          best = pos;
+          bestCost = cost;
+        }
+      }
+      if (!best)
+        break;
+      widths[*best] = (widths.count(*best) ? widths[*best] : channels) - 1;
+      narrowed = true;
+    }
+    if (!narrowed)
+      break;
+  }
+  return full;
+}
 
 class LowerPipettingPass final : public Pass {
 public:
   std::string_view name() const override { return "lower-pipetting"; }
   bool run(ir::Module &module, PassContext &context) override {
-    return PipettingLowering(module, context).run();
+    WidthPlan widths = budgetSourceWidths(module, context);
+    return PipettingLowering(module, context, widths).run();
   }
 };
 

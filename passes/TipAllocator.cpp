@@ -7,12 +7,14 @@
 //===----------------------------------------------------------------------===//
 #include "passes/TipAllocator.h"
 
+#include <algorithm>
+
 namespace plate::lowering {
 
-TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter)
+TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter, bool survey)
     : platform_(platform), emitter_(emitter), rows_(platform.tipRackRows),
       cols_(platform.tipRackCols), cells_(rows_ * cols_, Cell::Fresh),
-      head_(platform.channels), pending_(platform.channels) {
+      head_(platform.channels), pending_(platform.channels), survey_(survey) {
   PLATE_ASSERT(platform.channels >= 1 && platform.channels <= 8,
                "head must have 1..8 channels");
 }
@@ -55,8 +57,13 @@ std::vector<unsigned> TipAllocator::pickGrouped(
     for (unsigned channel : best) {
       unsigned col = bestAnchor + channel;
       Cell &state = cell(bestRow, col);
-      if (state == Cell::Fresh)
+      if (state == Cell::Fresh) {
+        if (pending_[channel]->kind == TipBinding::Source)
+          sourcePicks_.push_back({pending_[channel]->pos, tipsUsed_});
         ++tipsUsed_;
+      } else if (state == Cell::Parked) {
+        freshAtLastParkedPick_ = tipsUsed_;
+      }
       HeadTip &tip = head_[channel];
       tip.present = true;
       tip.row = bestRow;
@@ -78,8 +85,27 @@ void TipAllocator::swapRack() {
     racksExceededAt = emitter_.origin->loc;
     racksExceededStep = emitter_.origin->step;
   }
+  if (survey_) {
+    // An unbounded rack: parked tips stay where they are.
+    for (Cell &c : cells_)
+      if (c == Cell::Empty)
+        c = Cell::Fresh;
+    return;
+  }
+  for (const auto &[cellPos, binding] : parked_)
+    if (!stillNeeded || stillNeeded(binding))
+      ++lostParked_;
   std::fill(cells_.begin(), cells_.end(), Cell::Fresh);
   parked_.clear();
+}
+
+std::vector<ir::ReservoirPos> TipAllocator::sourcesBeforeLastParkedPick() const {
+  std::vector<ir::ReservoirPos> positions;
+  for (const auto &[pos, before] : sourcePicks_)
+    if (before < freshAtLastParkedPick_ &&
+        std::find(positions.begin(), positions.end(), pos) == positions.end())
+      positions.push_back(pos);
+  return positions;
 }
 
 void TipAllocator::acquire(const std::vector<std::optional<TipBinding>> &want,
@@ -117,6 +143,8 @@ void TipAllocator::acquire(const std::vector<std::optional<TipBinding>> &want,
     swapRack();
     missing = pickGrouped(missing, fresh);
   }
+  if (!missing.empty() && survey_)
+    throw SurveyOverflow{};
   PLATE_ASSERT(missing.empty(), "a full tip rack cannot serve one pick");
 }
 
@@ -134,7 +162,7 @@ void TipAllocator::release(ir::ChannelMask mask,
     HeadTip &tip = head_[channel];
     if (!mask.test(channel) || !tip.present)
       continue;
-    bool park = tip.rack == racks_ && tip.col > channel &&
+    bool park = (tip.rack == racks_ || survey_) && tip.col > channel &&
                 tip.binding.kind != TipBinding::None &&
                 tip.binding.kind != TipBinding::Reuse && keep(tip.binding);
     if (park)

@@ -14,6 +14,13 @@
 //  - when no fresh tip fits a pick the rack is swapped (parked tips on the
 //    old rack are lost) and the swap is counted against the stacker.
 //
+// For tip budgeting (LowerPipetting.cpp) the allocator also reports how many
+// parked tips a swap threw away, and, in `survey` mode, behaves as if the
+// rack were unbounded (a swap keeps the parked tips) so that it can tell how
+// many fresh tips are drawn before the last parked tip is picked again:
+// parked tips survive without loss exactly when that figure fits one rack
+// (up to the geometry of grouped picks).
+//
 // Rack size, channel count, swap module and tip waste capacity come from
 // the Platform.
 //
@@ -67,7 +74,7 @@ public:
     Match, ///< keep or re-pick a tip with the same binding, else a new one
   };
 
-  TipAllocator(const Platform &platform, Emitter &emitter);
+  TipAllocator(const Platform &platform, Emitter &emitter, bool survey = false);
 
   unsigned channels() const { return static_cast<unsigned>(head_.size()); }
   bool hasTip(unsigned channel) const { return head_[channel].present; }
@@ -87,6 +94,19 @@ public:
   unsigned tipsUsed() const { return tipsUsed_; }
   unsigned racksUsed() const { return tipsUsed_ ? racks_ : 0; }
   unsigned tipsDropped() const { return dropped_; }
+  /// Parked tips that rack swaps threw away (they were parked because a
+  /// later op needs them, so each is a tip bought twice).
+  unsigned parkedTipsLost() const { return lostParked_; }
+  /// Fresh tips drawn before the last pick of a parked tip.
+  unsigned freshBeforeLastParkedPick() const { return freshAtLastParkedPick_; }
+  /// Whether a parked tip is still wanted (for parkedTipsLost); unset: all.
+  std::function<bool(const TipBinding &)> stillNeeded;
+  /// Thrown in survey mode when parked tips fill the whole rack.
+  struct SurveyOverflow {};
+  /// Reservoir positions whose tips were first drawn fresh before the last
+  /// pick of a parked tip: narrowing them relieves the rack.
+  std::vector<ir::ReservoirPos> sourcesBeforeLastParkedPick() const;
+  unsigned rackSize() const { return rows_ * cols_; }
   /// The op that first needed a rack beyond the stacker, or tip waste
   /// beyond capacity (for E702/E703).
   std::optional<SourceLoc> racksExceededAt, wasteExceededAt;
@@ -123,6 +143,12 @@ private:
   unsigned racks_ = 1;
   unsigned tipsUsed_ = 0;
   unsigned dropped_ = 0;
+  bool survey_ = false;
+  unsigned lostParked_ = 0;
+  unsigned freshAtLastParkedPick_ = 0;
+  /// Every fresh pick of a source-bound tip: its position and the fresh
+  /// count before it.
+  std::vector<std::pair<ir::ReservoirPos, unsigned>> sourcePicks_;
 };
 
 } // namespace plate::lowering
