@@ -138,8 +138,11 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
                                    std::regex::icase);
 
   std::map<unsigned, std::vector<TextQuantity>> byLine;
+  std::vector<std::string> seenLines; // lower case, for "repeat the wash"
+  static const std::regex washWord(R"(\bwash)");
   unsigned lastLineWithQuantities = 0;
   for (unsigned number = 1; std::getline(in, line); ++number) {
+    seenLines.push_back(lower(line));
     std::smatch match;
     if (std::regex_search(line, match, stepLabel))
       stepLines.emplace(static_cast<unsigned>(std::stoul(match[1])), number);
@@ -281,8 +284,32 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
       } else if (lastLineWithQuantities) {
         lines.push_back(lastLineWithQuantities);
       }
+      // "Wash with 300 µL. Repeat twice more." is one wash step of three
+      // cycles (`wash 3 times with 300 uL`), the same as "wash 3 times":
+      // a wash line without a count of its own gains the cycle count, on
+      // its own line so the order check sees one step.
+      std::vector<unsigned> stepLinesToCopy;
+      for (unsigned source : lines) {
+        bool hasCount = std::any_of(byLine[source].begin(), byLine[source].end(),
+                                    [](const TextQuantity &q) {
+                                      return q.dimension == Dimension::Count;
+                                    });
+        if (!hasCount && std::regex_search(seenLines[source - 1], washWord)) {
+          TextQuantity cycles;
+          cycles.dimension = Dimension::Count;
+          cycles.low = cycles.high = repeatCopies + 1;
+          cycles.line = source;
+          cycles.text = fmt::format("{} wash cycles (\"repeat\" on line {})", repeatCopies + 1,
+                                    number);
+          cycles.repeated = true;
+          byLine[source].push_back(cycles);
+          result.push_back(cycles);
+        } else {
+          stepLinesToCopy.push_back(source);
+        }
+      }
       for (unsigned copy = 0; copy < repeatCopies; ++copy)
-        for (unsigned source : lines)
+        for (unsigned source : stepLinesToCopy)
           for (TextQuantity q : byLine[source]) {
             q.line = number;
             q.repeated = true;
@@ -430,8 +457,9 @@ public:
             add(node.temperature, false, s, manual, multiplier);
             opt(node.time);
           } else if constexpr (std::is_same_v<T, ast::Call>) {
+            // A bare integer argument is a Count (`wash_plate(buf, 3, 300 uL)`).
             for (const ast::Arg &arg : node.args)
-              opt(arg.quantity);
+              opt(arg.quantity, true);
           } else if constexpr (std::is_same_v<T, ast::Repeat>) {
             unsigned times = node.count.kind == ast::QuantityExpr::Kind::Number && node.count.value > 0
                                  ? static_cast<unsigned>(node.count.value)
@@ -516,7 +544,7 @@ std::string platformLimit(const ast::Statement &s, const Platform &platform) {
         } else if constexpr (std::is_same_v<T, ast::Prepare> || std::is_same_v<T, ast::Equilibrate> ||
                              std::is_same_v<T, ast::Note> || std::is_same_v<T, ast::Pause> ||
                              std::is_same_v<T, ast::Use> || std::is_same_v<T, ast::ProcDef> ||
-                             std::is_same_v<T, ast::Call> || std::is_same_v<T, ast::Repeat> ||
+                             std::is_same_v<T, ast::Repeat> ||
                              std::is_same_v<T, ast::Analyze>) {
           reason = "a person's task";
         }
@@ -589,10 +617,27 @@ std::vector<Finding> checkCoverage(std::string_view protocolText, const ast::Scr
       position = text[chosen].line;
     }
   }
-  // Declarations and operator notes take any remaining occurrence.
+  // Declarations and operator notes take any remaining occurrence. An
+  // optional quantity (the analysis wavelength) restates a read's: it may
+  // take an occurrence only when a step of the script measures it, or it
+  // would cover for a dropped read.
+  auto measured = [&](const ScriptQuantity &q) {
+    return std::any_of(used.begin(), used.end(), [&](const ScriptQuantity &s) {
+      return s.ordered && s.dimension == q.dimension &&
+             std::fabs(s.value - q.value) <= 1e-6 * std::max(1.0, std::fabs(q.value));
+    });
+  };
   for (size_t i = 0; i < used.size(); ++i) {
     if (used[i].ordered)
       continue;
+    if (used[i].optional && !measured(used[i])) {
+      findings.push_back(
+          {"parameter", fmt::format("line {}", used[i].line),
+           fmt::format("`{}` at {} is a wavelength no read of the script measures", used[i].text,
+                       scriptLocation(used[i])),
+           "analyze at the wavelength the protocol reads", "coverage"});
+      continue;
+    }
     for (size_t j = 0; j < text.size(); ++j)
       if (!textUsed[j] && matches(text[j], used[i], platform)) {
         textUsed[j] = true;
@@ -681,6 +726,40 @@ std::vector<Finding> checkCoverage(std::string_view protocolText, const ast::Scr
            "fluorescence, a missing filter) or what the text gives to a person",
            "coverage"});
     }
+  }
+  // An analysis the text asks for ("4-parameter logistic fit", "linear
+  // standard curve") must be a step, done by the platform unless the text
+  // gives it to a person: it has no quantity the matching above would miss.
+  static const std::regex analysisWords(
+      R"(\bcurve\b|\bfit\b|regression|logistic|interpolat|\b4-?pl\b|four-param)");
+  unsigned analysisLine = 0;
+  for (size_t i = 0; i < textLines.size() && !analysisLine; ++i)
+    if (std::regex_search(textLines[i], analysisWords))
+      analysisLine = static_cast<unsigned>(i + 1);
+  if (analysisLine) {
+    bool inInstrument = false, anywhere = false;
+    for (const ast::Section &section : script.sections)
+      for (const ast::Statement &statement : section.statements)
+        if (std::holds_alternative<ast::Analyze>(statement.kind)) {
+          anywhere = true;
+          inInstrument |= section.kind == ast::SectionKind::Instrument;
+        }
+    if (!anywhere)
+      findings.push_back(
+          {"completeness", fmt::format("text line {}", analysisLine),
+           fmt::format("text line {} asks for an analysis of the standards, which the script "
+                       "does not represent",
+                       analysisLine),
+           "add `analyze standard_curve linear|4pl [at WAVELENGTH] [subtract blank]` as the "
+           "text says",
+           "coverage"});
+    else if (!inInstrument && !std::regex_search(textLines[analysisLine - 1], byHand))
+      findings.push_back(
+          {"completeness", fmt::format("text line {}", analysisLine),
+           fmt::format("the analysis of text line {} is in <MANUAL>, but {} computes it and the "
+                       "text does not give it to a person",
+                       analysisLine, platform.name),
+           "move `analyze` to <INSTRUMENT>", "coverage"});
   }
   return findings;
 }

@@ -605,6 +605,9 @@ ChatResult LlmClient::chat(const ChatRequest &request) {
         if (reply.error.empty()) {
           record.cached = true;
           record.status = entry.value("status", 200L);
+          // The latency the model once took, so a replayed sweep reports
+          // the run it replays (record.cached tells the two apart).
+          record.latencySeconds = entry.value("latency_s", 0.0);
           accept(reply);
           return result;
         }
@@ -664,6 +667,7 @@ ChatResult LlmClient::chat(const ChatRequest &request) {
           out << json{{"request_hash", record.requestHash},
                       {"request", body},
                       {"status", reply.status},
+                      {"latency_s", record.latencySeconds},
                       {"response_body", reply.body}}
                      .dump(1)
               << "\n";

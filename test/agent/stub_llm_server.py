@@ -14,6 +14,12 @@ Scenario file (JSON):
     "openai":    [RESPONSE, ...], # answers to POST /v1/chat/completions, in order
     "anthropic": [RESPONSE, ...], # answers to POST /v1/messages, in order
     "model:NAME": [RESPONSE, ...] # answers for one model (takes precedence)
+    "routes": [{"model": NAME, "contains": "text" | ["all", "of"], "responses": [...],
+                "repeat_last": true}, ...]
+                                  # first route whose model (if given) matches
+                                  # and whose strings (if given) occur in the
+                                  # system + user text; takes precedence over all;
+                                  # repeat_last answers the last one forever
   }
   RESPONSE is an object with any of:
     "text": "..."                 a normal reply with this assistant text
@@ -59,8 +65,26 @@ class Stub:
         self.requests = []
         self.last_activity = time.monotonic()
 
-    def next_response(self, wire, model):
+    def next_response(self, wire, model, text=""):
         with self.lock:
+            # Routes answer by model and by a string the request contains, so
+            # concurrent conversations (an evaluation sweep) each get their
+            # own queue in order, whatever order the requests arrive in.
+            for number, route in enumerate(self.scenario.get("routes", [])):
+                if route.get("model") not in (None, model):
+                    continue
+                wanted = route.get("contains") or []
+                if isinstance(wanted, str):
+                    wanted = [wanted]
+                if any(w not in text for w in wanted):
+                    continue
+                queue_name = "route:%d" % number
+                queue = route.get("responses", [])
+                index = self.next_index.get(queue_name, 0)
+                self.next_index[queue_name] = index + 1
+                if index >= len(queue) and route.get("repeat_last") and queue:
+                    return queue_name, index, queue[-1]
+                return queue_name, index, queue[index] if index < len(queue) else None
             queue_name = "model:" + model if ("model:" + model) in self.scenario else wire
             queue = self.scenario.get(queue_name, [])
             index = self.next_index.get(queue_name, 0)
@@ -250,7 +274,8 @@ def make_handler(stub):
                 self.send_json(400, error_body(wire, 400, {
                     "type": "invalid_request_error", "message": problem}))
                 return
-            queue, index, response = stub.next_response(wire, body["model"])
+            queue, index, response = stub.next_response(
+                wire, body["model"], str(entry.get("system") or "") + str(entry.get("user") or ""))
             entry["queue"] = queue
             entry["queue_index"] = index
             if response is None:
