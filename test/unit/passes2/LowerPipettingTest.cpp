@@ -306,6 +306,89 @@ TEST_F(LowerPipettingTest, TipWasteFull) {
   EXPECT_NE(d.message.find("12 tips"), std::string::npos) << d.message;
 }
 
+// A dispense with mix whose first position runs out after two channels:
+// the two channels served there mix their wells right away, the other two
+// mix after their share from the next position. Every well is mixed once.
+TEST_F(LowerPipettingTest, MixAfterPositionSplitMixesEveryChannel) {
+  ir::LiquidId reagent = addLiquid("r", ir::LiquidRole::Reagent);
+  load(reagent, 1, 1, 0.5 + 0.25); // room for two 100 µL shares
+  load(reagent, 1, 2, 0.5 + 1.0);
+  WellSet row = wells("A1", "A4");
+  add(ir::DispenseOp{{{reagent, row}}, ul(100), ir::MixSpec{3, ul(50)},
+                     ir::TipPolicy::PerSource},
+      6);
+  ReplayResult result = lowerAndReplay();
+  std::map<Well, unsigned> mixed;
+  for (const ir::Op &op : module_.ops)
+    if (auto *m = op.as<ir::DevMixOp>())
+      for (unsigned k = 0; k < m->mask.channels; ++k)
+        if (m->mask.test(k))
+          ++mixed[Well{m->place.row, static_cast<uint8_t>(m->place.col + k)}];
+  for (Well well : row.columnMajor()) {
+    EXPECT_EQ(mixed[well], 1u) << well.name();
+    EXPECT_DOUBLE_EQ(result.wellVolume[well], 100) << well.name();
+  }
+}
+
+// Leftovers below one channel's share stay unused while later positions
+// can cover the rest; when they cannot, a share is split across two
+// positions (two dispenses into one well) and every position drains to
+// its dead volume exactly.
+TEST_F(LowerPipettingTest, LeftoverSplitOnlyWhenLaterPositionsFallShort) {
+  ir::LiquidId reagent = addLiquid("r", ir::LiquidRole::Reagent);
+  load(reagent, 1, 1, 0.5 + 0.25); // 250 µL: two shares and a half
+  load(reagent, 1, 2, 0.5 + 0.05); // 50 µL: the missing half
+  WellSet row = wells("A1", "A3");
+  add(ir::DispenseOp{{{reagent, row}}, ul(100), std::nullopt, ir::TipPolicy::PerSource}, 7);
+  ReplayResult result = lowerAndReplay();
+  for (Well well : row.columnMajor())
+    EXPECT_NEAR(result.wellVolume[well], 100, 1e-9) << well.name();
+  EXPECT_NEAR((result.reservoir[{1, 1}]), 500, 1e-6);
+  EXPECT_NEAR((result.reservoir[{1, 2}]), 500, 1e-6);
+  unsigned toA3 = 0;
+  for (const ir::Op &op : module_.ops)
+    if (auto *d = op.as<ir::DevDispenseOp>(); d && d->place.col <= 3 && d->place.row == 1 &&
+                                              d->mask.test(3 - d->place.col))
+      ++toA3;
+  EXPECT_EQ(toA3, 2u);
+}
+
+// Tip budgeting: 64 per-well removal tips, fill sets on several buffer
+// positions and two antibodies do not fit one rack at full width; the
+// source sets are narrowed so that the parked removal tips are never
+// thrown away by a rack swap.
+TEST_F(LowerPipettingTest, NarrowSourceSetsKeepParkedTipsInTheRack) {
+  ir::LiquidId buffer = addLiquid("wash_buffer", ir::LiquidRole::Reagent);
+  ir::LiquidId ab = addLiquid("detection_ab", ir::LiquidRole::Reagent);
+  ir::LiquidId hrp = addLiquid("hrp", ir::LiquidRole::Reagent);
+  for (unsigned c = 1; c <= 5; ++c)
+    for (unsigned r = 1; r <= 2; ++r)
+      load(buffer, r, c, 23.6);
+  load(ab, 3, 1, 7);
+  load(hrp, 3, 2, 7);
+  WellSet plate = wells("A1", "H8");
+  std::map<Well, double> initial;
+  std::vector<ir::WellAmount> emptied;
+  for (Well well : plate.columnMajor()) {
+    initial[well] = 100;
+    emptied.push_back({well, ul(100)});
+  }
+  for (unsigned wash = 0; wash < 3; ++wash) {
+    add(ir::WashOp{buffer, plate, ul(300), 4, std::nullopt, emptied, ir::TipPolicy::PerWell},
+        10 + 2 * wash);
+    if (wash < 2)
+      add(ir::DispenseOp{{{wash == 0 ? ab : hrp, plate}}, ul(100), std::nullopt,
+                         ir::TipPolicy::PerSource},
+          11 + 2 * wash);
+  }
+  ReplayResult result = lowerAndReplay(initial);
+  EXPECT_EQ(result.swaps, 0u);
+  EXPECT_LE(*module_.tipsUsed, 96u);
+  EXPECT_GE(*module_.tipsUsed, 64u + 12u); // one tip per well and per position
+  for (Well well : plate.columnMajor())
+    EXPECT_NEAR(result.wellVolume[well], 0, 1e-6) << well.name();
+}
+
 TEST_F(LowerPipettingTest, ReservoirShortfall) {
   ir::LiquidId reagent = addLiquid("tmb", ir::LiquidRole::Reagent);
   load(reagent, 1, 1, 1); // 0.5 mL usable, 9.6 mL needed
