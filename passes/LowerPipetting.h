@@ -28,6 +28,11 @@
 //  - reuse: one tip set for the whole step; commands are marked tipsReuse.
 //  A mix after a dispense binds the tips to the wells they mixed.
 //
+// Tip budgeting (docs/schedule.md): when full-width source sets would make
+// a rack swap throw away parked tips, per_source sets are narrowed position
+// by position (fewest extra seconds per tip first) until the parked tips
+// survive; removal rounds alternate direction.
+//
 // Errors: E702 when the tips need more racks than the stacker holds, E703
 // when more tips are dropped than the tip waste holds, E701 when a liquid's
 // reservoir positions run below their dead volume.
