@@ -585,7 +585,15 @@ std::string barChart(const std::string &title, const std::vector<std::string> &c
                      const std::vector<std::string> &series,
                      const std::vector<std::vector<double>> &values) {
   const double left = 60, top = 40, plotH = 220, groupW = std::max<double>(90, 26.0 * series.size() + 30);
-  double width = left + groupW * categories.size() + 170, height = top + plotH + 110;
+  // Category labels run at 30 degrees below the axis; make room for the
+  // longest (about 6 px per character at this font size).
+  size_t longest = 0;
+  for (const std::string &c : categories)
+    longest = std::max(longest, c.size());
+  double labelLength = 6.0 * double(longest);
+  double width = left + groupW * categories.size() +
+                 std::max(170.0, labelLength * 0.87 - groupW + 30);
+  double height = top + plotH + 30 + labelLength * 0.5;
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
@@ -687,6 +695,14 @@ struct ComboStats {
 std::string shortModel(const std::string &spec) {
   std::string s = spec.substr(0, spec.find('@'));
   return s;
+}
+
+/// Specs without their base URLs (a local port means nothing in a report).
+std::vector<std::string> shortModels(const std::vector<std::string> &specs) {
+  std::vector<std::string> out;
+  for (const std::string &spec : specs)
+    out.push_back(shortModel(spec));
+  return out;
 }
 
 void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &corpus,
@@ -800,8 +816,9 @@ void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &cor
                     "- Validators: {}\n- mapping: rule-based{}\n- attempts: {}, temperature {}, "
                     "seed {} (the same for every combination and protocol)\n- concurrency: {} "
                     "job(s){}\n- cache: {}\n\n",
-                    PLATE_VERSION, started, corpus.size(), fmt::join(options.parsers, ", "),
-                    fmt::join(options.validators, ", "), options.direct ? " and --direct" : "",
+                    PLATE_VERSION, started, corpus.size(), fmt::join(shortModels(options.parsers), ", "),
+                    fmt::join(shortModels(options.validators), ", "),
+                    options.direct ? " and --direct" : "",
                     options.maxAttempts, options.temperature, options.seed, options.jobs,
                     options.perMinute > 0 ? fmt::format(", {} start(s) per minute",
                                                         options.perMinute)
