@@ -228,13 +228,22 @@ private:
         emitter_.emit(ir::SetTemperatureOp{platform_.heaterModule, op.temperature});
       heater_ = celsius;
     }
+    // A lid waiting in another deck's holder (after a read) brings the
+    // plate to that deck: put it on before the plate goes to the shaker or
+    // the heater, not after.
+    bool lidOn = op.lidOn || op.dark;
+    const std::string &target = op.shaking ? platform_.shakerSlot
+                                : heated   ? platform_.heaterSlot
+                                           : plateAt_;
+    if (lidOn && !lidOn_ && lidDeck_ != platform_.deckOf(target))
+      setLid(true);
     if (op.shaking)
       moveTo(platform_.shakerSlot);
     else if (heated)
       moveTo(platform_.heaterSlot);
     else
       leaveColdHeater();
-    setLid(op.lidOn || op.dark);
+    setLid(lidOn);
     if (op.shaking)
       emitter_.emit(ir::DevShakeOp{platform_.shakerModule, *op.shaking, op.time});
     else
