@@ -312,8 +312,11 @@ struct Module {
 };
 
 /// Deterministic text form (`--emit=ir`, `--print-after`): a header, the
-/// liquids, then one op per line with `loc=LINE:COL step=LABEL`.
+/// liquids, then one op per line with `loc=LINE:COL step=LABEL` (docs/ir.md).
 std::string print(const Module &module, const SourceManager &sources);
-std::string printOp(const Op &op, const Module &module);
+/// One op line. With `sources`, an op from another file than the module's
+/// (a `use` module) names that file: `loc=elisa.plate:5:3`.
+std::string printOp(const Op &op, const Module &module,
+                    const SourceManager *sources = nullptr);
 
 } // namespace plate::ir

@@ -244,7 +244,7 @@ struct PayloadPrinter {
 
 } // namespace
 
-std::string printOp(const Op &op, const Module &module) {
+std::string printOp(const Op &op, const Module &module, const SourceManager *sources) {
   std::string body = std::visit(PayloadPrinter{module}, op.payload);
   std::string out = fmt::format("{}{} {}", op.manual ? "manual." : "",
                                 opMnemonic(op.kind()), body);
@@ -257,7 +257,14 @@ std::string printOp(const Op &op, const Module &module) {
                          op.blocks[i].mask.str());
     out += "]";
   }
-  out += fmt::format("  loc={}:{}", op.loc.line, op.loc.col);
+  out += "  loc=";
+  if (sources && op.loc.isValid() && op.loc.fileId != module.fileId) {
+    // Only the file's own name: the stdlib's directory differs between
+    // machines and would make dumps differ.
+    const std::string &path = sources->name(op.loc.fileId);
+    out += path.substr(path.find_last_of('/') + 1) + ":";
+  }
+  out += fmt::format("{}:{}", op.loc.line, op.loc.col);
   if (!op.step.empty())
     out += " step=" + op.step;
   return out;
@@ -294,8 +301,7 @@ std::string print(const Module &module, const SourceManager &sources) {
     out += fmt::format("  tips {} racks {}\n", *module.tipsUsed,
                        module.tipRacksUsed.value_or(0));
   for (const Op &op : module.ops)
-    out += "  " + printOp(op, module) + "\n";
-  (void)sources;
+    out += "  " + printOp(op, module, &sources) + "\n";
   return out;
 }
 

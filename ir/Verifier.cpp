@@ -16,7 +16,21 @@ public:
         fail(fmt::format("liquid %{} has id {} at index {}", liquid.name, liquid.id,
                          &liquid - module_.liquids.data()));
       checkWells(liquid.wells, "liquid " + liquid.name);
+      // Concentrations keep their written unit even after normalize-units
+      // (the analysis reports in the calibrants' unit), so they are checked
+      // for dimension and value only, never for canonical form.
+      if (const std::optional<Quantity> &conc = liquid.concentration) {
+        if (conc->dimension() != Dimension::Concentration)
+          fail(fmt::format("liquid %{} has concentration {} of dimension {}", liquid.name,
+                           *conc, dimensionName(conc->dimension())));
+        else if (!std::isfinite(conc->value) || conc->value < 0)
+          fail(fmt::format("liquid %{} has concentration {}, not a finite value >= 0",
+                           liquid.name, *conc));
+      }
+      if (liquid.declaredVolume)
+        quantity(*liquid.declaredVolume, Dimension::Volume, "declared volume of %" + liquid.name);
     }
+    inOps_ = true;
     for (size_t i = 0; i < module_.ops.size(); ++i) {
       index_ = i;
       const Op &op = module_.ops[i];
@@ -32,7 +46,7 @@ public:
 
 private:
   void fail(std::string message) {
-    if (module_.ops.empty())
+    if (!inOps_)
       errors_.push_back(std::move(message));
     else
       errors_.push_back(fmt::format("op #{} ({}): {}", index_,
@@ -193,6 +207,7 @@ private:
 
   const Module &module_;
   size_t index_ = 0;
+  bool inOps_ = false; ///< false while checking liquids: no op to name
   std::vector<std::string> errors_;
 };
 

@@ -2,7 +2,8 @@
 //
 // The verifier checks the IR's own invariants (not the user's protocol):
 // liquid ids resolve, wells lie on the plate, quantities have the dimension
-// their field demands and are canonical once `normalize-units` ran, and a
+// their field demands and are canonical once `normalize-units` ran (liquid
+// concentrations excepted: they keep the unit the script wrote), and a
 // module marked lowered holds only device ops (plus the host ops `analyze`
 // and `note`, and MANUAL ops that are kept for the operator). A failure
 // means a pass is wrong; the pass manager runs it between passes in tests

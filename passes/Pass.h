@@ -2,8 +2,9 @@
 //
 // A pass transforms or checks an ir::Module in place and reports user
 // problems only through the DiagnosticEngine in its PassContext. Each pass
-// lives in its own file, is registered once in PassRegistry.def with a name
-// and a one-line description, and its header states its preconditions.
+// lives in its own file, is registered once in PassRegistry.def with a name,
+// the passes it needs earlier in the pipeline and a one-line description;
+// its header says why it needs them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -40,14 +41,26 @@ struct PassInfo {
   std::string_view name;
   std::string_view description;
   std::unique_ptr<Pass> (*create)();
+  /// Comma-separated names of the passes that must run before this one
+  /// (PassRegistry.def's Requires column); use prerequisites() to split it.
+  std::string_view requiresText;
+
+  std::vector<std::string_view> prerequisites() const;
 };
 
 /// Every registered pass, in the default pipeline order.
 const std::vector<PassInfo> &registeredPasses();
 const PassInfo *findPass(std::string_view name);
 
+/// Whether a pipeline runs ir::verify after every pass unless told
+/// otherwise: yes in debug builds (no NDEBUG) and wherever the environment
+/// sets PLATE_VERIFY_EACH=1 (the lit and unit test suites do); no in
+/// release builds, where a verifier failure could only turn a usable result
+/// into an internal error. PLATE_VERIFY_EACH=0 turns it off in any build.
+bool verifyEachByDefault();
+
 struct PipelineOptions {
-  bool verifyEach = true;                 ///< run ir::verify between passes
+  bool verifyEach = verifyEachByDefault(); ///< run ir::verify between passes
   bool printAfterAll = false;
   std::vector<std::string> printAfter;    ///< pass names
   std::function<void(std::string_view passName, const ir::Module &)> printer;
@@ -59,13 +72,19 @@ public:
   void add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
   /// Builds the default pipeline (PassRegistry.def order).
   static PassManager defaultPipeline(PipelineOptions options = {});
-  /// Parses `a,b,c`; on an unknown name returns nullopt and sets `error`.
+  /// Parses `a,b,c`; on an unknown name, or a pass whose prerequisites do
+  /// not run earlier in the list, returns nullopt and sets `error` (a
+  /// usage error for the driver).
   static std::optional<PassManager> parsePipeline(std::string_view text,
                                                   PipelineOptions options,
                                                   std::string &error);
   /// Runs the passes in order; stops after the first pass that fails or
   /// leaves errors in the engine. Returns true when no errors were reported.
   bool run(ir::Module &module, PassContext &context);
+
+  /// The first prerequisite violated by running `names` in order, as a
+  /// message; empty when the order is valid. Unknown names are ignored.
+  static std::string checkOrder(const std::vector<std::string_view> &names);
 
 private:
   PipelineOptions options_;

@@ -10,7 +10,7 @@
 
 namespace plate {
 
-#define PASS(Name, Factory, Description) std::unique_ptr<Pass> Factory();
+#define PASS(Name, Factory, Requires, Description) std::unique_ptr<Pass> Factory();
 #include "passes/PassRegistry.def"
 
 } // namespace plate

@@ -39,7 +39,7 @@ struct CompileOptions {
   std::optional<std::string> passes;
   bool printAfterAll = false;
   std::vector<std::string> printAfter;
-  bool verifyEach = true;
+  bool verifyEach = verifyEachByDefault(); ///< see passes/Pass.h
 };
 
 class Compilation {

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -41,7 +42,7 @@ void finishCommonOptions(CompileOptions &options, const std::string &format) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"plate: compile and run microplate protocols on lab robots"};
+  CLI::App app{"plate: compile and run microplate protocols on lab robots", "plate"};
   app.set_version_flag("--version", std::string("plate ") + PLATE_VERSION);
   app.require_subcommand(1);
 
@@ -62,12 +63,19 @@ int main(int argc, char **argv) {
   compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
   compile->add_option("--loading-plan", compileOptions.loadingPlan,
                       "write the loading plan as JSON (language spec §11)");
+  compile->add_flag("--list-passes", listPasses,
+                    "list the registered passes in default pipeline order and exit (no FILE)");
   compile->add_option("--passes", passes,
                       "run this comma-separated pipeline instead of the default (empty: none)");
   compile->add_flag("--print-after-all", compileOptions.compile.printAfterAll,
                     "print the IR after every pass");
   compile->add_option("--print-after", compileOptions.compile.printAfter,
                       "print the IR after the named pass (repeatable)");
+  // Hidden: for debugging passes; the default is on in debug builds and
+  // under PLATE_VERIFY_EACH=1 (the test suites), off in release builds.
+  compile->add_flag("--verify-each,!--no-verify-each", compileOptions.compile.verifyEach,
+                    "run the IR verifier after every pass")
+      ->group("");
   RunCommandOptions runOptions;
   std::string runFormat = "text";
   CLI::App *run = app.add_subcommand(
@@ -89,8 +97,33 @@ int main(int argc, char **argv) {
   if (listPasses)
     return runListPasses();
 
+  // CLI11 reports a misspelt command as "a subcommand is required"; name
+  // it instead, with the closest command.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> commands;
+    for (CLI::App *command : app.get_subcommands([](CLI::App *) { return true; }))
+      commands.push_back(command->get_name());
+    if (std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+      std::cerr << "plate: error: unknown command `" << argv[1] << "`";
+      if (std::string guess = closestMatch(argv[1], commands); !guess.empty())
+        std::cerr << "; did you mean `" << guess << "`?";
+      std::cerr << "\nRun with --help for more information.\n";
+      return static_cast<int>(ExitCode::Usage);
+    }
+  }
+
+  // `--passes=` means the empty pipeline; CLI11 would take the next
+  // argument as its value instead, so pass the empty value explicitly.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i] == "--passes=") {
+      args[i] = "--passes";
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, "");
+    }
+  std::reverse(args.begin(), args.end()); // CLI11 takes them last to first
+
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError &error) {
     return app.exit(error) == 0 ? 0 : static_cast<int>(ExitCode::Usage);
   }
@@ -111,8 +144,13 @@ int main(int argc, char **argv) {
     }
     for (const std::string &name : compileOptions.compile.printAfter)
       if (!findPass(name)) {
-        std::cerr << "plate: error: unknown pass `" << name
-                  << "` in --print-after; see --list-passes\n";
+        std::vector<std::string> known;
+        for (const PassInfo &info : registeredPasses())
+          known.emplace_back(info.name);
+        std::cerr << "plate: error: unknown pass `" << name << "` in --print-after";
+        if (std::string guess = closestMatch(name, known); !guess.empty())
+          std::cerr << "; did you mean `" << guess << "`?";
+        std::cerr << "; see --list-passes\n";
         return static_cast<int>(ExitCode::Usage);
       }
     return runCompileCommand(compileOptions);
