@@ -6,6 +6,12 @@
 // is written by hand: axes with 1-2-5 ticks, the curve as a polyline,
 // calibrants as circles and samples as squares.
 //
+// Units: concentrations arrive in the unit the script wrote. The curve's
+// axis, and so every back-calculated result, is in the first calibrant's
+// unit; other calibrants of the same family (ng/mL next to µg/mL) are
+// converted to it, a calibrant of another family (pM next to µg/mL) is an
+// analysis error because converting needs a molar mass.
+//
 //===----------------------------------------------------------------------===//
 #include "backend/Analysis.h"
 
@@ -21,6 +27,40 @@
 #include <set>
 
 namespace plate::backend {
+
+std::optional<double> convertConcentration(double value, const std::string &from,
+                                           const std::string &to) {
+  if (from == to)
+    return value;
+  std::optional<Unit> fromUnit = lookupUnit(from), toUnit = lookupUnit(to);
+  if (!fromUnit || !toUnit)
+    return std::nullopt;
+  const UnitInfo &fromInfo = unitInfo(*fromUnit), &toInfo = unitInfo(*toUnit);
+  if (fromInfo.dimension != Dimension::Concentration || fromInfo.family != toInfo.family)
+    return std::nullopt;
+  return value * fromInfo.factor / toInfo.factor;
+}
+
+std::string formatConcentration(double value, int digits) {
+  if (!std::isfinite(value))
+    return formatNumber(value);
+  if (value == 0)
+    return "0";
+  double magnitude = std::fabs(value);
+  // Fixed notation for every amount a lab reports (1e-4 .. 1e9); exponents
+  // only beyond that, where they are the readable form.
+  if (magnitude < 1e-4 || magnitude >= 1e9)
+    return fmt::format("{:.{}g}", value, digits);
+  int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+  int decimals = std::max(0, digits - 1 - exponent);
+  std::string text = fmt::format("{:.{}f}", value, decimals);
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.')
+      text.pop_back();
+  }
+  return text;
+}
 
 double CurveFit::eval(double x) const {
   if (!fourPL)
@@ -214,7 +254,15 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
     point.meanOd = *mean - offset;
     if (result.unit.empty())
       result.unit = liquid.unit;
-    xs.push_back(*liquid.conc);
+    std::optional<double> nominal = convertConcentration(*liquid.conc, liquid.unit, result.unit);
+    if (!nominal) {
+      error = fmt::format("calibrant `{}` is in {}, which does not convert to {} (the unit of "
+                          "the first calibrant); write every calibrant in one unit family",
+                          liquid.name, liquid.unit, result.unit);
+      return std::nullopt;
+    }
+    point.nominal = *nominal;
+    xs.push_back(*nominal);
     ys.push_back(point.meanOd);
     result.calibrants.push_back(std::move(point));
   }
@@ -261,7 +309,7 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
 
 namespace {
 std::string optionalNumber(const std::optional<double> &value) {
-  return value ? fmt::format("{:.6g}", *value) : std::string();
+  return value ? formatConcentration(*value, 6) : std::string();
 }
 std::string wellList(const std::vector<Well> &wells) {
   std::string text;
@@ -297,7 +345,7 @@ std::string analysisSummary(const AnalysisResult &result) {
                                  result.fit.describe());
   for (const CurvePoint &point : result.samples)
     text += fmt::format("  {:<12} OD {:.4f}  {} {}{}\n", point.name, point.meanOd,
-                        point.concentration ? fmt::format("{:.4g}", *point.concentration)
+                        point.concentration ? formatConcentration(*point.concentration)
                                             : std::string("-"),
                         result.unit, point.flag.empty() ? "" : "  (" + point.flag + ")");
   return text;

@@ -48,7 +48,7 @@ struct CurvePoint {
   ir::LiquidRole role;
   std::vector<Well> wells; ///< wells that were read
   double meanOd = 0;       ///< after blank subtraction when asked
-  std::optional<double> nominal;    ///< calibrants: their conc
+  std::optional<double> nominal;    ///< calibrants: their conc, in AnalysisResult::unit
   std::optional<double> inWell;     ///< back-calculated from the curve
   double dilution = 1;
   std::optional<double> concentration; ///< inWell * dilution
@@ -60,7 +60,7 @@ struct AnalysisResult {
   double wavelengthNm = 0;
   uint32_t readSeq = 0;
   std::optional<double> blankMean;
-  std::string unit;
+  std::string unit; ///< the first calibrant's unit; every result is in it
   CurveFit fit;
   double rangeLow = 0, rangeHigh = 0; ///< calibrant concentrations
   std::vector<CurvePoint> calibrants;
@@ -74,6 +74,15 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                                    const PlateRead &read,
                                                    const std::vector<LayoutLiquid> &layout,
                                                    std::string &error);
+
+/// `value` in unit `from` expressed in unit `to` (unit spellings such as
+/// "ug/mL", "µg/mL", "nM"); nullopt when either is not a concentration
+/// unit or they belong to different families (mass/volume, molar, %).
+std::optional<double> convertConcentration(double value, const std::string &from,
+                                           const std::string &to);
+/// `digits` significant digits in fixed notation (995.5, 12346, 0.01235),
+/// trailing zeros dropped; exponent notation only below 1e-4 or from 1e9.
+std::string formatConcentration(double value, int digits = 4);
 
 std::string analysisCsv(const AnalysisResult &result);
 std::string curveSvg(const AnalysisResult &result);

@@ -22,8 +22,10 @@ public:
   void run() {
     for (ir::Liquid &liquid : module_.liquids) {
       current_ = nullptr;
-      if (liquid.concentration)
-        normalize(*liquid.concentration, liquid.loc);
+      // Concentrations keep the unit they were written in (language spec
+      // §2: "kept with its unit family"): nothing on the robot consumes
+      // them, and the analysis reports results in the calibrants' unit,
+      // so 2 µg/mL must not come back as 2e+06 pg/mL.
       if (liquid.declaredVolume)
         normalize(*liquid.declaredVolume, liquid.loc);
     }

@@ -32,9 +32,12 @@ public:
     for (ir::Op &op : module_.ops) {
       op_ = &op;
       std::visit([&](auto &payload) { apply(payload); }, op.payload);
+      checkWaste();
     }
     return std::move(wells_);
   }
+
+  double wasteUl() const { return wasteUl_; }
 
 private:
   WellState &at(Well well) {
@@ -100,6 +103,30 @@ private:
       empty(state);
   }
 
+  /// The robot discards what it aspirates from the plate (`aspirate`, the
+  /// removals of `wash`) into the Solution Waste, which must never overflow
+  /// (bioforge1.md §4). A person's MANUAL removal goes elsewhere.
+  void toWaste(double volume) {
+    if (!op_->manual && volume > 0)
+      wasteUl_ += volume;
+  }
+
+  /// After each op, so the message gives the total at the end of the step
+  /// that overflows, not at the well where it happened to cross the line.
+  void checkWaste() {
+    double limitUl = context_.platform.solutionWasteMl * 1000;
+    if (wasteReported_ || wasteUl_ <= limitUl + kSlack)
+      return;
+    wasteReported_ = true;
+    context_.diags
+        .report(DiagId::WasteOverflow, op_->loc,
+                fmt::format("{} mL", formatNumber(std::ceil(wasteUl_ / 100 - kSlack) / 10)),
+                fmt::format("{} mL", formatNumber(context_.platform.solutionWasteMl)))
+        .step(op_->step)
+        .note(op_->loc, "the aspirations and washes up to this step fill it; empty the "
+                        "waste in a `<MANUAL>` section in between or wash with less volume");
+  }
+
   static void empty(WellState &state) {
     state.volumeUl = 0;
     state.liquids.clear();
@@ -126,7 +153,9 @@ private:
     op.resolved.clear();
     for (Well well : op.wells.columnMajor()) {
       if (op.volume) {
+        double before = at(well).volumeUl;
         take(well, op.volume->value, shortfall);
+        toWaste(before - at(well).volumeUl);
         continue;
       }
       WellState &state = at(well);
@@ -136,6 +165,7 @@ private:
         continue;
       }
       op.resolved.push_back({well, microliters(state.volumeUl)});
+      toWaste(state.volumeUl);
       empty(state);
     }
     flush(shortfall);
@@ -148,6 +178,7 @@ private:
       WellState &state = at(well);
       if (state.volumeUl > kSlack)
         op.emptied.push_back({well, microliters(state.volumeUl)});
+      toWaste(state.volumeUl + op.volume.value * op.cycles);
       empty(state);
       // Every cycle fills the empty well and removes it again; the cycles
       // are identical, so checking one fill checks them all.
@@ -221,6 +252,8 @@ private:
   double capacity_;
   std::vector<WellState> wells_;
   ir::Op *op_ = nullptr;
+  double wasteUl_ = 0;
+  bool wasteReported_ = false;
 };
 
 class TrackVolumesPass final : public Pass {

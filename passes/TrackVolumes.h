@@ -13,7 +13,10 @@
 // and reports, once per step with a note counting further wells:
 //  - E500 a well over its capacity (names well, volume, capacity);
 //  - E502 taking from a well more than it holds (aspirate, transfer source,
-//    `aspirate all` from an empty well, mix volume above the well volume).
+//    `aspirate all` from an empty well, mix volume above the well volume);
+//  - E505 once, at the step where the liquid the INSTRUMENT removes from
+//    the plate (aspirations, wash removals: emptied volume plus every
+//    cycle) first exceeds the Solution Waste (Platform::solutionWasteMl).
 // `transfer` moves volume and contents pair by pair in the op's order.
 // After an error the model clamps the well (to its capacity, or to empty)
 // so that one mistake is reported once, not at every later step.

@@ -4,7 +4,8 @@
   diagnostics_doc.py generate   rewrite the generated table in docs/diagnostics.md
   diagnostics_doc.py check      fail unless every code (1) is documented with
                                 the current wording and (2) is checked by at
-                                least one lit test (a CHECK line with `[CODE]`)
+                                least one lit test (a FileCheck line, any
+                                prefix, with `[CODE]` and `:LINE:COL:`)
 
 The table between the BEGIN/END markers is generated; the prose around it is
 written by hand. Each code's example is taken from the lit test that checks it,
@@ -35,10 +36,37 @@ def read_table():
     return rows
 
 
+# FileCheck directives that assert a line is present (CHECK-NOT asserts the
+# opposite and never counts as coverage).
+DIRECTIVE = r"(?:-NEXT|-SAME|-DAG|-LABEL)?:"
+PREFIXES = re.compile(r"--check-prefix(?:es)?[= ]([\w,-]+)")
+# A position in the expected output: `:12:5:` or `:[[@LINE+1]]:5:`.
+POSITION = re.compile(r":(?:\d+|\[\[@LINE(?:[+-]\d+)?\]\]):(?:\d+|\{\{[^}]*\}\}):")
+# Codes reported without a source position: the file itself cannot be read,
+# so there is no line to point at.
+LOCATIONLESS = {"E900"}
+
+
+def check_lines(lines):
+    """(line number, text) of the FileCheck lines of one test that expect
+    output, for every prefix its RUN lines use."""
+    prefixes = {"CHECK"}
+    for line in lines:
+        if "RUN:" in line:
+            for group in PREFIXES.findall(line):
+                prefixes.update(p for p in group.split(",") if p)
+    pattern = re.compile(r"^\s*(?:#|//|;)?\s*(?:{})(?:{})".format(
+        "|".join(sorted(map(re.escape, prefixes), key=len, reverse=True)), DIRECTIVE))
+    return [(number, line) for number, line in enumerate(lines, 1) if pattern.match(line)]
+
+
 def lit_examples():
-    """code -> (test path, the CHECK line that names it)"""
+    """code -> (test path, the CHECK line that names it with a position)"""
     found = {}
-    for dirpath, _, files in os.walk(LIT):
+    for dirpath, dirnames, files in os.walk(LIT):
+        dirnames.sort()
+        if os.path.basename(dirpath) == "Inputs":
+            continue
         for name in sorted(files):
             path = os.path.join(dirpath, name)
             try:
@@ -46,16 +74,20 @@ def lit_examples():
                     lines = f.readlines()
             except OSError:
                 continue
-            for line in lines:
-                if "CHECK" not in line:
-                    continue
+            for number, line in check_lines(lines):
                 for code in re.findall(r"\[([EW]\d{3})\]", line):
-                    found.setdefault(code, (os.path.relpath(path, ROOT), line.strip()))
+                    if code in found:
+                        continue
+                    if POSITION.search(line) or code in LOCATIONLESS:
+                        # The example shows the line FileCheck expects.
+                        text = re.sub(r"\[\[@LINE([+-]\d+)?\]\]",
+                                      lambda m: str(number + int(m.group(1) or 0)), line)
+                        found[code] = (os.path.relpath(path, ROOT), text.strip())
     return found
 
 
 def example_text(check_line):
-    text = re.sub(r"^#\s*[\w-]*CHECK[\w-]*:\s*", "", check_line)
+    text = re.sub(r"^(?:#|//|;)?\s*[\w-]+:\s*", "", check_line)
     return text.replace("{{.*}}", "…").replace("{{", "").replace("}}", "")
 
 
@@ -98,7 +130,7 @@ def main():
         problems.append("docs/diagnostics.md is out of date; run tools/diagnostics_doc.py generate")
     for code, name, *_ in rows:
         if code not in examples and code != "E113":
-            problems.append("{} ({}) has no lit test with a CHECK line naming [{}]".format(code, name, code))
+            problems.append("{} ({}) has no lit test with a CHECK line naming [{}] at a line and column".format(code, name, code))
     for problem in problems:
         print(problem, file=sys.stderr)
     print("{} diagnostic codes, {} checked by lit tests, {} problems".format(
