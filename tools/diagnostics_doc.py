@@ -5,7 +5,9 @@
   diagnostics_doc.py check      fail unless every code (1) is documented with
                                 the current wording and (2) is checked by at
                                 least one lit test (a FileCheck line, any
-                                prefix, with `[CODE]` and `:LINE:COL:`)
+                                prefix, with `[CODE]` and `:LINE:COL:`, or
+                                `plate: error:` for a diagnostic that has no
+                                position)
 
 The table between the BEGIN/END markers is generated; the prose around it is
 written by hand. Each code's example is taken from the lit test that checks it,
@@ -42,9 +44,10 @@ DIRECTIVE = r"(?:-NEXT|-SAME|-DAG|-LABEL)?:"
 PREFIXES = re.compile(r"--check-prefix(?:es)?[= ]([\w,-]+)")
 # A position in the expected output: `:12:5:` or `:[[@LINE+1]]:5:`.
 POSITION = re.compile(r":(?:\d+|\[\[@LINE(?:[+-]\d+)?\]\]):(?:\d+|\{\{[^}]*\}\}):")
-# Codes reported without a source position: the file itself cannot be read,
-# so there is no line to point at.
-LOCATIONLESS = {"E900"}
+# A diagnostic about no place in a file (a file that cannot be read, a bad
+# command-line value) renders as `plate: error: ...`; a check line that pins
+# that form counts as well, since there is no line and column to check.
+NO_POSITION = re.compile(r"(?:^|[\s:])plate: (?:error|warning):")
 
 
 def check_lines(lines):
@@ -78,7 +81,7 @@ def lit_examples():
                 for code in re.findall(r"\[([EW]\d{3})\]", line):
                     if code in found:
                         continue
-                    if POSITION.search(line) or code in LOCATIONLESS:
+                    if POSITION.search(line) or NO_POSITION.search(line):
                         # The example shows the line FileCheck expects.
                         text = re.sub(r"\[\[@LINE([+-]\d+)?\]\]",
                                       lambda m: str(number + int(m.group(1) or 0)), line)
@@ -130,7 +133,7 @@ def main():
         problems.append("docs/diagnostics.md is out of date; run tools/diagnostics_doc.py generate")
     for code, name, *_ in rows:
         if code not in examples and code != "E113":
-            problems.append("{} ({}) has no lit test with a CHECK line naming [{}] at a line and column".format(code, name, code))
+            problems.append("{} ({}) has no lit test with a CHECK line naming [{}] at a line and column (or as `plate: error:`)".format(code, name, code))
     for problem in problems:
         print(problem, file=sys.stderr)
     print("{} diagnostic codes, {} checked by lit tests, {} problems".format(
