@@ -76,6 +76,12 @@ struct RunOptions {
   std::function<void(const RunProgress &)> progress;
   /// A device other than the simulator (a real robot); null: simulate.
   Device *device = nullptr;
+  /// Reliability (docs/reliability.md): faults the simulator injects, the
+  /// journal to append to (empty: none) and a journal to resume from.
+  FaultPlan faults;
+  std::string journal;
+  std::string resume;
+  std::string inputName; ///< recorded in the journal header
 };
 
 struct RunResult {
@@ -86,6 +92,9 @@ struct RunResult {
   std::vector<PlateRead> reads;
   std::vector<AnalysisResult> analyses;
   std::vector<std::string> outputs; ///< files written
+  std::vector<std::string> events;  ///< recoveries and resume notes for the operator
+  size_t resumedFrom = 0;           ///< commands taken from the journal
+  Json finalState;                  ///< DeckState::toJson() at the end
 };
 
 RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,

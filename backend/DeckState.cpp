@@ -102,9 +102,69 @@ DeckState::DeckState(const Platform &platform, const Labware &labware,
 }
 
 void DeckState::applyManualFills(uint32_t seq) {
+  if (seq <= filledThrough_)
+    return;
+  filledThrough_ = seq;
   for (const ManualFill &fill : setup_.manualFills)
     if (fill.beforeSeq == seq && labware_.shape.contains(fill.well))
       wellRef(fill.well)[fill.liquid] += fill.volumeUl;
+}
+
+namespace {
+double rounded(double value) { return std::round(value * 1e6) / 1e6; }
+Json contentsJson(const Contents &contents) {
+  Json json = Json::object();
+  for (const auto &[liquid, volume] : contents)
+    if (rounded(volume) != 0)
+      json[liquid] = jsonNumber(rounded(volume));
+  return json;
+}
+} // namespace
+
+Json DeckState::toJson() const {
+  Json json = Json::object();
+  json["plate_slot"] = plateSlot_;
+  json["lid_on"] = lidOn_;
+  json["lid_holder"] = lidHolderSlot_;
+  json["heater_c"] = heaterSetpoint_ ? Json(jsonNumber(*heaterSetpoint_)) : Json();
+  json["tips_in_waste"] = tipsInWaste_;
+  json["spare_racks_used"] = spareRacksUsed_;
+  json["solution_waste_ul"] = jsonNumber(rounded(solutionWasteUl_));
+  Json head = Json::array();
+  for (const std::optional<Tip> &tip : head_) {
+    if (!tip) {
+      head.push_back(nullptr);
+      continue;
+    }
+    head.push_back(Json{{"rack", {tip->rackRow, tip->rackCol}},
+                        {"holds", contentsJson(tip->contents)},
+                        {"contact", static_cast<int>(tip->contact)}});
+  }
+  json["head"] = std::move(head);
+  std::string rack;
+  for (const RackPosition &position : rack_)
+    rack += position.state == RackSlot::Fresh ? 'F' : position.state == RackSlot::Empty ? '.' : 'R';
+  json["rack"] = rack;
+  Json reservoir = Json::array();
+  for (const Reservoir &position : reservoir_)
+    reservoir.push_back(Json{position.liquid, jsonNumber(rounded(position.volumeUl))});
+  json["reservoir"] = std::move(reservoir);
+  Json wells = Json::object();
+  for (unsigned row = 1; row <= labware_.shape.rows; ++row)
+    for (unsigned col = 1; col <= labware_.shape.cols; ++col) {
+      Well at{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
+      Json holds = contentsJson(well(at));
+      if (!holds.empty())
+        wells[at.name()] = std::move(holds);
+    }
+  json["wells"] = std::move(wells);
+  return json;
+}
+
+bool DeckState::rackPositionFresh(unsigned row, unsigned col) const {
+  if (row < 1 || row > platform_.tipRackRows || col < 1 || col > platform_.tipRackCols)
+    return false;
+  return rack_[(row - 1) * platform_.tipRackCols + (col - 1)].state == RackSlot::Fresh;
 }
 
 const Contents &DeckState::well(Well well) const {
@@ -505,7 +565,13 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
   if (!command.tipsReuse) {
     for (size_t i = 0; i < used.size(); ++i) {
       const Tip &tip = *head_[used[i]];
-      if (tip.contact == Contact::Reservoir)
+      // A reservoir tip that has dispensed everything it held carries no
+      // reagent into the well beyond what the dispense already put there;
+      // language spec section 7 ("a mix after a dispense makes the tips
+      // touch the well") relies on it. From then on it belongs to the well
+      // and never returns to the reservoir. A tip still holding liquid may
+      // not mix.
+      if (tip.contact == Contact::Reservoir && totalVolume(tip.contents) > kEpsilon)
         return violation(Rule::Contact,
                          fmt::format("the tip on channel {} has aspirated from reservoir ({},{}) "
                                      "and may aspirate only from there again, not mix in well {}",

@@ -44,8 +44,15 @@ public:
   std::optional<Violation> execute(const Command &command, bool commit);
   std::optional<Violation> check(const Command &command) { return execute(command, false); }
 
-  /// Puts what MANUAL steps add before command `seq` into the wells.
+  /// Puts what MANUAL steps add before command `seq` into the wells, once
+  /// per seq (a retried command does not fill twice).
   void applyManualFills(uint32_t seq);
+
+  /// The whole state as JSON (volumes rounded to 1e-6 µL): what a journal
+  /// replay is compared against and what `plate run --state-out` writes.
+  Json toJson() const;
+  /// Whether the rack position holds a fresh (never picked) tip.
+  bool rackPositionFresh(unsigned row, unsigned col) const;
 
   const Contents &well(Well well) const;
   double reservoirVolumeUl(unsigned row, unsigned col) const;
@@ -118,6 +125,7 @@ private:
   bool lidOn_ = true;
   std::string lidHolderSlot_; ///< where the lid is when it is off the plate
   std::optional<double> heaterSetpoint_;
+  uint32_t filledThrough_ = 0; ///< highest seq whose MANUAL fills are in
 };
 
 } // namespace plate::backend

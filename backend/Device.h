@@ -6,6 +6,11 @@
 // confirmed commands and resuming after a failure sit in the interpreter
 // and need no second code path.
 //
+// A failed command carries the kind of fault (FaultKind) so that the
+// interpreter can pick the documented recovery of docs/reliability.md:
+// retry with other tips after a tip pick-up failure, retry a read after a
+// reader timeout, stop safely otherwise.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -14,8 +19,55 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace plate::backend {
+
+class DeckState;
+
+/// What went wrong on the device, for the recovery policy.
+enum class FaultKind : uint8_t {
+  None,
+  TipPickup,     ///< tips not seated on pick-up; the rack keeps them
+  LiquidDetect,  ///< no liquid detected on aspirate; nothing aspirated
+  GripperDrop,   ///< the gripper lost the plate or lid it was moving
+  ReaderTimeout, ///< the reader did not answer; no read
+  Disconnect,    ///< controller connection lost; command not delivered
+  PowerLoss,     ///< the host dies at once (the simulator kills itself)
+};
+
+inline constexpr FaultKind kAllFaultKinds[] = {
+    FaultKind::TipPickup,     FaultKind::LiquidDetect, FaultKind::GripperDrop,
+    FaultKind::ReaderTimeout, FaultKind::Disconnect,   FaultKind::PowerLoss};
+
+inline std::string_view faultKindName(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::None: return "none";
+  case FaultKind::TipPickup: return "tip_pickup";
+  case FaultKind::LiquidDetect: return "liquid_detect";
+  case FaultKind::GripperDrop: return "gripper_drop";
+  case FaultKind::ReaderTimeout: return "reader_timeout";
+  case FaultKind::Disconnect: return "disconnect";
+  case FaultKind::PowerLoss: return "power_loss";
+  }
+  return "none";
+}
+
+inline std::optional<FaultKind> parseFaultKind(std::string_view name) {
+  for (FaultKind kind : kAllFaultKinds)
+    if (faultKindName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+/// Faults the simulator injects: `--fault SEQ:KIND` (each fires once, on
+/// the first attempt of command SEQ) and a seeded random rate per attempt.
+struct FaultPlan {
+  std::map<uint32_t, FaultKind> at;
+  double rate = 0; ///< 0..1, chance that an attempt fails
+  uint64_t seed = 1;
+  bool empty() const { return at.empty() && rate <= 0; }
+};
 
 /// One absorbance read as the reader reports it: well -> optical density.
 struct PlateRead {
@@ -37,6 +89,7 @@ struct DeviceResult {
   DeviceStatus status = DeviceStatus::Ok;
   std::string message;           ///< why, when not Ok
   std::optional<PlateRead> read; ///< for RDR.ReadAbsorbance
+  FaultKind fault = FaultKind::None; ///< when Failed: which fault
 };
 
 class Device {
@@ -46,6 +99,18 @@ public:
   /// Executes one command and reports the outcome. Must not throw for
   /// hardware problems; those are DeviceStatus::Failed.
   virtual DeviceResult execute(const Command &command) = 0;
+
+  /// Compares what the device senses with the state the journal implies
+  /// (plate place, lid, tips, volumes as far as the device can tell);
+  /// the reason for the first difference, nullopt when they agree. Called
+  /// before a resumed run sends its first command.
+  virtual std::optional<std::string> verifyState(const DeckState &expected) {
+    return std::nullopt;
+  }
+  /// Told, on resume, each command the journal records as confirmed. A
+  /// robot's deck already holds their effects; the simulator, whose world
+  /// died with the process, replays them into it.
+  virtual void restoreConfirmed(const Command &command) {}
 };
 
 } // namespace plate::backend

@@ -5,20 +5,30 @@
 // executes, and only a confirmed command is committed to the twin and
 // advances the clock. All inputs (truth map, reader data files) are read
 // and validated before the first command, so a bad file never leaves a
-// half-run behind. A later journal/resume only needs `executed` and the
-// twin, both kept here.
+// half-run behind.
+//
+// Reliability (docs/reliability.md): each attempt is journaled ("begin",
+// then "done" or "failed", fsynced) before the next physical command; a
+// tip pick-up failure is retried with unused tips and a reader timeout is
+// read again, every other fault stops the run and tells the operator the
+// deck state; `resume` replays the journal's confirmed commands into the
+// twin and the device and continues after them.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 #include "backend/DeckState.h"
+#include "backend/Journal.h"
 #include "backend/Simulator.h"
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <set>
 
 namespace plate::backend {
 
@@ -48,11 +58,24 @@ bool writeFile(const std::filesystem::path &path, const std::string &text,
   std::error_code error;
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(),
                                       error);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
+  // Written aside and renamed: a crash leaves the old file or the new
+  // one, never half of one (resume keeps read files it finds).
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      diags.report(DiagId::MalformedFile, SourceLoc{},
+                   fmt::format("cannot write `{}`", path.string()));
+      return false;
+    }
+  }
+  std::filesystem::rename(partial, path, error);
+  if (error) {
     diags.report(DiagId::MalformedFile, SourceLoc{},
-                 fmt::format("cannot write `{}`", path.string()));
+                 fmt::format("cannot write `{}`: {}", path.string(), error.message()));
     return false;
   }
   return true;
@@ -82,11 +105,78 @@ bool validateSetup(const RunSetup &setup, const Platform &platform, DiagnosticEn
 
 } // namespace
 
+namespace {
+
+/// More commands than any script within the frontend's bounds lowers to;
+/// a stream beyond it is hostile or broken (docs/reliability.md).
+constexpr size_t kMaxCommands = 1'000'000;
+/// Attempts of one command before a retryable fault stops the run.
+constexpr unsigned kMaxAttempts = 3;
+
+using RackAnchor = std::pair<unsigned, unsigned>;
+
+std::optional<RackAnchor> rackAnchor(const Command &command) {
+  if (command.op != "PickTips" && command.op != "ReturnTips")
+    return std::nullopt;
+  return RackAnchor{command.args.value("row", 0u), command.args.value("col", 0u)};
+}
+
+/// What the operator needs to know about the deck after a stop.
+std::string deckSummary(const DeckState &twin, const Platform &platform) {
+  std::string text = fmt::format("plate in slot {}, lid {}", twin.plateSlot(),
+                                 twin.lidOn() ? "on" : "off");
+  std::vector<std::string> tips;
+  for (unsigned channel = 0; channel < platform.channels; ++channel)
+    if (twin.hasTip(channel))
+      tips.push_back(fmt::format("channel {} ({} µL in the tip)", channel + 1,
+                                 formatNumber(std::round(twin.tipVolume(channel) * 1000) / 1000)));
+  if (tips.empty()) {
+    text += "; no tips on the head";
+  } else {
+    text += "; tips on ";
+    for (size_t i = 0; i < tips.size(); ++i)
+      text += (i ? ", " : "") + tips[i];
+  }
+  if (twin.heaterSetpoint())
+    text += fmt::format("; heater at {} °C", formatNumber(*twin.heaterSetpoint()));
+  return text;
+}
+
+/// What to do about each fault that stops the run.
+std::string_view operatorAdvice(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::TipPickup:
+    return "no unused tips were left to retry with; load a fresh rack position or resume after "
+           "checking the rack";
+  case FaultKind::LiquidDetect:
+    return "check the source (reservoir level, position, bubbles) and refill it; the tips keep "
+           "what they held";
+  case FaultKind::GripperDrop:
+    return "find the plate or lid, check the wells for spills, put it back where the state "
+           "above says it is";
+  case FaultKind::ReaderTimeout:
+    return "the reader did not answer after retries; check the reader and its cable";
+  case FaultKind::Disconnect:
+    return "reconnect the controller; the command was not confirmed";
+  default:
+    return "check the device";
+  }
+}
+
+} // namespace
+
 RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
-                      const Platform &platform, const RunOptions &options,
+                      const Platform &platform, const RunOptions &givenOptions,
                       SourceManager &sources, DiagnosticEngine &diags) {
   RunResult result;
   unsigned errorsBefore = diags.errorCount();
+  RunOptions options = givenOptions;
+  if (commands.size() > kMaxCommands) {
+    diags.report(DiagId::InputLimit, SourceLoc{},
+                 fmt::format("the stream has {} commands", commands.size()),
+                 fmt::format("{} commands", kMaxCommands));
+    return result;
+  }
   const Labware *labware = platform.findLabware(setup.plateType);
   if (!labware) {
     diags.report(DiagId::BadPlanFile, SourceLoc{},
@@ -96,6 +186,53 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
   }
   if (!validateSetup(setup, platform, diags))
     return result;
+  for (const auto &[seq, kind] : options.faults.at)
+    if (seq < 1 || seq > commands.size()) {
+      diags.report(DiagId::BadFaultSpec, SourceLoc{},
+                   fmt::format("{}:{}", seq, faultKindName(kind)),
+                   fmt::format("the stream has commands 1..{}", commands.size()));
+      return result;
+    } else if (!faultApplies(kind, commands[seq - 1], platform)) {
+      diags.report(DiagId::BadFaultSpec, SourceLoc{},
+                   fmt::format("{}:{}", seq, faultKindName(kind)),
+                   fmt::format("command {} is `{}`, which cannot fail that way", seq,
+                               commands[seq - 1].name()));
+      return result;
+    }
+
+  // A resumed run continues the journal's run with the journal's settings,
+  // so that reads and outputs are those of one unbroken run.
+  std::optional<JournalRecord> journalRecord;
+  std::string hash = streamHash(commands);
+  if (!options.resume.empty()) {
+    journalRecord = readJournal(options.resume, sources, diags);
+    if (!journalRecord)
+      return result;
+    const Json &header = journalRecord->header;
+    if (header.value("stream", std::string()) != hash ||
+        header.value("commands", size_t(0)) != commands.size()) {
+      diags.report(DiagId::BadJournal, SourceLoc{},
+                   fmt::format("`{}` was written for another command stream (hash {}, this "
+                               "stream {}); resume with the input of that run",
+                               options.resume, header.value("stream", std::string("?")), hash));
+      return result;
+    }
+    if (journalRecord->end == "complete") {
+      diags.report(DiagId::BadJournal, SourceLoc{},
+                   fmt::format("the run in `{}` is complete; nothing to resume", options.resume));
+      return result;
+    }
+    options.seed = header.value("seed", options.seed);
+    options.noiseSigma = header.value("noise_sigma", options.noiseSigma);
+    options.truthFile = header.value("truth", std::string());
+    options.readerData = header.value("reader_data", std::vector<std::string>{});
+    options.outDir = header.value("out_dir", options.outDir);
+    options.outPrefix = header.value("out_prefix", options.outPrefix);
+    options.journal = options.resume;
+  } else if (!options.journal.empty() && journalUnfinished(options.journal)) {
+    diags.report(DiagId::UnfinishedJournal, SourceLoc{}, options.journal, options.journal);
+    return result;
+  }
 
   std::map<std::string, double> truth;
   if (!options.truthFile.empty()) {
@@ -118,7 +255,8 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
   std::unique_ptr<SimulatedDevice> simulator;
   Device *device = options.device;
   if (!device) {
-    simulator = std::make_unique<SimulatedDevice>(platform, *labware, setup, truth, params);
+    simulator = std::make_unique<SimulatedDevice>(platform, *labware, setup, truth, params,
+                                                  options.faults);
     device = simulator.get();
   }
   DeckState twin(platform, *labware, setup);
@@ -167,49 +305,259 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
       result.analyses.push_back(std::move(*analysis));
     }
   };
+  // A read file already on disk from before a crash is kept as it is.
+  auto storeRead = [&](PlateRead read, bool fromJournal) {
+    size_t readIndex = result.reads.size();
+    if (options.writeFiles) {
+      auto csv = outPath(fmt::format("read{}-{}nm.csv", readIndex + 1,
+                                     formatNumber(read.wavelengthNm)));
+      std::error_code error;
+      bool keep = fromJournal && std::filesystem::exists(csv, error);
+      if (keep || writeFile(csv, plateReadCsv(read, labware->shape), diags))
+        result.outputs.push_back(csv.string());
+    }
+    result.reads.push_back(std::move(read));
+  };
 
+  // Later PickTips/ReturnTips at a rack anchor go to another anchor after a
+  // tip pick-up failure was retried there; a rack swap ends every remap.
+  std::map<RackAnchor, RackAnchor> remaps;
+  auto remapped = [&](const Command &command) {
+    Command actual = command;
+    if (command.op == "SwapTipRack")
+      remaps.clear();
+    if (auto anchor = rackAnchor(command))
+      if (auto it = remaps.find(*anchor); it != remaps.end()) {
+        actual.args["row"] = it->second.first;
+        actual.args["col"] = it->second.second;
+      }
+    return actual;
+  };
+
+  auto stop = [&](const Command &command, RunResult &result) -> RunResult & {
+    result.failedSeq = command.seq;
+    result.finalState = twin.toJson();
+    return result;
+  };
+
+  JournalWriter journal;
+  auto journalWrite = [&](const Json &entry, bool durable = true) {
+    if (journal.isOpen() && !journal.append(entry, durable)) {
+      // A journal that cannot be written cannot protect the run: stop
+      // before the next physical command.
+      diags.report(DiagId::BadJournal, SourceLoc{},
+                   fmt::format("cannot write `{}`: {}", journal.path(), std::strerror(errno)));
+      return false;
+    }
+    return true;
+  };
+
+  size_t start = 0;
   runAnalyses(0);
-  for (size_t index = 0; index < commands.size(); ++index) {
+  if (journalRecord) {
+    // Replay what the device confirmed: the twin, the device (the
+    // simulator rebuilds its world; a robot already has it), the clock and
+    // the reads, without sending anything.
+    for (const JournalRecord::Event &event : journalRecord->events) {
+      if (event.remap) {
+        remaps[event.remap->first] = event.remap->second;
+        continue;
+      }
+      const JournalRecord::Done &done = *event.done;
+      const Command &command = commands[done.seq - 1];
+      Command actual = remapped(command);
+      if (commandToJson(actual) != done.command) {
+        diags.report(DiagId::BadJournal, SourceLoc{},
+                     fmt::format("confirmed command {} in `{}` is not command {} of the stream",
+                                 done.seq, options.resume, done.seq));
+        return result;
+      }
+      twin.applyManualFills(command.seq);
+      if (auto violation = twin.execute(actual, /*commit=*/true)) {
+        diags.report(DiagId::BadJournal, SourceLoc{},
+                     fmt::format("confirmed command {} cannot be replayed: {}", done.seq,
+                                 violation->message));
+        return result;
+      }
+      device->restoreConfirmed(actual);
+      result.robotSeconds += commandSeconds(actual, platform);
+      ++result.executed;
+      if (done.read)
+        storeRead(*done.read, /*fromJournal=*/true);
+      runAnalyses(command.seq);
+    }
+    start = result.executed;
+    result.resumedFrom = start;
+    // Re-verify the deck before touching it: the interrupted command may
+    // or may not have run, and the deck may have been handled since.
+    if (auto difference = device->verifyState(twin)) {
+      diags.report(DiagId::BadJournal, SourceLoc{},
+                   fmt::format("the device does not match the journal after command {}: {}; "
+                               "{}check the deck before resuming",
+                               start, *difference,
+                               journalRecord->inFlight
+                                   ? fmt::format("command {} was sent but never confirmed; ",
+                                                 *journalRecord->inFlight)
+                                   : std::string()));
+      result.finalState = twin.toJson();
+      return result;
+    }
+    result.events.push_back(fmt::format(
+        "resumed after command {} of {} (robot time so far {}){}", start, commands.size(),
+        formatDuration(result.robotSeconds),
+        journalRecord->inFlight
+            ? fmt::format("; command {} was interrupted before confirmation and is sent again "
+                          "(the deck shows it did not run)",
+                          *journalRecord->inFlight)
+            : std::string()));
+  }
+
+  if (!options.journal.empty() && start < commands.size()) {
+    std::string error;
+    if (!journal.open(options.journal, /*truncate=*/!journalRecord, error)) {
+      diags.report(DiagId::BadJournal, SourceLoc{},
+                   fmt::format("cannot open `{}`: {}", options.journal, error));
+      return result;
+    }
+    Json entry;
+    if (journalRecord) {
+      entry = Json{{"resume", start + 1}};
+    } else {
+      entry = Json{{"journal", "plate-run"}, {"version", 1},
+                   {"input", options.inputName}, {"stream", hash},
+                   {"commands", commands.size()}, {"seed", options.seed},
+                   {"noise_sigma", options.noiseSigma}, {"truth", options.truthFile},
+                   {"reader_data", options.readerData}, {"out_dir", options.outDir},
+                   {"out_prefix", options.outPrefix}};
+    }
+    if (!journalWrite(entry))
+      return result;
+  }
+
+  for (size_t index = start; index < commands.size(); ++index) {
     const Command &command = commands[index];
+    Command actual = remapped(command);
     twin.applyManualFills(command.seq);
-    if (auto violation = twin.check(command)) {
+    if (auto violation = twin.check(actual)) {
       diags.report(ruleDiag(violation->rule), commandLoc(command, options), command.seq,
                    command.name(), command.line, violation->message)
           .step(command.step);
-      result.failedSeq = command.seq;
-      return result;
+      journalWrite(Json{{"end", "violation"}, {"seq", command.seq}});
+      return stop(command, result);
     }
-    DeviceResult outcome = device->execute(command);
-    if (outcome.status != DeviceStatus::Ok) {
-      diags.report(DiagId::DeviceFailed, commandLoc(command, options), command.seq,
-                   command.name(), command.line,
-                   outcome.message.empty() ? std::string("no reason given") : outcome.message)
-          .step(command.step);
-      result.failedSeq = command.seq;
-      return result;
+    DeviceResult outcome;
+    for (unsigned attempt = 1;; ++attempt) {
+      if (!journalWrite(Json{{"begin", command.seq}}, /*durable=*/false))
+        return stop(command, result);
+      outcome = device->execute(actual);
+      if (outcome.status == DeviceStatus::Ok)
+        break;
+      journalWrite(Json{{"failed", command.seq},
+                        {"fault", faultKindName(outcome.fault)},
+                        {"message", outcome.message}});
+      bool retried = false;
+      if (attempt < kMaxAttempts && outcome.fault == FaultKind::ReaderTimeout) {
+        // Reading does not change the plate: reading again is safe.
+        result.events.push_back(fmt::format("command {} `{}`: {}; reading again (attempt {})",
+                                            command.seq, command.name(), outcome.message,
+                                            attempt + 1));
+        retried = true;
+      } else if (attempt < kMaxAttempts && outcome.fault == FaultKind::TipPickup) {
+        // The tips stay in the rack; take the next fresh ones that no later
+        // command of this rack will want, and send later commands of this
+        // anchor there too.
+        auto anchor = rackAnchor(command);
+        std::set<RackAnchor> wanted;
+        for (size_t later = index; later < commands.size(); ++later) {
+          const Command &next = commands[later];
+          if (next.op == "SwapTipRack")
+            break;
+          if (auto nextAnchor = rackAnchor(next)) {
+            Command moved = remapped(next);
+            std::string mask = next.args.value("mask", std::string());
+            for (unsigned channel = 0; channel < mask.size(); ++channel)
+              if (mask[channel] == '1')
+                wanted.insert({moved.args.value("row", 0u),
+                               moved.args.value("col", 0u) + channel});
+          }
+        }
+        std::string mask = command.args.value("mask", std::string());
+        std::optional<RackAnchor> replacement;
+        for (unsigned row = 1; row <= platform.tipRackRows && !replacement; ++row)
+          for (unsigned col = 1; col <= platform.tipRackCols && !replacement; ++col) {
+            bool fits = true;
+            for (unsigned channel = 0; channel < mask.size() && fits; ++channel)
+              if (mask[channel] == '1')
+                fits = twin.rackPositionFresh(row, col + channel) &&
+                       !wanted.count({row, col + channel});
+            if (!fits)
+              continue;
+            Command candidate = actual;
+            candidate.args["row"] = row;
+            candidate.args["col"] = col;
+            if (!twin.check(candidate))
+              replacement = RackAnchor{row, col};
+          }
+        if (anchor && replacement) {
+          remaps[*anchor] = *replacement;
+          if (!journalWrite(Json{{"remap", {anchor->first, anchor->second}},
+                                 {"to", {replacement->first, replacement->second}}}))
+            return stop(command, result);
+          actual = remapped(command);
+          result.events.push_back(fmt::format(
+              "command {} `{}`: {}; retrying with the tips at rack row {} column {}",
+              command.seq, command.name(), outcome.message, replacement->first,
+              replacement->second));
+          retried = true;
+        }
+      }
+      if (retried)
+        continue;
+      auto diagnostic = diags.report(
+          DiagId::DeviceFailed, commandLoc(command, options), command.seq, command.name(),
+          command.line, outcome.message.empty() ? std::string("no reason given") : outcome.message);
+      diagnostic.step(command.step);
+      diagnostic.note(SourceLoc{}, "the run stopped safely before command {}; {} command(s) "
+                                   "were confirmed",
+                      command.seq, result.executed);
+      diagnostic.note(SourceLoc{}, "deck state: {}", deckSummary(twin, platform));
+      if (outcome.fault != FaultKind::None)
+        diagnostic.note(SourceLoc{}, "{}", operatorAdvice(outcome.fault));
+      if (journal.isOpen())
+        diagnostic.note(SourceLoc{}, "to continue: plate run ... --resume {}", journal.path());
+      journalWrite(Json{{"end", "stopped"}, {"seq", command.seq},
+                        {"fault", faultKindName(outcome.fault)}});
+      return stop(command, result);
     }
-    twin.execute(command, /*commit=*/true);
-    result.robotSeconds += commandSeconds(command, platform);
+    twin.execute(actual, /*commit=*/true);
+    result.robotSeconds += commandSeconds(actual, platform);
     ++result.executed;
+    std::optional<PlateRead> read;
     if (outcome.read) {
-      PlateRead read = std::move(*outcome.read);
+      read = std::move(*outcome.read);
       size_t readIndex = result.reads.size();
       if (readIndex < readerData.size())
-        read.values = readerData[readIndex];
-      if (options.writeFiles) {
-        auto csv = outPath(fmt::format("read{}-{}nm.csv", readIndex + 1,
-                                       formatNumber(read.wavelengthNm)));
-        if (writeFile(csv, plateReadCsv(read, labware->shape), diags))
-          result.outputs.push_back(csv.string());
-      }
-      result.reads.push_back(std::move(read));
+        read->values = readerData[readIndex];
     }
+    Json done{{"done", command.seq},
+              {"clock_s", result.robotSeconds},
+              {"command", commandToJson(actual)}};
+    if (read)
+      done["read"] = plateReadJson(*read);
+    // Durable before the next physical command (and before the read's
+    // file, so the journal is never behind what is on disk).
+    if (!journalWrite(done))
+      return stop(command, result);
+    if (read)
+      storeRead(std::move(*read), /*fromJournal=*/false);
     if (options.progress)
       options.progress(RunProgress{&command, index + 1, commands.size(), result.robotSeconds});
     runAnalyses(command.seq);
   }
   runAnalyses(UINT32_MAX);
+  journalWrite(Json{{"end", "complete"}, {"seq", commands.size()}});
   result.ok = diags.errorCount() == errorsBefore;
+  result.finalState = twin.toJson();
   return result;
 }
 

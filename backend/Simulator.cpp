@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <sstream>
+#include <unistd.h>
 
 namespace plate::backend {
 
@@ -151,14 +153,86 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
   return truth;
 }
 
+bool faultApplies(FaultKind kind, const Command &command, const Platform &platform) {
+  const std::string &op = command.op;
+  switch (kind) {
+  case FaultKind::None: return false;
+  case FaultKind::TipPickup: return op == "PickTips";
+  case FaultKind::LiquidDetect: return op == "Aspirate";
+  case FaultKind::GripperDrop: return op == "MovePlate" || op == "RemoveLid" || op == "PlaceLid";
+  case FaultKind::ReaderTimeout:
+    return command.module == platform.readerModule && op == "ReadAbsorbance";
+  case FaultKind::Disconnect:
+  case FaultKind::PowerLoss: return true;
+  }
+  return false;
+}
+
 SimulatedDevice::SimulatedDevice(const Platform &platform, const Labware &labware,
                                  const RunSetup &setup, std::map<std::string, double> truth,
-                                 ReaderModel::Params params)
-    : world_(platform, labware, setup), reader_(setup, std::move(truth), params) {}
+                                 ReaderModel::Params params, FaultPlan faults)
+    : platform_(platform), world_(platform, labware, setup),
+      reader_(setup, std::move(truth), params), faults_(std::move(faults)),
+      faultRandom_(faults_.seed) {}
+
+FaultKind SimulatedDevice::injectedFault(const Command &command) {
+  if (auto it = faults_.at.find(command.seq); it != faults_.at.end()) {
+    FaultKind kind = it->second;
+    faults_.at.erase(it); // once: a retry of the same command goes through
+    return kind;
+  }
+  if (faults_.rate <= 0)
+    return FaultKind::None;
+  // One draw per attempt whatever happens, so the sequence of faults
+  // depends only on the seed and the attempts made.
+  double draw = std::uniform_real_distribution<double>(0, 1)(faultRandom_);
+  uint64_t pick = faultRandom_();
+  if (draw >= faults_.rate)
+    return FaultKind::None;
+  // A random power loss would end every test run; it is injected only on
+  // request (--fault SEQ:power_loss).
+  std::vector<FaultKind> candidates;
+  for (FaultKind kind : kAllFaultKinds)
+    if (kind != FaultKind::PowerLoss && faultApplies(kind, command, platform_))
+      candidates.push_back(kind);
+  return candidates[pick % candidates.size()];
+}
 
 DeviceResult SimulatedDevice::execute(const Command &command) {
   world_.applyManualFills(command.seq);
   DeviceResult result;
+  switch (FaultKind fault = injectedFault(command)) {
+  case FaultKind::None: break;
+  case FaultKind::PowerLoss:
+    // As if the mains went: no destructor, no flush, no confirmation.
+    ::kill(::getpid(), SIGKILL);
+    std::_Exit(137);
+  default: {
+    result.status = DeviceStatus::Failed;
+    result.fault = fault;
+    switch (fault) {
+    case FaultKind::TipPickup:
+      result.message = fmt::format("tip pick-up failed at rack row {} column {} (tips not "
+                                   "seated; they stay in the rack)",
+                                   command.args.value("row", 0u), command.args.value("col", 0u));
+      break;
+    case FaultKind::LiquidDetect:
+      result.message = "liquid not detected on aspirate; nothing was aspirated";
+      break;
+    case FaultKind::GripperDrop:
+      result.message = "the gripper dropped what it was moving";
+      break;
+    case FaultKind::ReaderTimeout:
+      result.message = "the plate reader did not answer in time; no read";
+      break;
+    case FaultKind::Disconnect:
+      result.message = "connection to the controller lost; the command was not delivered";
+      break;
+    default: break;
+    }
+    return result;
+  }
+  }
   // The physical world refuses what the hardware cannot do; the
   // interpreter's checks should have caught it first.
   if (auto violation = world_.execute(command, /*commit=*/true)) {
@@ -169,6 +243,25 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
   if (command.op == "ReadAbsorbance")
     result.read = reader_.read(command, world_);
   return result;
+}
+
+std::optional<std::string> SimulatedDevice::verifyState(const DeckState &expected) {
+  Json sensed = world_.toJson(), journal = expected.toJson();
+  if (sensed == journal)
+    return std::nullopt;
+  for (const auto &[key, value] : journal.items())
+    if (!sensed.contains(key) || sensed[key] != value)
+      return fmt::format("the deck's `{}` is {}, the journal expects {}", key,
+                         sensed.value(key, Json()).dump(), value.dump());
+  return std::string("the deck differs from the journal");
+}
+
+void SimulatedDevice::restoreConfirmed(const Command &command) {
+  world_.applyManualFills(command.seq);
+  if (world_.execute(command, /*commit=*/true))
+    return; // the interpreter's replay reports the contradiction
+  if (command.op == "ReadAbsorbance")
+    (void)reader_.read(command, world_); // keeps the noise sequence of one unbroken run
 }
 
 } // namespace plate::backend

@@ -19,6 +19,12 @@
 // them, so a run is reproducible. Values are rounded to 4 decimals as a
 // reader export would be.
 //
+// Faults (FaultPlan, docs/reliability.md) fail a command before it touches
+// the world, so a failed command changes nothing; power_loss kills the
+// process with SIGKILL before the command runs. Random faults draw from
+// their own generator, never from the reader's, so a run with faults that
+// were retried reads the same values as one without.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -60,17 +66,30 @@ private:
 std::optional<std::map<std::string, double>>
 readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine &diags);
 
+/// Whether a fault of `kind` can happen on `command`: tip_pickup on tip
+/// pick-ups, liquid_detect on aspirates, gripper_drop on plate and lid
+/// moves, reader_timeout on reads, disconnect and power_loss on any.
+bool faultApplies(FaultKind kind, const Command &command, const Platform &platform);
+
 class SimulatedDevice : public Device {
 public:
   SimulatedDevice(const Platform &platform, const Labware &labware, const RunSetup &setup,
-                  std::map<std::string, double> truth, ReaderModel::Params params);
+                  std::map<std::string, double> truth, ReaderModel::Params params,
+                  FaultPlan faults = {});
   std::string name() const override { return "simulator"; }
   DeviceResult execute(const Command &command) override;
+  std::optional<std::string> verifyState(const DeckState &expected) override;
+  void restoreConfirmed(const Command &command) override;
   const DeckState &world() const { return world_; }
 
 private:
+  FaultKind injectedFault(const Command &command);
+
+  const Platform &platform_;
   DeckState world_;
   ReaderModel reader_;
+  FaultPlan faults_;
+  std::mt19937_64 faultRandom_;
 };
 
 } // namespace plate::backend

@@ -346,9 +346,9 @@ std::string tagText(const Token *token) {
 }
 
 Tag tagOf(const Token *token) {
-  llvm::StringRef name = tagText(token);
+  std::string name = tagText(token); // owned: a StringRef to the temporary dangles
   for (int i = 0; i < 6; ++i)
-    if (name.equals_insensitive(kTagNames[i]))
+    if (llvm::StringRef(name).equals_insensitive(kTagNames[i]))
       return static_cast<Tag>(i);
   return Tag::Unknown;
 }
@@ -428,6 +428,7 @@ ast::Script ScriptParser::run() {
   parser_->removeErrorListeners();
   parser_->addErrorListener(&listener_);
   parser_->setErrorHandler(std::make_shared<LineErrorStrategy>());
+  parser_->getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
 
   bool seen[6] = {};
   int highestRank = -1;

@@ -10,6 +10,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   libgsl-dev libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev              # fuzz targets, sanitizer CI (docs/reliability.md)
 )
 
 missing=()

@@ -1,8 +1,29 @@
 #!/usr/bin/env bash
 # Builds plate and runs the whole test suite (GoogleTest + lit) with ctest.
+#   PLATE_SANITIZE=1     ASan+UBSan build (build-asan/, -DPLATE_SANITIZE=ON)
+#   PLATE_SANITIZE=fuzz  clang ASan+UBSan+libFuzzer build (build-fuzz/,
+#                        -DPLATE_FUZZ=ON): the suite, then every fuzz target
+#                        for PLATE_FUZZ_SECONDS (default 20) s
+# Sanitizer reports abort the process, so `not plate ...` cannot hide them.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "${PLATE_SANITIZE:-}" in
+  "" | 0) ;;
+  fuzz)
+    export PLATE_BUILD_DIR="${PLATE_BUILD_DIR:-$root/build-fuzz}" CC=clang CXX=clang++
+    export PLATE_CMAKE_ARGS="${PLATE_CMAKE_ARGS:-} -DPLATE_FUZZ=ON" ;;
+  *)
+    export PLATE_BUILD_DIR="${PLATE_BUILD_DIR:-$root/build-asan}"
+    export PLATE_CMAKE_ARGS="${PLATE_CMAKE_ARGS:-} -DPLATE_SANITIZE=ON" ;;
+esac
+if [ -n "${PLATE_SANITIZE:-}" ] && [ "${PLATE_SANITIZE}" != 0 ]; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
+fi
 build="${PLATE_BUILD_DIR:-$root/build}"
 "$root/tools/build.sh"
 cd "$build"
 ctest --output-on-failure -j2 "$@"
+if [ "${PLATE_SANITIZE:-}" = fuzz ]; then
+  PLATE_FUZZ_BUILD_DIR="$build" "$root/tools/fuzz.sh" all "${PLATE_FUZZ_SECONDS:-20}"
+fi

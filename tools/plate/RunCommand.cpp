@@ -12,6 +12,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -29,6 +32,21 @@ void addRunOptions(CLI::App &command, RunCommandOptions &options) {
   command.add_option("--seed", options.seed, "seed of the simulated reader noise");
   command.add_option("--progress", options.progress, "progress display: auto, bar, log, none")
       ->check(CLI::IsMember({"auto", "bar", "log", "none"}));
+  command.add_option("--journal", options.journal,
+                     "journal of confirmed commands and reads (default OUT_DIR/NAME-journal.jsonl)");
+  command.add_flag("--no-journal", options.noJournal, "run without a journal");
+  command.add_option("--resume", options.resume,
+                     "continue the run recorded in this journal after a crash or a stop");
+  command.add_option("--fault", options.faults,
+                     "simulator: fail command SEQ with KIND (tip_pickup, liquid_detect, "
+                     "gripper_drop, reader_timeout, disconnect, power_loss); repeatable")
+      ->type_name("SEQ:KIND");
+  command.add_option("--fault-rate", options.faultRate,
+                     "simulator: chance 0..1 that a command attempt fails at random")
+      ->check(CLI::Range(0.0, 1.0));
+  command.add_option("--fault-seed", options.faultSeed, "seed of the random faults");
+  command.add_option("--state-out", options.stateOut,
+                     "write the final deck state (the digital twin) as JSON");
 }
 
 static bool endsWith(const std::string &text, std::string_view suffix) {
@@ -50,12 +68,41 @@ int runRunCommand(const RunCommandOptions &options) {
   run.readerData = options.readerData;
   run.outDir = options.outDir;
   run.seed = options.seed;
+  run.inputName = options.compile.input;
+  run.resume = options.resume;
+  run.faults.rate = options.faultRate;
+  run.faults.seed = options.faultSeed;
+  for (const std::string &spec : options.faults) {
+    auto colon = spec.find(':');
+    std::string seqText = spec.substr(0, colon);
+    auto kind = colon == std::string::npos ? std::nullopt
+                                           : backend::parseFaultKind(spec.substr(colon + 1));
+    char *end = nullptr;
+    unsigned long seq = std::strtoul(seqText.c_str(), &end, 10);
+    if (seqText.empty() || *end != '\0' || seq == 0 || seq > UINT32_MAX || !kind) {
+      diags.report(DiagId::BadFaultSpec, SourceLoc{}, spec,
+                   "expected SEQ:KIND with SEQ a command number and KIND one of tip_pickup, "
+                   "liquid_detect, gripper_drop, reader_timeout, disconnect, power_loss");
+      return fail();
+    }
+    run.faults.at[static_cast<uint32_t>(seq)] = *kind;
+  }
   std::string stem = options.compile.input;
   if (auto slash = stem.find_last_of('/'); slash != std::string::npos)
     stem = stem.substr(slash + 1);
   if (auto dot = stem.find_last_of('.'); dot != std::string::npos && dot > 0)
     stem = stem.substr(0, dot);
   run.outPrefix = stem.empty() ? "run" : stem;
+  if (!options.noJournal) {
+    run.journal = options.journal;
+    if (run.journal.empty()) {
+      std::error_code error;
+      std::filesystem::create_directories(options.outDir.empty() ? "." : options.outDir, error);
+      run.journal = (std::filesystem::path(options.outDir.empty() ? "." : options.outDir) /
+                     (run.outPrefix + "-journal.jsonl"))
+                        .string();
+    }
+  }
   std::string progress = options.progress;
   if (progress == "auto")
     progress = isatty(STDERR_FILENO) ? "bar" : "log";
@@ -102,10 +149,18 @@ int runRunCommand(const RunCommandOptions &options) {
                            result.executed, backend::formatDuration(result.robotSeconds),
                            formatNumber(std::round(result.robotSeconds * 1000) / 1000),
                            result.ok ? "" : ", stopped");
+  for (const std::string &event : result.events)
+    std::cout << "run: " << event << "\n";
   for (const backend::AnalysisResult &analysis : result.analyses)
     std::cout << backend::analysisSummary(analysis);
   for (const std::string &path : result.outputs)
     std::cout << "wrote " << path << "\n";
+  if (!options.stateOut.empty()) {
+    std::ofstream out(options.stateOut, std::ios::binary);
+    out << result.finalState.dump(1) << "\n";
+    if (!out)
+      diags.report(DiagId::CannotRead, SourceLoc{}, options.stateOut, "cannot be written");
+  }
   compilation.finishDiagnostics();
   return static_cast<int>(result.ok ? ExitCode::Success : ExitCode::InputErrors);
 }

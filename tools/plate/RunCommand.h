@@ -6,6 +6,11 @@
 // command, simulates the plate reader (or takes --reader-data files) and
 // runs the `analyze` steps.
 //
+// Every run appends its confirmed commands to a journal (default
+// OUT_DIR/NAME-journal.jsonl); `--resume JOURNAL` continues a run that
+// crashed or stopped; `--fault` and `--fault-rate` make the simulator fail
+// commands (docs/reliability.md).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -29,6 +34,14 @@ struct RunCommandOptions {
   std::string outDir = ".";            ///< --out-dir
   uint64_t seed = 42;                  ///< --seed
   std::string progress = "auto";      ///< --progress auto|bar|log|none
+  // Reliability (docs/reliability.md).
+  std::string journal;                 ///< --journal (default: next to the outputs)
+  bool noJournal = false;              ///< --no-journal
+  std::string resume;                  ///< --resume JOURNAL
+  std::vector<std::string> faults;     ///< --fault SEQ:KIND (repeatable)
+  double faultRate = 0;                ///< --fault-rate
+  uint64_t faultSeed = 1;              ///< --fault-seed
+  std::string stateOut;                ///< --state-out FILE (final deck state JSON)
 };
 
 /// Adds the run-specific options (not FILE or the common ones) to `command`.

@@ -1,0 +1,214 @@
+//===- Journal.cpp - Durable journal of a run and its reader ---------------===//
+//
+// Writes use POSIX write(2) + fdatasync(2) so a line is on disk before the
+// next physical command; the reader tolerates a torn last line (the process
+// died while writing it) and nothing else.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/Journal.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace plate::backend {
+
+std::string streamHash(const std::vector<Command> &commands) {
+  uint64_t hash = 1469598103934665603ull;
+  auto feed = [&](std::string_view text) {
+    for (unsigned char c : text) {
+      hash ^= c;
+      hash *= 1099511628211ull;
+    }
+  };
+  for (const Command &command : commands) {
+    feed(commandToJsonLine(command));
+    feed("\n");
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+JournalWriter::~JournalWriter() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+bool JournalWriter::open(const std::string &path, bool truncate, std::string &error) {
+  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0);
+  fd_ = ::open(path.c_str(), flags, 0644);
+  if (fd_ < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  path_ = path;
+  return true;
+}
+
+bool JournalWriter::append(const Json &entry, bool durable) {
+  if (fd_ < 0)
+    return false;
+  std::string line = entry.dump() + "\n";
+  const char *data = line.data();
+  size_t left = line.size();
+  while (left > 0) {
+    ssize_t written = ::write(fd_, data, left);
+    if (written < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    data += written;
+    left -= static_cast<size_t>(written);
+  }
+  return !durable || ::fdatasync(fd_) == 0;
+}
+
+Json plateReadJson(const PlateRead &read) {
+  Json values = Json::object();
+  for (const auto &[well, value] : read.values)
+    values[well.name()] = jsonNumber(value);
+  Json json{{"seq", read.seq}, {"wavelength_nm", jsonNumber(read.wavelengthNm)}};
+  if (read.referenceNm)
+    json["reference_nm"] = jsonNumber(*read.referenceNm);
+  json["step"] = read.step;
+  json["line"] = read.line;
+  json["values"] = std::move(values);
+  return json;
+}
+
+namespace {
+
+std::optional<PlateRead> plateReadFromJson(const Json &json, std::string &error) {
+  if (!json.is_object() || !json.contains("values") || !json["values"].is_object() ||
+      !json.value("wavelength_nm", Json()).is_number()) {
+    error = "a read needs `wavelength_nm` and an object `values`";
+    return std::nullopt;
+  }
+  PlateRead read;
+  read.seq = json.value("seq", 0u);
+  read.wavelengthNm = json["wavelength_nm"].get<double>();
+  if (json.contains("reference_nm") && json["reference_nm"].is_number())
+    read.referenceNm = json["reference_nm"].get<double>();
+  read.step = json.value("step", std::string());
+  read.line = json.value("line", 0u);
+  for (const auto &[name, value] : json["values"].items()) {
+    auto well = Well::parse(name);
+    if (!well || !value.is_number()) {
+      error = fmt::format("read value `{}` is not a well with a number", name);
+      return std::nullopt;
+    }
+    read.values[*well] = value.get<double>();
+  }
+  return read;
+}
+
+std::optional<std::pair<unsigned, unsigned>> position(const Json &json) {
+  if (!json.is_array() || json.size() != 2 || !json[0].is_number_unsigned() ||
+      !json[1].is_number_unsigned())
+    return std::nullopt;
+  return std::make_pair(json[0].get<unsigned>(), json[1].get<unsigned>());
+}
+
+} // namespace
+
+std::optional<JournalRecord> readJournal(const std::string &path, SourceManager &sources,
+                                         DiagnosticEngine &diags) {
+  auto fileId = sources.addFile(path);
+  if (!fileId) {
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    return std::nullopt;
+  }
+  JournalRecord record;
+  uint32_t lineCount = sources.lineCount(*fileId);
+  std::string_view text = sources.contents(*fileId);
+  bool tornTail = !text.empty() && text.back() != '\n';
+  auto bad = [&](uint32_t line, std::string message) {
+    diags.report(DiagId::BadJournal, SourceLoc{*fileId, line, 1, 1}, std::move(message));
+    return std::nullopt;
+  };
+  uint32_t expectSeq = 1;
+  for (uint32_t line = 1; line <= lineCount; ++line) {
+    std::string_view row = sources.lineText(*fileId, line);
+    if (row.find_first_not_of(" \t\r") == std::string_view::npos)
+      continue;
+    Json entry = Json::parse(row, nullptr, false);
+    if (entry.is_discarded() || !entry.is_object()) {
+      if (line == lineCount && tornTail)
+        break; // the process died in the middle of this line
+      return bad(line, "line is not a JSON object");
+    }
+    ++record.lines;
+    if (line == 1 || record.header.is_null()) {
+      if (entry.value("journal", std::string()) != "plate-run")
+        return bad(line, "the first line is not a plate run journal header");
+      record.header = std::move(entry);
+      continue;
+    }
+    record.end.clear();
+    if (entry.contains("begin")) {
+      record.inFlight = entry["begin"].is_number_unsigned() ? entry["begin"].get<uint32_t>() : 0;
+    } else if (entry.contains("done")) {
+      JournalRecord::Done done;
+      if (!entry["done"].is_number_unsigned() || !entry.value("command", Json()).is_object() ||
+          !entry.value("clock_s", Json()).is_number())
+        return bad(line, "a `done` entry needs a seq, `clock_s` and the `command`");
+      done.seq = entry["done"].get<uint32_t>();
+      if (done.seq != expectSeq)
+        return bad(line, fmt::format("confirmed seq {} follows {}; the journal is not from one "
+                                     "run in order",
+                                     done.seq, expectSeq - 1));
+      ++expectSeq;
+      done.clockSeconds = entry["clock_s"].get<double>();
+      done.command = entry["command"];
+      if (entry.contains("read")) {
+        std::string error;
+        done.read = plateReadFromJson(entry["read"], error);
+        if (!done.read)
+          return bad(line, error);
+      }
+      record.events.push_back({std::move(done), std::nullopt});
+      ++record.confirmed;
+      record.inFlight.reset();
+    } else if (entry.contains("failed")) {
+      record.inFlight.reset();
+    } else if (entry.contains("remap")) {
+      auto from = position(entry["remap"]), to = position(entry.value("to", Json()));
+      if (!from || !to)
+        return bad(line, "a `remap` entry needs [row, col] pairs");
+      record.events.push_back({std::nullopt, std::make_pair(*from, *to)});
+    } else if (entry.contains("end")) {
+      record.end = entry.value("end", std::string("stopped"));
+      record.inFlight.reset();
+    } else if (entry.contains("resume")) {
+      // a resumed session starts; nothing to keep
+    } else {
+      return bad(line, "unknown journal entry");
+    }
+  }
+  if (record.header.is_null())
+    return bad(1, "the file is empty; it holds no run");
+  return record;
+}
+
+bool journalUnfinished(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return false;
+  std::string line, last;
+  bool any = false;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) {
+      last = line;
+      any = true;
+    }
+  if (!any)
+    return false;
+  Json entry = Json::parse(last, nullptr, false);
+  return entry.is_discarded() || !entry.is_object() || !entry.contains("end");
+}
+
+} // namespace plate::backend

@@ -1,0 +1,90 @@
+//===- Journal.h - The run journal: confirmed commands, durably ------------===//
+//
+// `plate run` appends one JSON line per event to its journal and fsyncs it
+// before the next physical command, so that after a crash the journal
+// says exactly which commands the device confirmed:
+//
+//   {"journal":"plate-run","version":1,"stream":HASH,"commands":N,...}
+//   {"begin":SEQ}                           about to send command SEQ
+//   {"done":SEQ,"clock_s":T,"command":{..},"read":{..}}  confirmed
+//   {"failed":SEQ,"fault":"tip_pickup","message":".."}   not done
+//   {"remap":[ROW,COL],"to":[ROW,COL]}      later tip commands moved
+//   {"end":"complete"|"stopped"|"violation","seq":SEQ}
+//   {"resume":SEQ}                          a resumed session starts
+//
+// "command" is the command as sent (after a tip remap), "read" the values
+// the reader returned. The header keeps what the continuation must reuse
+// (seed, noise, truth map, reader data, output names). docs/reliability.md
+// describes the format and the resume rules.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/Command.h"
+#include "backend/Device.h"
+#include "ir/Diagnostics.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plate::backend {
+
+/// A stable 64-bit FNV-1a hash of the stream (its JSON lines), in hex.
+std::string streamHash(const std::vector<Command> &commands);
+
+class JournalWriter {
+public:
+  JournalWriter() = default;
+  JournalWriter(const JournalWriter &) = delete;
+  JournalWriter &operator=(const JournalWriter &) = delete;
+  ~JournalWriter();
+
+  /// Opens for appending (creating it); false with the reason in `error`.
+  bool open(const std::string &path, bool truncate, std::string &error);
+  bool isOpen() const { return fd_ >= 0; }
+  /// Writes one line; with `durable` also fdatasyncs it. A "begin" line
+  /// need not be durable (an unconfirmed command is re-verified on resume
+  /// either way); every other line is.
+  bool append(const Json &entry, bool durable = true);
+  const std::string &path() const { return path_; }
+
+private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+/// A journal read back.
+struct JournalRecord {
+  Json header;
+  struct Done {
+    uint32_t seq = 0;
+    double clockSeconds = 0;
+    Json command; ///< as sent
+    std::optional<PlateRead> read;
+  };
+  /// Confirmed commands and tip remaps, in journal order.
+  struct Event {
+    std::optional<Done> done;
+    std::optional<std::pair<std::pair<unsigned, unsigned>, std::pair<unsigned, unsigned>>> remap;
+  };
+  std::vector<Event> events;
+  size_t confirmed = 0;
+  /// A command was sent but neither confirmed nor failed: its outcome is
+  /// unknown (the process died while it ran).
+  std::optional<uint32_t> inFlight;
+  std::string end; ///< last "end" value if nothing followed it, else empty
+  uint32_t lines = 0;
+};
+
+/// Reads and checks a journal (E900, E944 naming file:line).
+std::optional<JournalRecord> readJournal(const std::string &path, SourceManager &sources,
+                                         DiagnosticEngine &diags);
+
+/// Whether `path` holds a journal whose run never wrote an "end" entry
+/// (a crash); a missing or empty file is not unfinished.
+bool journalUnfinished(const std::string &path);
+
+Json plateReadJson(const PlateRead &read);
+
+} // namespace plate::backend

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Fuzzes one libFuzzer target for a given time: tools/fuzz.sh TARGET SECONDS
+#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict (or all)
+# Builds the targets with clang (-fsanitize=fuzzer,address,undefined) into
+# $PLATE_FUZZ_BUILD_DIR (default build-fuzz/), seeds the corpus from the
+# tests and examples, keeps what libFuzzer finds in build-fuzz/corpus/TARGET
+# and writes crashes to build-fuzz/artifacts/TARGET/. Exits non-zero when a
+# crash, leak, timeout or sanitizer report was found. Extra arguments after
+# SECONDS go to libFuzzer (e.g. -jobs=2).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PLATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+targets=(parser sema pipeline stream reader_csv layout_csv verdict)
+
+if [ $# -lt 2 ]; then
+  echo "usage: tools/fuzz.sh TARGET SECONDS [libFuzzer options]; TARGET: ${targets[*]} all" >&2
+  exit 2
+fi
+target="$1" seconds="$2"
+shift 2
+if [ "$target" = all ]; then
+  for each in "${targets[@]}"; do "$0" "$each" "$seconds" "$@"; done
+  exit 0
+fi
+case " ${targets[*]} " in *" $target "*) ;; *)
+  echo "fuzz: unknown target '$target'; targets: ${targets[*]}" >&2; exit 2;; esac
+
+"$root/tools/setup.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPLATE_FUZZ=ON >/dev/null
+fi
+ninja -C "$build" "plate_fuzz_$target" >&2
+
+# Seeds: every input of the kind the target reads that the tests use.
+seeds="$build/seeds/$target"
+rm -rf "$seeds" && mkdir -p "$seeds"
+copy_seeds() { # copies files matching find(1) arguments, numbered to avoid clashes
+  local n=0
+  while IFS= read -r -d '' file; do
+    n=$((n + 1)); cp "$file" "$seeds/$n-$(basename "$file")"
+  done < <(find "$@" -type f -size -1M -print0 2>/dev/null)
+}
+case "$target" in
+  parser|sema|pipeline)
+    copy_seeds "$root/test" "$root/docs/examples" "$root/stdlib/modules" -name '*.plate' ;;
+  stream)
+    copy_seeds "$root/test" -name '*.jsonl' ;;
+  reader_csv)
+    copy_seeds "$root/test/lit/backend" -name '*.csv' ;;
+  layout_csv)
+    copy_seeds "$root/test/lit/sema" -name '*.csv' ;;
+  verdict)
+    # The validator replies the agent tests script into the stub server.
+    python3 - "$root/test/lit/agent/Inputs" "$seeds" <<'PY'
+import json, pathlib, sys
+n = 0
+for path in pathlib.Path(sys.argv[1]).glob('*.json'):
+    try:
+        data = json.loads(path.read_text())
+    except ValueError:
+        continue
+    for reply in data.get('anthropic', []) if isinstance(data, dict) else []:
+        if isinstance(reply, dict) and isinstance(reply.get('text'), str):
+            n += 1
+            (pathlib.Path(sys.argv[2]) / f'{n}.txt').write_text(reply['text'])
+PY
+    ;;
+esac
+
+corpus="$build/corpus/$target"
+artifacts="$build/artifacts/$target"
+mkdir -p "$corpus" "$artifacts"
+case "$target" in
+  parser|sema|pipeline) dict=(-dict="$root/test/fuzz/plate.dict") ;;
+  stream|verdict) dict=(-dict="$root/test/fuzz/json.dict") ;;
+  *) dict=() ;;
+esac
+export PLATE_STDLIB="$root/stdlib"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+log="$build/fuzz-$target.log"
+echo "fuzz: $target for ${seconds}s (log $log)" >&2
+status=0
+"$build/fuzz/plate_fuzz_$target" "$corpus" "$seeds" "${dict[@]}" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" >"$log" 2>&1 || status=$?
+grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$log" >&2 || true
+if [ "$status" -ne 0 ]; then
+  echo "fuzz: $target FAILED (exit $status); last lines of $log:" >&2
+  tail -40 "$log" >&2
+  exit "$status"
+fi
+echo "fuzz: $target ok" >&2
