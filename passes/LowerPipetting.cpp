@@ -565,7 +565,7 @@ private:
   /// Empties the given amounts from one head position into the solution
   /// waste, in rounds of at most a tip capacity.
   void removeFromBlock(const ir::HeadPosition &block, std::vector<double> amounts,
-                       ir::TipPolicy policy, bool moreInThisOp) {
+                       ir::TipPolicy policy, bool moreInThisOp, bool keepAfter = true) {
     ir::ChannelMask mask = maskFor(amounts);
     if (!mask.bits)
       return;
@@ -596,7 +596,8 @@ private:
     if (reuse)
       return; // one set for the whole step, dropped at its end
     tips_.release(mask, [&](const TipBinding &b) {
-      return policy == ir::TipPolicy::PerWell && (moreInThisOp || neededLater(b));
+      return policy == ir::TipPolicy::PerWell &&
+             (moreInThisOp || (keepAfter && neededLater(b)));
     });
   }
 
@@ -685,33 +686,127 @@ private:
                                                           : ir::TipPolicy::PerSource;
     ir::TipPolicy removal = op.tips == ir::TipPolicy::PerSource ? ir::TipPolicy::PerWell
                                                                 : op.tips;
+    if (!needsParts(blocks, removal)) {
+      washPart(op, blocks, fill, removal, true, false);
+      return;
+    }
+    // Parts are sized to the tips left in the rack: the largest run of
+    // head-position columns whose tips fit what is left; when not even one
+    // column fits, the rack is swapped first and the part sized to a full
+    // rack.
+    std::set<unsigned> anchorCols;
+    for (const ir::HeadPosition &block : blocks)
+      anchorCols.insert(block.anchor.col);
+    std::vector<unsigned> left(anchorCols.begin(), anchorCols.end());
+    auto partOf = [&](size_t columns) {
+      std::vector<ir::HeadPosition> part;
+      for (const ir::HeadPosition &block : blocks)
+        if (std::find(left.begin(), left.begin() + static_cast<std::ptrdiff_t>(columns),
+                      block.anchor.col) != left.begin() + static_cast<std::ptrdiff_t>(columns))
+          part.push_back(block);
+      return part;
+    };
+    auto columnsFitting = [&](unsigned tips) {
+      size_t columns = 0;
+      while (columns < left.size() && partTips(op, partOf(columns + 1)) <= tips)
+        ++columns;
+      return columns;
+    };
+    while (!left.empty()) {
+      size_t columns = columnsFitting(tips_.freshLeft());
+      if (columns == 0) {
+        columns = std::max<size_t>(1, columnsFitting(tips_.rackSize()));
+        tips_.reserve(partTips(op, partOf(columns)));
+      }
+      std::vector<ir::HeadPosition> part = partOf(columns);
+      left.erase(left.begin(), left.begin() + static_cast<std::ptrdiff_t>(columns));
+      washPart(op, part, fill, removal, false, !left.empty());
+    }
+  }
+
+  /// Wells under a list of head positions.
+  WellSet wellsUnder(const std::vector<ir::HeadPosition> &blocks) const {
+    WellSet wells;
+    for (const ir::HeadPosition &block : blocks)
+      for (unsigned k = 0; k < channels_; ++k)
+        if (block.mask.test(k))
+          wells.insert(wellOf(block, k));
+    return wells;
+  }
+
+  /// Tips a wash part draws, at most: one per well (per_well removal) plus
+  /// a full source set for every reservoir position its fills may reach,
+  /// one position more for a position that runs down in the middle, and a
+  /// set of slack for picks the rack geometry splits.
+  unsigned partTips(const ir::WashOp &op, const std::vector<ir::HeadPosition> &part) const {
+    unsigned wells = static_cast<unsigned>(wellsUnder(part).size());
+    double need = wells * op.volume.canonicalValue() * op.cycles;
+    double perPosition = 0;
+    for (const Position &position : positions_)
+      if (position.liquid == op.reagent) {
+        double loaded = position.remainingUl;
+        for (const ir::ReservoirLoad &load : module_.loadingPlan)
+          if (load.pos == position.pos)
+            loaded = load.volumeMl * 1000;
+        double usableAtLoad = std::max(0.0, loaded - deadUl_);
+        perPosition = perPosition == 0 ? usableAtLoad : std::min(perPosition, usableAtLoad);
+      }
+    unsigned reached = perPosition > kEpsilon
+                           ? static_cast<unsigned>(std::ceil(need / perPosition - kEpsilon)) + 1
+                           : 1;
+    return wells + channels_ * (reached + 1);
+  }
+
+  /// A per_well wash over more wells than one rack holds next to a source
+  /// set (a full plate) runs in parts of whole head-position columns, each
+  /// part emptied, filled and removed all its cycles before the next: its
+  /// removal tips are parked only within the part and fit one rack with
+  /// the part's fill tips. Every well still gets exactly its cycles. Other
+  /// washes run as one part, so their removal tips can stay parked for
+  /// later steps.
+  bool needsParts(const std::vector<ir::HeadPosition> &blocks,
+                  ir::TipPolicy removal) const {
+    return removal == ir::TipPolicy::PerWell &&
+           wellsUnder(blocks).size() + channels_ > tips_.rackSize();
+  }
+
+  /// Empties, then fills and removes `op.cycles` times, the wells under
+  /// `blocks`. `keepAfter`: the removal tips may stay parked for later
+  /// steps; `morePartsLeft`: a later part of this wash fills from the same
+  /// reservoir positions.
+  void washPart(const ir::WashOp &op, const std::vector<ir::HeadPosition> &blocks,
+                ir::TipPolicy fill, ir::TipPolicy removal, bool keepAfter,
+                bool morePartsLeft) {
+    WellSet wells = wellsUnder(blocks);
+    wells &= op.wells;
     std::map<Well, double> emptied;
     for (const ir::WellAmount &amount : op.emptied)
       emptied[amount.well] = amount.volume.canonicalValue();
     for (const ir::HeadPosition &block : removalOrder(blocks))
-      removeFromBlock(block, amountsAt(block, emptied), removal, true);
+      removeFromBlock(block, amountsAt(block, emptied), removal, true, keepAfter);
 
     double volume = op.volume.canonicalValue();
     std::map<Well, double> full;
-    for (Well well : op.wells.columnMajor())
+    for (Well well : wells.columnMajor())
       full[well] = volume;
     for (unsigned cycle = 1; cycle <= op.cycles; ++cycle) {
       std::vector<Item> items = itemsFor(
-          blocks, [&](Well well) { return op.wells.contains(well) ? volume : 0.0; }, false);
+          blocks, [&](Well well) { return wells.contains(well) ? volume : 0.0; }, false);
       dispenseFromReservoir(op.reagent, std::move(items), fill, std::nullopt);
-      for (Well well : op.wells.columnMajor())
+      for (Well well : wells.columnMajor())
         lastInWell_[well] = op.reagent;
       // The fill tips step aside for the removal tips; they come back next
-      // cycle (or in a later step) from their rack position.
+      // cycle, in the next part or in a later step from their rack position.
       if (fill != ir::TipPolicy::Reuse)
         tips_.releaseAll([&](const TipBinding &b) {
           return fill == ir::TipPolicy::PerSource && b.kind == TipBinding::Source &&
-                 (cycle < op.cycles ? hasLiquid(b.pos) : neededLater(b));
+                 (cycle < op.cycles || morePartsLeft ? hasLiquid(b.pos) : neededLater(b));
         });
       if (op.soak)
         emitter_.emit(ir::DevWaitOp{*op.soak});
       for (const ir::HeadPosition &block : removalOrder(blocks))
-        removeFromBlock(block, amountsAt(block, full), removal, cycle < op.cycles);
+        removeFromBlock(block, amountsAt(block, full), removal, cycle < op.cycles,
+                        keepAfter);
     }
   }
 

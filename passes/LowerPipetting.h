@@ -31,7 +31,11 @@
 // Tip budgeting (docs/schedule.md): when full-width source sets would make
 // a rack swap throw away parked tips, per_source sets are narrowed position
 // by position (fewest extra seconds per tip first) until the parked tips
-// survive; removal rounds alternate direction.
+// survive; removal rounds alternate direction. A per_well wash over more
+// wells than fit one rack next to a source set (a full plate) runs in parts
+// of head-position columns, each emptied, filled and removed all its cycles
+// before the next; a part's removal tips are parked only within the part,
+// and the rack is swapped before a part whose tips the rack cannot serve.
 //
 // Errors: E702 when the tips need more racks than the stacker holds, E703
 // when more tips are dropped than the tip waste holds, E701 when a liquid's

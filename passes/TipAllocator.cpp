@@ -99,6 +99,16 @@ void TipAllocator::swapRack() {
   parked_.clear();
 }
 
+unsigned TipAllocator::freshLeft() const {
+  return static_cast<unsigned>(std::count(cells_.begin(), cells_.end(), Cell::Fresh));
+}
+
+void TipAllocator::reserve(unsigned tips) {
+  unsigned left = freshLeft();
+  if (left < tips && left < rackSize())
+    swapRack();
+}
+
 std::vector<ir::ReservoirPos> TipAllocator::sourcesBeforeLastParkedPick() const {
   std::vector<ir::ReservoirPos> positions;
   for (const auto &[pos, before] : sourcePicks_)

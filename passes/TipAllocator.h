@@ -107,6 +107,13 @@ public:
   /// pick of a parked tip: narrowing them relieves the rack.
   std::vector<ir::ReservoirPos> sourcesBeforeLastParkedPick() const;
   unsigned rackSize() const { return rows_ * cols_; }
+  /// Fresh tips left on the rack on the deck.
+  unsigned freshLeft() const;
+  /// Swaps the rack now when fewer than `tips` fresh tips are left (and a
+  /// new rack would have more): a block of work whose tips are parked
+  /// within the block then runs on one rack, and the swap falls between
+  /// blocks instead of throwing the block's parked tips away.
+  void reserve(unsigned tips);
   /// The op that first needed a rack beyond the stacker, or tip waste
   /// beyond capacity (for E702/E703).
   std::optional<SourceLoc> racksExceededAt, wasteExceededAt;
