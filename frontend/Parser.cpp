@@ -406,6 +406,7 @@ private:
   std::unique_ptr<antlr4::TokenSource> lineSource_;
   std::unique_ptr<antlr4::TokenStream> lineStream_;
   std::unique_ptr<PlateParser> parser_;
+  std::shared_ptr<antlr4::ANTLRErrorStrategy> lineStrategy_, bailStrategy_;
 };
 
 ast::Script ScriptParser::run() {
@@ -427,8 +428,9 @@ ast::Script ScriptParser::run() {
   parser_ = std::make_unique<PlateParser>(nullptr);
   parser_->removeErrorListeners();
   parser_->addErrorListener(&listener_);
-  parser_->setErrorHandler(std::make_shared<LineErrorStrategy>());
-  parser_->getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  lineStrategy_ = std::make_shared<LineErrorStrategy>();
+  bailStrategy_ = std::make_shared<antlr4::BailErrorStrategy>();
+  parser_->setErrorHandler(lineStrategy_);
 
   bool seen[6] = {};
   int highestRank = -1;
@@ -653,6 +655,30 @@ Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()
   lineStream_ = std::move(stream);
   lineSource_ = std::move(source);
   listener_.setStep(stepOf(line));
+
+  // Two-stage parsing: SLL prediction is cached in the DFA, full-context LL
+  // prediction is not and made parsing 5x slower on long scripts
+  // (bench/README.md). A line that parses under SLL with no error gets the
+  // tree LL would give; any other line is parsed again under LL with the
+  // error listener and recovery, so diagnostics are exactly those of LL.
+  auto *simulator = parser_->getInterpreter<antlr4::atn::ParserATNSimulator>();
+  simulator->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser_->removeErrorListeners();
+  parser_->setErrorHandler(bailStrategy_);
+  Ctx *tree = nullptr;
+  try {
+    tree = (parser_.get()->*entry)();
+  } catch (antlr4::ParseCancellationException &) {
+    tree = nullptr;
+  }
+  simulator->setPredictionMode(antlr4::atn::PredictionMode::LL);
+  parser_->addErrorListener(&listener_);
+  parser_->setErrorHandler(lineStrategy_);
+  if (tree)
+    return tree;
+
+  lineStream_->seek(0);
+  parser_->setTokenStream(lineStream_.get());
   try {
     return (parser_.get()->*entry)();
   } catch (LineAbandoned &) {
