@@ -698,6 +698,11 @@ private:
     for (const ir::HeadPosition &block : blocks)
       anchorCols.insert(block.anchor.col);
     std::vector<unsigned> left(anchorCols.begin(), anchorCols.end());
+    // Parted washes run the columns forwards and backwards in turn: the
+    // last part's removal tips stay parked when a later step touches its
+    // wells, and the next parted wash starts with them.
+    if (partedWashes_++ % 2 == 1)
+      std::reverse(left.begin(), left.end());
     auto partOf = [&](size_t columns) {
       std::vector<ir::HeadPosition> part;
       for (const ir::HeadPosition &block : blocks)
@@ -715,12 +720,12 @@ private:
     while (!left.empty()) {
       size_t columns = columnsFitting(tips_.freshLeft());
       if (columns == 0) {
+        tips_.reserve(tips_.rackSize());
         columns = std::max<size_t>(1, columnsFitting(tips_.rackSize()));
-        tips_.reserve(partTips(op, partOf(columns)));
       }
       std::vector<ir::HeadPosition> part = partOf(columns);
       left.erase(left.begin(), left.begin() + static_cast<std::ptrdiff_t>(columns));
-      washPart(op, part, fill, removal, false, !left.empty());
+      washPart(op, part, fill, removal, left.empty(), !left.empty());
     }
   }
 
@@ -739,8 +744,12 @@ private:
   /// one position more for a position that runs down in the middle, and a
   /// set of slack for picks the rack geometry splits.
   unsigned partTips(const ir::WashOp &op, const std::vector<ir::HeadPosition> &part) const {
-    unsigned wells = static_cast<unsigned>(wellsUnder(part).size());
-    double need = wells * op.volume.canonicalValue() * op.cycles;
+    WellSet under = wellsUnder(part);
+    double need = under.size() * op.volume.canonicalValue() * op.cycles;
+    unsigned wells = 0; // removal tips to draw: parked ones serve again
+    for (Well well : under.columnMajor())
+      if (!tips_.isParked(TipBinding::touching(well)))
+        ++wells;
     double perPosition = 0;
     for (const Position &position : positions_)
       if (position.liquid == op.reagent) {
@@ -894,6 +903,7 @@ private:
   std::vector<std::set<ir::LiquidId>> liquidsAfter_;
   size_t opIndex_ = 0;
   unsigned removalRounds_ = 0;
+  unsigned partedWashes_ = 0;
   std::map<Well, ir::LiquidId> lastInWell_;
   bool shortfall_ = false;
 };

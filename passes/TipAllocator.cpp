@@ -99,6 +99,13 @@ void TipAllocator::swapRack() {
   parked_.clear();
 }
 
+bool TipAllocator::isParked(const TipBinding &binding) const {
+  for (const auto &[cellPos, parked] : parked_)
+    if (parked == binding)
+      return true;
+  return false;
+}
+
 unsigned TipAllocator::freshLeft() const {
   return static_cast<unsigned>(std::count(cells_.begin(), cells_.end(), Cell::Fresh));
 }

@@ -107,6 +107,8 @@ public:
   /// pick of a parked tip: narrowing them relieves the rack.
   std::vector<ir::ReservoirPos> sourcesBeforeLastParkedPick() const;
   unsigned rackSize() const { return rows_ * cols_; }
+  /// Whether a tip with this binding is parked on the rack on the deck.
+  bool isParked(const TipBinding &binding) const;
   /// Fresh tips left on the rack on the deck.
   unsigned freshLeft() const;
   /// Swaps the rack now when fewer than `tips` fresh tips are left (and a
