@@ -34,8 +34,10 @@
 // survive; removal rounds alternate direction. A per_well wash over more
 // wells than fit one rack next to a source set (a full plate) runs in parts
 // of head-position columns, each emptied, filled and removed all its cycles
-// before the next; a part's removal tips are parked only within the part,
-// and the rack is swapped before a part whose tips the rack cannot serve.
+// before the next; a part's removal tips are parked only within the part
+// (the last part's also for a later step; parted washes alternate column
+// direction so the next one starts there), parts are sized to the tips
+// left in the rack, and the rack is swapped only between parts.
 //
 // Errors: E702 when the tips need more racks than the stacker holds, E703
 // when more tips are dropped than the tip waste holds, E701 when a liquid's
