@@ -109,7 +109,7 @@ namespace {
 
 /// More commands than any script within the frontend's bounds lowers to;
 /// a stream beyond it is hostile or broken (docs/reliability.md).
-constexpr size_t kMaxCommands = 1'000'000;
+constexpr size_t kMaxCommands = 200'000;
 /// Attempts of one command before a retryable fault stops the run.
 constexpr unsigned kMaxAttempts = 3;
 

@@ -180,7 +180,9 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
         ok = false;
       }
     }
-    for (const auto &[key, value] : command.args.items()) {
+    for (const auto &item : command.args.items()) {
+      // Not a structured binding: clang 14 cannot capture one in a lambda.
+      const std::string &key = item.key();
       bool known = std::any_of(spec->args.begin(), spec->args.end(),
                                [&](const ArgSpec &arg) { return key == arg.name; });
       if (!known) {
