@@ -389,6 +389,51 @@ TEST_F(LowerPipettingTest, NarrowSourceSetsKeepParkedTipsInTheRack) {
     EXPECT_NEAR(result.wellVolume[well], 0, 1e-6) << well.name();
 }
 
+// A full plate: 96 per-well removal tips and a source set do not fit one
+// rack, so the wash runs in parts of head-position columns; each well gets
+// all its cycles, the swap falls between parts (the replay rejects a pick
+// of a parked tip after a swap), and every removal tip is bought once.
+TEST_F(LowerPipettingTest, FullPlateWashRunsInColumnParts) {
+  ir::LiquidId buffer = addLiquid("wash_buffer", ir::LiquidRole::Reagent);
+  for (unsigned c = 1; c <= 5; ++c)
+    load(buffer, 1, c, 23.6);
+  WellSet plate = wells("A1", "H12");
+  std::map<Well, double> initial;
+  std::vector<ir::WellAmount> emptied;
+  for (Well well : plate.columnMajor()) {
+    initial[well] = 100;
+    emptied.push_back({well, ul(100)});
+  }
+  add(ir::WashOp{buffer, plate, ul(300), 3, std::nullopt, emptied, ir::TipPolicy::PerWell},
+      10, "2");
+  ReplayResult result = lowerAndReplay(initial);
+  expectAllHighLevelLowered();
+  for (Well well : plate.columnMajor())
+    EXPECT_NEAR(result.wellVolume[well], 0, 1e-6) << well.name();
+  EXPECT_EQ(result.swaps, 1u);
+  // Before the swap only the first part's columns are touched.
+  std::set<unsigned> beforeSwap;
+  double filledUl = 0;
+  for (const ir::Op &op : module_.ops) {
+    if (op.as<ir::SwapTipRackOp>())
+      break;
+    if (auto *a = op.as<ir::DevAspirateOp>(); a && a->place.slot == platform_.samplePlateSlot)
+      beforeSwap.insert(a->place.col);
+    if (auto *d = op.as<ir::DevDispenseOp>(); d && d->place.slot == platform_.samplePlateSlot)
+      filledUl += d->volume.canonicalValue() * d->mask.count();
+  }
+  EXPECT_EQ(beforeSwap, (std::set<unsigned>{1, 5})); // anchors of columns 1-8
+  EXPECT_NEAR(filledUl, 64 * 300.0 * 3, 1e-6); // all three cycles of 64 wells
+  std::set<unsigned> bufferPositions;
+  for (const ir::Op &op : module_.ops)
+    if (auto *a = op.as<ir::DevAspirateOp>(); a && a->place.slot == platform_.reservoirSlot)
+      bufferPositions.insert(a->place.col);
+  EXPECT_EQ(bufferPositions.size(), 4u); // 86.4 mL from 23.1 mL usable each
+  // 96 removal tips; source sets at most one per position and rack.
+  EXPECT_GT(*module_.tipsUsed, 96u);
+  EXPECT_LE(*module_.tipsUsed, 96u + 4u * 2u * bufferPositions.size());
+}
+
 TEST_F(LowerPipettingTest, ReservoirShortfall) {
   ir::LiquidId reagent = addLiquid("tmb", ir::LiquidRole::Reagent);
   load(reagent, 1, 1, 1); // 0.5 mL usable, 9.6 mL needed
