@@ -401,13 +401,22 @@ nlohmann::ordered_json measureGuardFigures() {
   return figures;
 }
 
+bool isTiming(const std::string &figure) {
+  return figure.starts_with("compile/") || figure.starts_with("run/") ||
+         figure.starts_with("scaling/");
+}
+
 /// Tolerances: how far a figure may rise above its baseline (timing is
 /// noisy on shared machines; schedule figures are deterministic).
 double tolerance(const std::string &figure) {
   if (figure.starts_with("compile/") || figure.starts_with("run/") ||
       figure.starts_with("scaling/"))
     return 2.0; // fail beyond twice the baseline ratio
-  return 1.0 + 1e-9; // heads, tips, handling, tokens: no regression at all
+  if (figure.starts_with("stream_tokens_over_script/"))
+    return 1.05; // a schedule change may add a command or two
+  if (figure.starts_with("handling_over_naive/"))
+    return 1.02;
+  return 1.0 + 1e-9; // head positions and tips: no regression at all
 }
 
 int reportGuard(const std::string &baselinePath, bool write) {
@@ -442,12 +451,17 @@ int reportGuard(const std::string &baselinePath, bool write) {
     baseline = nlohmann::ordered_json::object();
   // Optimized builds (Release, RelWithDebInfo, MinSizeRel) share a timing
   // baseline: the ratios differ far less between them than from Debug.
+  // Sanitizer builds time differently again and have no baseline.
+#ifdef PLATE_BENCH_SANITIZED
+  const std::string buildType = "sanitized";
+#else
   const std::string buildType =
       std::string(PLATE_BENCH_BUILD_TYPE) == "Debug" ? "debug" : "optimized";
+#endif
   if (write) {
     nlohmann::ordered_json timing, exact;
     for (auto &[name, value] : figures.items())
-      (tolerance(name) > 1.01 ? timing : exact)[name] = value;
+      (isTiming(name) ? timing : exact)[name] = value;
     baseline["exact"] = exact;
     baseline["timing"][buildType] = timing;
     std::ofstream(baselinePath) << baseline.dump(2) << "\n";
@@ -459,14 +473,14 @@ int reportGuard(const std::string &baselinePath, bool write) {
     timing = &baseline["timing"][buildType];
   auto regressed = [&](const std::string &name, double measured) {
     const nlohmann::ordered_json *section =
-        tolerance(name) > 1.01 ? timing
-                               : (baseline.contains("exact") ? &baseline["exact"] : nullptr);
+        isTiming(name) ? timing
+                       : (baseline.contains("exact") ? &baseline["exact"] : nullptr);
     return section && section->contains(name) &&
            measured > (*section)[name].get<double>() * tolerance(name) + 1e-12;
   };
   bool retry = false;
   for (auto &[name, value] : figures.items())
-    retry |= tolerance(name) > 1.01 && regressed(name, value.get<double>());
+    retry |= isTiming(name) && regressed(name, value.get<double>());
   if (retry) {
     fmt::print("a timing figure is past its limit; measuring again\n");
     nlohmann::ordered_json again;
@@ -477,7 +491,7 @@ int reportGuard(const std::string &baselinePath, bool write) {
       return 1;
     }
     for (auto &[name, value] : figures.items())
-      if (tolerance(name) > 1.01)
+      if (isTiming(name))
         value = std::min(value.get<double>(), again[name].get<double>());
   }
   unsigned failures = 0, checked = 0;
@@ -485,7 +499,7 @@ int reportGuard(const std::string &baselinePath, bool write) {
              "verdict");
   for (auto &[name, value] : figures.items()) {
     const nlohmann::ordered_json *section =
-        tolerance(name) > 1.01 ? timing : (baseline.contains("exact") ? &baseline["exact"] : nullptr);
+        isTiming(name) ? timing : (baseline.contains("exact") ? &baseline["exact"] : nullptr);
     if (!section || !section->contains(name)) {
       fmt::print("{:<48} {:>10} {:>10.4g} {:>6}  no baseline\n", name, "-",
                  value.get<double>(), "-");
