@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -209,14 +210,42 @@ Json commandToJson(const Command &command) {
   return object;
 }
 
+namespace {
+/// Appends `text` as a JSON string exactly as nlohmann's dump() writes it;
+/// plain ASCII without quotes, backslashes or control characters (every
+/// module, op and step label in practice) skips the serializer.
+void appendJsonString(std::string &out, const std::string &text) {
+  bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c != '"' && c != '\\' && static_cast<unsigned char>(c) < 0x80;
+  });
+  if (!plain) {
+    out += Json(text).dump();
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
+} // namespace
+
 std::string commandToJsonLine(const Command &command) {
   // Byte for byte commandToJson(command).dump(), without copying the
   // arguments into a new object first: emission is a hot path on large
   // streams (bench/README.md).
-  std::string line = fmt::format("{{\"seq\":{},\"module\":{},\"op\":{},\"args\":", command.seq,
-                                 Json(command.module).dump(), Json(command.op).dump());
+  std::string line;
+  line.reserve(160);
+  line += "{\"seq\":";
+  line += std::to_string(command.seq);
+  line += ",\"module\":";
+  appendJsonString(line, command.module);
+  line += ",\"op\":";
+  appendJsonString(line, command.op);
+  line += ",\"args\":";
   line += command.args.is_null() ? "{}" : command.args.dump();
-  line += fmt::format(",\"step\":{},\"line\":{}", Json(command.step).dump(), command.line);
+  line += ",\"step\":";
+  appendJsonString(line, command.step);
+  line += ",\"line\":";
+  line += std::to_string(command.line);
   if (command.tipsReuse)
     line += ",\"tips\":\"reuse\"";
   line += '}';
