@@ -45,9 +45,10 @@ TEST_F(NormalizeUnitsTest, ConvertsEveryFieldToCanonical) {
   EXPECT_EQ(w.volume, uL(300));
   EXPECT_EQ(*w.soak, Quantity::seconds(30));
   EXPECT_EQ(*module.liquids[ab].declaredVolume, uL(12000));
-  // Concentrations stay in their family.
-  EXPECT_EQ(*module.liquids[s1].concentration, (Quantity{500, Unit::PicogramPerMl}));
-  EXPECT_EQ(*module.liquids[m1].concentration, (Quantity{2e6, Unit::PicoMolar}));
+  // Concentrations keep the unit they were written in (language spec §2:
+  // "kept with its unit family"), so reports speak the calibrants' unit.
+  EXPECT_EQ(*module.liquids[s1].concentration, (Quantity{0.5, Unit::NanogramPerMl}));
+  EXPECT_EQ(*module.liquids[m1].concentration, (Quantity{2, Unit::MicroMolar}));
   EXPECT_TRUE(ir::verify(module).empty());
 }
 
