@@ -65,7 +65,36 @@ double ReaderModel::signal(const Contents &contents) const {
   return amount / total;
 }
 
+bool ReaderModel::holdsCalibrant(const Contents &contents) const {
+  return std::any_of(contents.begin(), contents.end(), [&](const auto &entry) {
+    const LayoutLiquid *liquid = setup_.findLayout(entry.first);
+    return liquid && liquid->role == ir::LiquidRole::Calibrant;
+  });
+}
+
+void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> &wells) {
+  for (Well well : wells) {
+    const Contents &contents = state.well(well);
+    if (totalVolume(contents) <= 0)
+      continue;
+    double mixture = signal(contents);
+    // A later removal of analyte-free liquid (a wash) must not erase what
+    // the sample incubation bound.
+    double &bound = captured_[well];
+    bound = std::max(bound, mixture);
+    if (holdsCalibrant(contents))
+      calibrantWells_.insert(well);
+  }
+}
+
 PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
+  auto effective = [&](Well well, const Contents &contents) {
+    if (totalVolume(contents) <= 0)
+      return 0.0; // an empty well reads the baseline
+    auto bound = captured_.find(well);
+    double mixture = signal(contents);
+    return bound == captured_.end() ? mixture : std::max(mixture, bound->second);
+  };
   PlateRead result;
   result.seq = command.seq;
   result.wavelengthNm = command.args.value("wavelength_nm", 0.0);
@@ -79,13 +108,10 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   double strongest = 0;
   for (unsigned row = 1; row <= shape.rows; ++row)
     for (unsigned col = 1; col <= shape.cols; ++col) {
-      const Contents &contents = state.well(Well{uint8_t(row), uint8_t(col)});
-      bool hasCalibrant = std::any_of(contents.begin(), contents.end(), [&](const auto &entry) {
-        const LayoutLiquid *liquid = setup_.findLayout(entry.first);
-        return liquid && liquid->role == ir::LiquidRole::Calibrant;
-      });
-      if (hasCalibrant)
-        strongest = std::max(strongest, signal(contents));
+      Well well{uint8_t(row), uint8_t(col)};
+      const Contents &contents = state.well(well);
+      if (holdsCalibrant(contents) || calibrantWells_.count(well))
+        strongest = std::max(strongest, effective(well, contents));
     }
   double scale = strongest > 0 ? (params_.top - params_.baseline) / strongest : 0;
 
@@ -94,7 +120,7 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
     auto well = Well::parse(name.get<std::string>());
     if (!well || !shape.contains(*well))
       continue;
-    double od = params_.baseline + scale * signal(state.well(*well)) + noise(random_);
+    double od = params_.baseline + scale * effective(*well, state.well(*well)) + noise(random_);
     if (result.referenceNm)
       od -= params_.referenceBaseline + noise(random_);
     result.values[*well] = std::round(od * 1e4) / 1e4;
@@ -235,6 +261,8 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
   }
   // The physical world refuses what the hardware cannot do; the
   // interpreter's checks should have caught it first.
+  if (command.module == platform_.liquidHandler && command.op == "Aspirate")
+    reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (auto violation = world_.execute(command, /*commit=*/true)) {
     result.status = DeviceStatus::Failed;
     result.message = violation->message;
@@ -256,8 +284,26 @@ std::optional<std::string> SimulatedDevice::verifyState(const DeckState &expecte
   return std::string("the deck differs from the journal");
 }
 
+std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const {
+  std::vector<Well> wells;
+  if (slotId(command.args.value("slot", Json())) != platform_.samplePlateSlot)
+    return wells;
+  const Labware &labware = world_.labware();
+  unsigned stride = std::max(1L, std::lround(platform_.channelSpacingMm / labware.pitchMm));
+  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  std::string mask = command.args.value("mask", std::string());
+  for (unsigned channel = 0; channel < mask.size(); ++channel) {
+    Well well{uint8_t(row), uint8_t(col + channel * stride)};
+    if (mask[channel] == '1' && labware.shape.contains(well))
+      wells.push_back(well);
+  }
+  return wells;
+}
+
 void SimulatedDevice::restoreConfirmed(const Command &command) {
   world_.applyManualFills(command.seq);
+  if (command.module == platform_.liquidHandler && command.op == "Aspirate")
+    reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (world_.execute(command, /*commit=*/true))
     return; // the interpreter's replay reports the contradiction
   if (command.op == "ReadAbsorbance")

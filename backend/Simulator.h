@@ -4,9 +4,17 @@
 // attached: its own DeckState is the physical world, and its reader turns
 // what each well holds into optical densities with this model:
 //
-//   s(w)  = sum over analyte liquids l in w of conc(l) * vol(l) / vol(w)
+//   m(w)  = sum over analyte liquids l in w of conc(l) * vol(l) / vol(w)
+//   b(w)  = m(w) just before the last removal of liquid from w
+//   s(w)  = max(m(w), b(w))
 //   A(w)  = baseline + k * s(w) + N(0, sigma)      (empty wells: baseline)
-//   k     = (top - baseline) / max over wells holding a calibrant of s(w)
+//   k     = (top - baseline) / max over calibrant wells of s(w)
+//
+// b(w) is the capture term: in a sandwich ELISA the analyte binds to the
+// well during the sample incubation and stays after the washes remove the
+// liquid, so the colour read at the end follows what the well held when it
+// was emptied, not what it holds at the read (substrate and stop). In a
+// Bradford assay nothing is removed and s(w) is the mixture m(w).
 //   with a reference wavelength: A(w) - (referenceBaseline + N(0, sigma))
 //
 // conc(l) is a calibrant's `conc`, a sample's or control's true
@@ -33,6 +41,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 
 namespace plate::backend {
 
@@ -52,9 +61,14 @@ public:
   PlateRead read(const Command &command, const DeckState &state);
   /// The analyte concentration a liquid carries into a well, if any.
   std::optional<double> analyteConc(const std::string &liquid) const;
+  /// Records the capture term b(w) of `wells` before liquid leaves them.
+  void beforeRemoval(const DeckState &state, const std::vector<Well> &wells);
 
 private:
   double signal(const Contents &contents) const;
+  bool holdsCalibrant(const Contents &contents) const;
+  std::map<Well, double> captured_;   ///< b(w)
+  std::set<Well> calibrantWells_;     ///< wells a calibrant was captured in
   const RunSetup &setup_;
   std::map<std::string, double> analyte_; ///< liquid -> conc as pipetted
   Params params_;
@@ -84,6 +98,8 @@ public:
 
 private:
   FaultKind injectedFault(const Command &command);
+  /// Plate wells an LH.Aspirate or LH.Mix on the sample plate reaches.
+  std::vector<Well> wellsUnderHead(const Command &command) const;
 
   const Platform &platform_;
   DeckState world_;
