@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/LlmClient.h"
+#include "ir/JsonParse.h"
 
 #include <curl/curl.h>
 #include <fmt/format.h>
@@ -293,7 +294,7 @@ json buildRequestBody(const ModelSpec &spec, const ChatRequest &request) {
 
 ParsedReply parseReplyBody(WireProtocol wire, std::string_view bodyText) {
   ParsedReply reply;
-  json body = json::parse(bodyText, nullptr, /*allow_exceptions=*/false);
+  json body = parseJsonOrDiscarded<json>(bodyText);
   if (body.is_discarded() || !body.is_object()) {
     reply.error = "the response body is not a JSON object";
     return reply;
@@ -361,7 +362,7 @@ ParsedReply parseReplyBody(WireProtocol wire, std::string_view bodyText) {
 
 ParsedError parseErrorBody(std::string_view bodyText) {
   ParsedError parsed;
-  json body = json::parse(bodyText, nullptr, false);
+  json body = parseJsonOrDiscarded<json>(bodyText);
   if (body.is_discarded() || !body.is_object()) {
     std::string snippet(bodyText.substr(0, 200));
     std::replace(snippet.begin(), snippet.end(), '\n', ' ');
@@ -598,7 +599,7 @@ ChatResult LlmClient::chat(const ChatRequest &request) {
     cacheFile = std::filesystem::path(options_.cacheDir) / (record.requestHash + ".json");
     std::ifstream in(cacheFile);
     if (in) {
-      json entry = json::parse(in, nullptr, false);
+      json entry = parseJsonOrDiscarded<json>(in);
       if (!entry.is_discarded() && entry.contains("response_body") &&
           entry["response_body"].is_string()) {
         ParsedReply reply = parseReplyBody(spec_.wire, entry["response_body"].get<std::string>());

@@ -1,5 +1,6 @@
 //===- ValidationAgent.cpp - Verdict prompt, schema and strict parsing ----===//
 #include "agent/ValidationAgent.h"
+#include "ir/JsonParse.h"
 
 #include <fmt/format.h>
 
@@ -40,7 +41,7 @@ std::optional<Verdict> parseVerdict(std::string_view reply, std::string &error) 
     if (start != std::string::npos && end != std::string::npos)
       text = text.substr(start + 1, end - start - 1);
   }
-  json body = json::parse(text, nullptr, false);
+  json body = parseJsonOrDiscarded<json>(text);
   if (body.is_discarded() || !body.is_object()) {
     error = "the answer is not a JSON object";
     return std::nullopt;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Journal.h"
+#include "ir/JsonParse.h"
 
 #include <fmt/format.h>
 
@@ -135,7 +136,7 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
     std::string_view row = sources.lineText(*fileId, line);
     if (row.find_first_not_of(" \t\r") == std::string_view::npos)
       continue;
-    Json entry = Json::parse(row, nullptr, false);
+    Json entry = parseJsonOrDiscarded<Json>(row);
     if (entry.is_discarded() || !entry.is_object()) {
       if (line == lineCount && tornTail)
         break; // the process died in the middle of this line
@@ -207,7 +208,7 @@ bool journalUnfinished(const std::string &path) {
     }
   if (!any)
     return false;
-  Json entry = Json::parse(last, nullptr, false);
+  Json entry = parseJsonOrDiscarded<Json>(last);
   return entry.is_discarded() || !entry.is_object() || !entry.contains("end");
 }
 

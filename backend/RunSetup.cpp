@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/RunSetup.h"
+#include "ir/JsonParse.h"
 
 #include <fmt/format.h>
 
@@ -310,7 +311,7 @@ std::optional<RunSetup> readSetupFile(const std::string &path, SourceManager &so
     diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
     return std::nullopt;
   }
-  Json json = Json::parse(sources.contents(*fileId), nullptr, /*allow_exceptions=*/false);
+  Json json = parseJsonOrDiscarded<Json>(sources.contents(*fileId));
   if (json.is_discarded()) {
     diags.report(DiagId::BadPlanFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
     return std::nullopt;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Simulator.h"
+#include "ir/JsonParse.h"
 
 #include <fmt/format.h>
 
@@ -139,7 +140,7 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
   std::map<std::string, double> truth;
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
-    auto json = nlohmann::json::parse(text, nullptr, false);
+    auto json = parseJsonOrDiscarded<nlohmann::json>(text);
     if (json.is_discarded()) {
       diags.report(DiagId::BadTruthFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
       return std::nullopt;

@@ -85,6 +85,11 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
       diags.report(DiagId::StreamBadJson, at(col),
                    colon == std::string::npos ? what : what.substr(colon));
       continue;
+    } catch (const nlohmann::json::exception &) {
+      // A number beyond a double (`1e999`) throws out_of_range even here.
+      diags.report(DiagId::StreamBadJson, at(static_cast<uint32_t>(first + 1)),
+                   "a number is out of range");
+      continue;
     }
     if (!json.is_object()) {
       diags.report(DiagId::StreamBadJson, at(static_cast<uint32_t>(first + 1)),
