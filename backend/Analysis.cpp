@@ -285,6 +285,10 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
       return;
     }
     point.concentration = *point.inWell * point.dilution;
+    // A standard defines the range; its own back-calculated value landing
+    // a hair outside it is noise, not a finding.
+    if (point.role == ir::LiquidRole::Calibrant)
+      return;
     double tolerance = 1e-9 * std::max(1.0, result.rangeHigh);
     if (*point.inWell < result.rangeLow - tolerance)
       point.flag = "below range";
