@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Analysis.h"
-#include "test/unit/passes1/PassTestUtil.h"
+#include "test/unit/passes/PassTestUtil.h"
 
 #include <gtest/gtest.h>
 
