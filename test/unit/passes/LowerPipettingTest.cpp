@@ -323,7 +323,7 @@ TEST_F(LowerPipettingTest, MixAfterPositionSplitMixesEveryChannel) {
     if (auto *m = op.as<ir::DevMixOp>())
       for (unsigned k = 0; k < m->mask.channels; ++k)
         if (m->mask.test(k))
-          ++mixed[Well{m->place.row, static_cast<uint8_t>(m->place.col + k)}];
+          ++mixed[Well{static_cast<uint8_t>(m->place.row), static_cast<uint8_t>(m->place.col + k)}];
   for (Well well : row.columnMajor()) {
     EXPECT_EQ(mixed[well], 1u) << well.name();
     EXPECT_DOUBLE_EQ(result.wellVolume[well], 100) << well.name();
