@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds plate and runs the whole test suite (GoogleTest + lit) with ctest.
 #   PLATE_SANITIZE=1     ASan+UBSan build (build-asan/, -DPLATE_SANITIZE=ON)
-#   PLATE_SANITIZE=fuzz  clang ASan+UBSan+libFuzzer build (build-fuzz/,
-#                        -DPLATE_FUZZ=ON): the suite, then every fuzz target
-#                        for PLATE_FUZZ_SECONDS (default 20) s
-# Sanitizer reports abort the process, so `not plate ...` cannot hide them.
+#   PLATE_SANITIZE=fuzz  clang ASan+UBSan+libFuzzer build of everything
+#                        (build-fuzz/, -DPLATE_FUZZ=ON)
+#   PLATE_FUZZ_SECONDS=N afterwards, every fuzz target for N s (tools/fuzz.sh)
+# Sanitizer reports abort the process, so `not plate ...` cannot hide them;
+# timing guards (ctest label `bench`) are skipped under sanitizers.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 case "${PLATE_SANITIZE:-}" in
@@ -23,7 +24,10 @@ fi
 build="${PLATE_BUILD_DIR:-$root/build}"
 "$root/tools/build.sh"
 cd "$build"
-ctest --output-on-failure -j2 "$@"
-if [ "${PLATE_SANITIZE:-}" = fuzz ]; then
-  PLATE_FUZZ_BUILD_DIR="$build" "$root/tools/fuzz.sh" all "${PLATE_FUZZ_SECONDS:-20}"
+labels=()
+if [ -n "${PLATE_SANITIZE:-}" ] && [ "${PLATE_SANITIZE}" != 0 ]; then labels=(-LE bench); fi
+ctest --output-on-failure -j2 "${labels[@]}" "$@"
+if [ -n "${PLATE_FUZZ_SECONDS:-}" ]; then
+  if [ "${PLATE_SANITIZE:-}" = fuzz ]; then export PLATE_FUZZ_BUILD_DIR="$build"; fi
+  "$root/tools/fuzz.sh" all "$PLATE_FUZZ_SECONDS"
 fi
