@@ -120,7 +120,7 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
                                          DiagnosticEngine &diags) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   JournalRecord record;

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -63,7 +65,7 @@ std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
                                                    DiagnosticEngine &diags) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   auto fail = [&](uint32_t line, uint32_t col, std::string message) {

@@ -8,6 +8,8 @@
 #include "backend/RunSetup.h"
 #include "ir/JsonParse.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -308,7 +310,7 @@ std::optional<RunSetup> readSetupFile(const std::string &path, SourceManager &so
                                       DiagnosticEngine &diags) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   Json json = parseJsonOrDiscarded<Json>(sources.contents(*fileId));

@@ -7,6 +7,8 @@
 #include "backend/Simulator.h"
 #include "ir/JsonParse.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -133,7 +135,7 @@ std::optional<std::map<std::string, double>>
 readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine &diags) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   std::string_view text = sources.contents(*fileId);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -209,7 +211,7 @@ std::optional<std::vector<Command>> readCommandStream(const std::string &path,
                                                       DiagnosticEngine &diags) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   return parseCommandStream(*fileId, sources, diags);

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LayoutCsv.h"
 
+#include <cerrno>
+#include <cstring>
 #include <cctype>
 
 namespace plate {
@@ -117,7 +119,7 @@ std::optional<ast::Grid> readLayoutCsv(SourceManager &sources,
                                        DiagnosticEngine &diags) {
   std::optional<uint32_t> fileId = sources.addFile(path);
   if (!fileId) {
-    diags.report(DiagId::CannotRead, SourceLoc{}, path, "no such file or not readable");
+    diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
   return parseLayoutCsv(sources, *fileId, diags);

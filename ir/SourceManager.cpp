@@ -1,6 +1,8 @@
 //===- SourceManager.cpp --------------------------------------------------===//
 #include "ir/SourceManager.h"
 
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,6 +21,14 @@ uint32_t SourceManager::addBuffer(std::string name, std::string contents) {
 }
 
 std::optional<uint32_t> SourceManager::addFile(const std::string &path) {
+  // Every input (scripts, streams, CSVs, plans, journals) is read whole, so
+  // hostile input is bounded here, before any allocation of its size.
+  std::error_code error;
+  auto size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxFileBytes) {
+    errno = EFBIG;
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;

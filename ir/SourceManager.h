@@ -30,6 +30,10 @@ struct SourceLoc {
 
 class SourceManager {
 public:
+  /// Largest file addFile() reads (64 MiB); larger files fail with EFBIG.
+  /// Scripts have a tighter bound of their own (E110, 4 MiB).
+  static constexpr uint64_t kMaxFileBytes = 64ull << 20;
+
   /// Registers a buffer and returns its file id. Ids start at 1 so that a
   /// default-constructed SourceLoc never names a real file.
   uint32_t addBuffer(std::string name, std::string contents);
