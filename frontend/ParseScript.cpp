@@ -1,4 +1,4 @@
-//===- Parser.cpp - .plate text to AST (parseScript) ----------------------===//
+//===- ParseScript.cpp - .plate text to AST (parseScript) ----------------------===//
 //
 // Four stages, each of which can report several errors:
 //  1. Pre-scan of the raw bytes: input limits (E110) and UTF-8 (E111). These
