@@ -8,58 +8,93 @@
 #include "passes/TipAllocator.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace plate::lowering {
 
 TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter, bool survey)
     : platform_(platform), emitter_(emitter), rows_(platform.tipRackRows),
       cols_(platform.tipRackCols), cells_(rows_ * cols_, Cell::Fresh),
-      head_(platform.channels), pending_(platform.channels), survey_(survey) {
+      parkedBinding_(rows_ * cols_), freshCount_(rows_ * cols_),
+      head_(platform.channels), survey_(survey) {
   PLATE_ASSERT(platform.channels >= 1 && platform.channels <= 8,
                "head must have 1..8 channels");
+  // Row masks hold bit `col` for col 1..cols, and the picker shifts them
+  // by an anchor plus a channel: that must stay inside 64 bits.
+  PLATE_ASSERT(cols_ >= 1 && cols_ + 8 < 64, "tip rack must have 1..55 columns");
+  uint64_t fullRow = ((uint64_t{1} << cols_) - 1) << 1;
+  freshRows_.assign(rows_, fullRow);
+  usable_.resize(head_.size());
 }
 
-ir::ChannelMask TipAllocator::maskOf(const std::vector<unsigned> &channels) const {
+void TipAllocator::setCell(unsigned row, unsigned col, Cell state) {
+  Cell &current = cells_[indexOf(row, col)];
+  if (current == state)
+    return;
+  uint64_t bit = uint64_t{1} << col;
+  if (current == Cell::Fresh) {
+    --freshCount_;
+    freshRows_[row - 1] &= ~bit;
+  } else if (current == Cell::Parked) {
+    --parkedCount_;
+  }
+  if (state == Cell::Fresh) {
+    ++freshCount_;
+    freshRows_[row - 1] |= bit;
+  } else if (state == Cell::Parked) {
+    ++parkedCount_;
+  }
+  current = state;
+}
+
+ir::ChannelMask TipAllocator::maskOfBits(unsigned bits) const {
   ir::ChannelMask mask;
   mask.channels = static_cast<uint8_t>(head_.size());
-  for (unsigned channel : channels)
-    mask.bits |= static_cast<uint8_t>(1u << channel);
+  mask.bits = static_cast<uint8_t>(bits);
   return mask;
 }
 
-std::vector<unsigned> TipAllocator::pickGrouped(
-    std::vector<unsigned> channels,
-    const std::function<bool(unsigned, unsigned, unsigned)> &usable) {
-  while (!channels.empty()) {
-    unsigned bestRow = 0, bestAnchor = 0;
-    std::vector<unsigned> best;
-    for (unsigned row = 1; row <= rows_; ++row) {
+void TipAllocator::freshMasks(std::vector<RowMasks> &usable) const {
+  for (RowMasks &rows : usable)
+    rows = freshRows_;
+}
+
+unsigned TipAllocator::pickGrouped(unsigned channels, std::vector<RowMasks> &usable,
+                                   const std::vector<std::optional<TipBinding>> &want) {
+  while (channels) {
+    unsigned bestRow = 0, bestAnchor = 0, best = 0, bestCount = 0;
+    unsigned wanted = static_cast<unsigned>(__builtin_popcount(channels));
+    for (unsigned row = 1; row <= rows_ && bestCount < wanted; ++row) {
       for (unsigned anchor = 1; anchor <= cols_; ++anchor) {
-        std::vector<unsigned> served;
-        for (unsigned channel : channels)
-          if (anchor + channel <= cols_ && usable(row, anchor + channel, channel))
-            served.push_back(channel);
-        if (served.size() > best.size()) {
-          best = std::move(served);
+        // Channel k sits over column anchor + k; the masks have no bits
+        // past the last column, so the head never hangs off the rack.
+        unsigned served = 0;
+        for (unsigned rest = channels; rest; rest &= rest - 1) {
+          unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
+          if ((usable[channel][row - 1] >> (anchor + channel)) & 1)
+            served |= 1u << channel;
+        }
+        unsigned count = static_cast<unsigned>(__builtin_popcount(served));
+        if (count > bestCount) {
+          best = served;
+          bestCount = count;
           bestRow = row;
           bestAnchor = anchor;
-          if (best.size() == channels.size())
+          if (count == wanted)
             break;
         }
       }
-      if (best.size() == channels.size())
-        break;
     }
-    if (best.empty())
+    if (!best)
       break;
-    ir::ChannelMask mask = maskOf(best);
-    emitter_.emit(ir::PickTipsOp{bestRow, bestAnchor, mask});
-    for (unsigned channel : best) {
+    emitter_.emit(ir::PickTipsOp{bestRow, bestAnchor, maskOfBits(best)});
+    for (unsigned rest = best; rest; rest &= rest - 1) {
+      unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
       unsigned col = bestAnchor + channel;
-      Cell &state = cell(bestRow, col);
+      Cell state = cells_[indexOf(bestRow, col)];
       if (state == Cell::Fresh) {
-        if (pending_[channel]->kind == TipBinding::Source)
-          sourcePicks_.push_back({pending_[channel]->pos, tipsUsed_});
+        if (want[channel]->kind == TipBinding::Source)
+          sourcePicks_.push_back({want[channel]->pos, tipsUsed_});
         ++tipsUsed_;
       } else if (state == Cell::Parked) {
         freshAtLastParkedPick_ = tipsUsed_;
@@ -69,10 +104,11 @@ std::vector<unsigned> TipAllocator::pickGrouped(
       tip.row = bestRow;
       tip.col = col;
       tip.rack = racks_;
-      tip.binding = *pending_[channel];
-      state = Cell::Empty;
-      parked_.erase({bestRow, col});
-      std::erase(channels, channel);
+      tip.binding = *want[channel];
+      setCell(bestRow, col, Cell::Empty);
+      channels &= ~(1u << channel);
+      for (RowMasks &rows : usable)
+        rows[bestRow - 1] &= ~(uint64_t{1} << col);
     }
   }
   return channels;
@@ -87,27 +123,28 @@ void TipAllocator::swapRack() {
   }
   if (survey_) {
     // An unbounded rack: parked tips stay where they are.
-    for (Cell &c : cells_)
-      if (c == Cell::Empty)
-        c = Cell::Fresh;
+    for (unsigned row = 1; row <= rows_; ++row)
+      for (unsigned col = 1; col <= cols_; ++col)
+        if (cells_[indexOf(row, col)] == Cell::Empty)
+          setCell(row, col, Cell::Fresh);
     return;
   }
-  for (const auto &[cellPos, binding] : parked_)
-    if (!stillNeeded || stillNeeded(binding))
-      ++lostParked_;
-  std::fill(cells_.begin(), cells_.end(), Cell::Fresh);
-  parked_.clear();
+  if (parkedCount_)
+    for (size_t i = 0; i < cells_.size(); ++i)
+      if (cells_[i] == Cell::Parked && (!stillNeeded || stillNeeded(parkedBinding_[i])))
+        ++lostParked_;
+  for (unsigned row = 1; row <= rows_; ++row)
+    for (unsigned col = 1; col <= cols_; ++col)
+      setCell(row, col, Cell::Fresh);
 }
 
 bool TipAllocator::isParked(const TipBinding &binding) const {
-  for (const auto &[cellPos, parked] : parked_)
-    if (parked == binding)
+  if (!parkedCount_)
+    return false;
+  for (size_t i = 0; i < cells_.size(); ++i)
+    if (cells_[i] == Cell::Parked && parkedBinding_[i] == binding)
       return true;
   return false;
-}
-
-unsigned TipAllocator::freshLeft() const {
-  return static_cast<unsigned>(std::count(cells_.begin(), cells_.end(), Cell::Fresh));
 }
 
 void TipAllocator::reserve(unsigned tips) {
@@ -128,8 +165,7 @@ std::vector<ir::ReservoirPos> TipAllocator::sourcesBeforeLastParkedPick() const 
 void TipAllocator::acquire(const std::vector<std::optional<TipBinding>> &want,
                            Mode mode) {
   PLATE_ASSERT(want.size() == head_.size(), "one wanted binding per channel");
-  std::vector<unsigned> missing;
-  ir::ChannelMask stale = maskOf({});
+  unsigned missing = 0, stale = 0;
   for (unsigned channel = 0; channel < want.size(); ++channel) {
     if (!want[channel])
       continue;
@@ -137,32 +173,43 @@ void TipAllocator::acquire(const std::vector<std::optional<TipBinding>> &want,
     if (tip.present && mode == Mode::Match && tip.binding == *want[channel])
       continue;
     if (tip.present)
-      stale.bits |= static_cast<uint8_t>(1u << channel);
-    missing.push_back(channel);
+      stale |= 1u << channel;
+    missing |= 1u << channel;
   }
-  if (stale.bits)
-    release(stale, [](const TipBinding &) { return false; });
-  if (missing.empty())
+  if (stale)
+    release(maskOfBits(stale), [](const TipBinding &) { return false; });
+  if (!missing)
     return;
-  pending_ = want;
 
-  if (mode == Mode::Match) {
-    missing = pickGrouped(missing, [&](unsigned row, unsigned col, unsigned channel) {
-      auto it = parked_.find({row, col});
-      return it != parked_.end() && it->second == *want[channel];
-    });
+  if (mode == Mode::Match && parkedCount_) {
+    // A channel may take a parked tip only with its own binding.
+    for (RowMasks &rows : usable_)
+      rows.assign(rows_, 0);
+    for (unsigned row = 1; row <= rows_; ++row)
+      for (unsigned col = 1; col <= cols_; ++col) {
+        size_t index = indexOf(row, col);
+        if (cells_[index] != Cell::Parked)
+          continue;
+        for (unsigned rest = missing; rest; rest &= rest - 1) {
+          unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
+          if (parkedBinding_[index] == *want[channel])
+            usable_[channel][row - 1] |= uint64_t{1} << col;
+        }
+      }
+    missing = pickGrouped(missing, usable_, want);
   }
-  auto fresh = [&](unsigned row, unsigned col, unsigned) {
-    return cell(row, col) == Cell::Fresh;
-  };
-  missing = pickGrouped(missing, fresh);
-  if (!missing.empty()) {
+  if (missing) {
+    freshMasks(usable_);
+    missing = pickGrouped(missing, usable_, want);
+  }
+  if (missing) {
     swapRack();
-    missing = pickGrouped(missing, fresh);
+    freshMasks(usable_);
+    missing = pickGrouped(missing, usable_, want);
   }
-  if (!missing.empty() && survey_)
+  if (missing && survey_)
     throw SurveyOverflow{};
-  PLATE_ASSERT(missing.empty(), "a full tip rack cannot serve one pick");
+  PLATE_ASSERT(!missing, "a full tip rack cannot serve one pick");
 }
 
 void TipAllocator::rebind(unsigned channel, TipBinding binding) {
@@ -171,10 +218,15 @@ void TipAllocator::rebind(unsigned channel, TipBinding binding) {
 }
 
 void TipAllocator::release(ir::ChannelMask mask,
-                           const std::function<bool(const TipBinding &)> &keep) {
-  std::vector<unsigned> drops;
-  // Parked tips go home in groups that share an anchor (row, col - channel).
-  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> returns;
+                           llvm::function_ref<bool(const TipBinding &)> keep) {
+  unsigned drops = 0;
+  // Parked tips go home in groups that share an anchor (row, col - channel),
+  // in (row, anchor) order; at most one group per channel.
+  struct Return {
+    unsigned row, anchor, channels;
+  };
+  Return returns[8];
+  unsigned groups = 0;
   for (unsigned channel = 0; channel < head_.size(); ++channel) {
     HeadTip &tip = head_[channel];
     if (!mask.test(channel) || !tip.present)
@@ -182,37 +234,45 @@ void TipAllocator::release(ir::ChannelMask mask,
     bool park = (tip.rack == racks_ || survey_) && tip.col > channel &&
                 tip.binding.kind != TipBinding::None &&
                 tip.binding.kind != TipBinding::Reuse && keep(tip.binding);
-    if (park)
-      returns[{tip.row, tip.col - channel}].push_back(channel);
-    else
-      drops.push_back(channel);
+    if (!park) {
+      drops |= 1u << channel;
+      continue;
+    }
+    // Kept sorted by (row, anchor) as groups are added.
+    unsigned anchor = tip.col - channel, g = 0;
+    while (g < groups && std::tie(returns[g].row, returns[g].anchor) < std::tie(tip.row, anchor))
+      ++g;
+    if (g == groups || returns[g].row != tip.row || returns[g].anchor != anchor) {
+      for (unsigned later = groups++; later > g; --later)
+        returns[later] = returns[later - 1];
+      returns[g] = {tip.row, anchor, 0};
+    }
+    returns[g].channels |= 1u << channel;
   }
-  if (!drops.empty()) {
-    emitter_.emit(ir::DropTipsOp{maskOf(drops)});
-    dropped_ += static_cast<unsigned>(drops.size());
+  if (drops) {
+    emitter_.emit(ir::DropTipsOp{maskOfBits(drops)});
+    dropped_ += static_cast<unsigned>(__builtin_popcount(drops));
     if (dropped_ > platform_.tipWasteCapacity && !wasteExceededAt) {
       wasteExceededAt = emitter_.origin->loc;
       wasteExceededStep = emitter_.origin->step;
     }
-    for (unsigned channel : drops)
-      head_[channel].present = false;
+    for (unsigned rest = drops; rest; rest &= rest - 1)
+      head_[static_cast<unsigned>(__builtin_ctz(rest))].present = false;
   }
-  for (const auto &[anchor, group] : returns) {
-    emitter_.emit(ir::ReturnTipsOp{anchor.first, anchor.second, maskOf(group)});
-    for (unsigned channel : group) {
-      HeadTip &tip = head_[channel];
-      cell(tip.row, tip.col) = Cell::Parked;
-      parked_[{tip.row, tip.col}] = tip.binding;
+  for (unsigned g = 0; g < groups; ++g) {
+    emitter_.emit(ir::ReturnTipsOp{returns[g].row, returns[g].anchor,
+                                   maskOfBits(returns[g].channels)});
+    for (unsigned rest = returns[g].channels; rest; rest &= rest - 1) {
+      HeadTip &tip = head_[static_cast<unsigned>(__builtin_ctz(rest))];
+      setCell(tip.row, tip.col, Cell::Parked);
+      parkedBinding_[indexOf(tip.row, tip.col)] = tip.binding;
       tip.present = false;
     }
   }
 }
 
-void TipAllocator::releaseAll(const std::function<bool(const TipBinding &)> &keep) {
-  ir::ChannelMask mask;
-  mask.channels = static_cast<uint8_t>(head_.size());
-  mask.bits = static_cast<uint8_t>((1u << head_.size()) - 1);
-  release(mask, keep);
+void TipAllocator::releaseAll(llvm::function_ref<bool(const TipBinding &)> keep) {
+  release(maskOfBits((1u << head_.size()) - 1), keep);
 }
 
 } // namespace plate::lowering

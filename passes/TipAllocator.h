@@ -30,8 +30,10 @@
 #include "ir/IR.h"
 #include "ir/Platform.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
+#include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -88,8 +90,8 @@ public:
   void rebind(unsigned channel, TipBinding binding);
   /// Takes the tips of `mask` off the head: parks those `keep` asks for
   /// (and whose rack is still on the deck), drops the rest.
-  void release(ir::ChannelMask mask, const std::function<bool(const TipBinding &)> &keep);
-  void releaseAll(const std::function<bool(const TipBinding &)> &keep);
+  void release(ir::ChannelMask mask, llvm::function_ref<bool(const TipBinding &)> keep);
+  void releaseAll(llvm::function_ref<bool(const TipBinding &)> keep);
 
   unsigned tipsUsed() const { return tipsUsed_; }
   unsigned racksUsed() const { return tipsUsed_ ? racks_ : 0; }
@@ -110,7 +112,7 @@ public:
   /// Whether a tip with this binding is parked on the rack on the deck.
   bool isParked(const TipBinding &binding) const;
   /// Fresh tips left on the rack on the deck.
-  unsigned freshLeft() const;
+  unsigned freshLeft() const { return freshCount_; }
   /// Swaps the rack now when fewer than `tips` fresh tips are left (and a
   /// new rack would have more): a block of work whose tips are parked
   /// within the block then runs on one rack, and the swap falls between
@@ -129,26 +131,35 @@ private:
     unsigned rack = 0;         ///< rack generation it came from
     TipBinding binding;
   };
+  /// Per rack row, a bit per column (bit `col`, 1-based) of the cells a
+  /// channel may take: the picker tests a whole head position in a few
+  /// bit operations instead of a callback per cell.
+  using RowMasks = std::vector<uint64_t>;
 
-  Cell &cell(unsigned row, unsigned col) {
-    return cells_[(row - 1) * cols_ + (col - 1)];
-  }
-  ir::ChannelMask maskOf(const std::vector<unsigned> &channels) const;
-  /// Picks, for each listed channel, a cell that `usable(row, col, channel)`
-  /// accepts, grouping channels that share an anchor into one PickTips.
-  /// Returns the channels it could not serve.
-  std::vector<unsigned>
-  pickGrouped(std::vector<unsigned> channels,
-              const std::function<bool(unsigned, unsigned, unsigned)> &usable);
+  size_t indexOf(unsigned row, unsigned col) const { return (row - 1) * cols_ + (col - 1); }
+  void setCell(unsigned row, unsigned col, Cell state);
+  ir::ChannelMask maskOfBits(unsigned bits) const;
+  /// Picks, for each channel of `channels` (a bit set), a cell that its
+  /// row masks in `usable` accept, grouping channels that share an anchor
+  /// into one PickTips: the head position serving the most channels, the
+  /// first in row-major anchor order on ties. Returns the channels it
+  /// could not serve.
+  unsigned pickGrouped(unsigned channels, std::vector<RowMasks> &usable,
+                       const std::vector<std::optional<TipBinding>> &want);
+  /// Row masks of the fresh cells, the same for every channel.
+  void freshMasks(std::vector<RowMasks> &usable) const;
   void swapRack();
 
   const Platform &platform_;
   Emitter &emitter_;
   unsigned rows_, cols_;
   std::vector<Cell> cells_;
-  std::map<std::pair<unsigned, unsigned>, TipBinding> parked_;
+  /// What the tip parked in each cell has touched (valid for Parked cells).
+  std::vector<TipBinding> parkedBinding_;
+  RowMasks freshRows_;
+  unsigned freshCount_ = 0, parkedCount_ = 0;
   std::vector<HeadTip> head_;
-  std::vector<std::optional<TipBinding>> pending_;
+  std::vector<RowMasks> usable_; ///< scratch for acquire, one per channel
   unsigned racks_ = 1;
   unsigned tipsUsed_ = 0;
   unsigned dropped_ = 0;
