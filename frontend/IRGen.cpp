@@ -9,29 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
 
-#include <cctype>
-
 namespace plate::sema {
-
-namespace {
-
-std::optional<ir::LiquidRole> sourceRole(std::string word) {
-  for (char &c : word)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (word.size() > 1 && word.back() == 's')
-    word.pop_back();
-  if (word == "blank")
-    return ir::LiquidRole::Blank;
-  if (word == "calibrant" || word == "standard")
-    return ir::LiquidRole::Calibrant;
-  if (word == "sample")
-    return ir::LiquidRole::Sample;
-  if (word == "control")
-    return ir::LiquidRole::Control;
-  return std::nullopt;
-}
-
-} // namespace
 
 void Sema::statements(const std::vector<ast::Statement> &list) {
   for (const ast::Statement &stmt : list) {
@@ -101,7 +79,7 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
   ir::DispenseOp op;
   bool layoutSource = false;
   const std::string &source = d.source.text;
-  std::optional<ir::LiquidRole> role = d.sourceIsLayout ? std::nullopt : sourceRole(source);
+  std::optional<ir::LiquidRole> role = d.sourceIsLayout ? std::nullopt : roleWord(source);
   auto named = liquidByName_.find(source);
   bool isLayoutName = !param(source) && named != liquidByName_.end() &&
                       module_.liquid(named->second).role != ir::LiquidRole::Reagent;

@@ -63,6 +63,11 @@ constexpr ir::LiquidId kUnknownLiquid = ~ir::LiquidId(0);
 
 std::string_view paramTypeName(ast::ParamType type);
 
+/// The layout role a word names in a well set or a `dispense` source:
+/// `blank`, `calibrant` (alias `standard`), `sample` or `control`, in any
+/// case, singular or plural (`samples`). Spec §4 and §6.
+std::optional<ir::LiquidRole> roleWord(std::string word);
+
 class Sema {
 public:
   Sema(const ast::Script &script, SourceManager &sources, DiagnosticEngine &diags,

@@ -13,6 +13,10 @@ namespace plate::sema {
 
 namespace {
 
+char rowLetter(unsigned row) { return static_cast<char>('A' + row - 1); }
+
+} // namespace
+
 std::optional<ir::LiquidRole> roleWord(std::string word) {
   for (char &c : word)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -28,10 +32,6 @@ std::optional<ir::LiquidRole> roleWord(std::string word) {
     return ir::LiquidRole::Control;
   return std::nullopt;
 }
-
-char rowLetter(unsigned row) { return static_cast<char>('A' + row - 1); }
-
-} // namespace
 
 bool Sema::requireLayout(SourceLoc loc) {
   if (hasLayout_)
