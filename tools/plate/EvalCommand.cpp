@@ -12,6 +12,7 @@
 
 #include "agent/Translator.h"
 #include "backend/Backend.h"
+#include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
 #include "tools/plate/TranslateCommand.h"
 
@@ -28,7 +29,6 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 namespace plate {
 
@@ -73,45 +73,13 @@ CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
   command->add_option("--label", options.label, "what this sweep is, for the report");
   command->add_option("--json", options.json, "write the results as JSON to this file");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
-  command->add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
-  command->add_option("--max-retries", options.maxRetries, "HTTP retries per call");
-  command->add_option("--backoff-base", options.backoffBaseSeconds, "first backoff in seconds");
-  command->add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
+  addTransportOptions(*command, options.transport, AgentCommand::Eval);
   return command;
 }
 
 namespace {
 
-std::optional<std::string> readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-int usageError(const std::string &message) {
-  std::cerr << "plate eval: error: " << message << "\n";
-  return static_cast<int>(ExitCode::Usage);
-}
-
-/// Keeps a Compilation's diagnostics off the terminal.
-class QuietCerr {
-public:
-  QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
-  ~QuietCerr() { std::cerr.rdbuf(saved_); }
-
-private:
-  std::ostringstream sink_;
-  std::streambuf *saved_;
-};
-
-std::string defaultStdlib() {
-  if (const char *env = std::getenv("PLATE_STDLIB"); env && *env)
-    return env;
-  return PLATE_STDLIB_DIR;
-}
+int usageError(const std::string &message) { return reportUsageError("eval", message); }
 
 std::string defaultCorpus() {
   if (fs::is_directory("test/corpus"))
@@ -128,36 +96,18 @@ std::mutex &compileMutex() {
 
 ScriptLayers layersOfScript(const std::string &script, const std::string &stdlibDir,
                             const std::string &layoutCsv) {
-  static std::atomic<unsigned> counter{0};
   ScriptLayers layers;
-  fs::path dir = fs::temp_directory_path() / fmt::format("plate-eval-{}", getpid());
-  fs::create_directories(dir);
-  fs::path file = dir / fmt::format("script{}.plate", ++counter);
-  std::ofstream(file, std::ios::binary) << script;
-  {
-    QuietCerr quiet;
-    CompileOptions options;
-    options.input = file.string();
-    options.stdlibDir = stdlibDir;
-    options.layoutCsv = layoutCsv;
-    options.diagnosticsFormat = DiagnosticsFormat::Json;
-    Compilation compilation(options);
-    layers.checked = compilation.check();
-    if (layers.checked)
-      layers.steps = agent::structuredSteps(compilation.module(), compilation.platform());
-    std::ostringstream dump;
-    layers.compiled = layers.checked && compilation.compile(dump);
-    if (layers.compiled)
-      layers.blocks = agent::commandBlocks(
-          backend::lowerToCommands(compilation.module(), compilation.platform()));
-    json rendered = json::parse(renderJson(compilation.diags().diagnostics(), compilation.sources()),
-                                nullptr, false);
-    if (!rendered.is_discarded())
-      layers.diagnostics = rendered["diagnostics"];
-  }
-  std::error_code ignored;
-  fs::remove(file, ignored);
-  fs::remove(dir, ignored);
+  ScratchCompilation scratch("eval", "script", script, stdlibDir, layoutCsv);
+  Compilation &compilation = scratch.compilation();
+  layers.checked = compilation.check();
+  if (layers.checked)
+    layers.steps = agent::structuredSteps(compilation.module(), compilation.platform());
+  std::ostringstream dump;
+  layers.compiled = layers.checked && compilation.compile(dump);
+  if (layers.compiled)
+    layers.blocks = agent::commandBlocks(
+        backend::lowerToCommands(compilation.module(), compilation.platform()));
+  layers.diagnostics = scratch.diagnostics();
   return layers;
 }
 
@@ -168,7 +118,7 @@ ScriptLayers layersOfCommands(const std::string &jsonl) {
   DiagnosticEngine diags(sources);
   std::optional<std::vector<backend::Command>> commands =
       backend::parseCommandStream(id, sources, diags);
-  layers.diagnostics = json::parse(renderJson(diags.diagnostics(), sources))["diagnostics"];
+  layers.diagnostics = diagnosticsJson(diags, sources);
   layers.compiled = commands.has_value() && !diags.hasErrors();
   if (commands)
     layers.blocks = agent::commandBlocks(*commands);
@@ -202,14 +152,14 @@ std::optional<std::vector<CorpusEntry>> loadCorpus(const std::string &dir, const
     std::string name = folder.filename().string();
     if (!only.empty() && name.find(only) == std::string::npos)
       continue;
-    std::optional<std::string> protocol = readText((folder / "protocol.txt").string());
-    std::optional<std::string> truth = readText((folder / "truth.plate").string());
+    std::optional<std::string> protocol = readTextFile((folder / "protocol.txt").string());
+    std::optional<std::string> truth = readTextFile((folder / "truth.plate").string());
     if (!protocol || !truth) {
       error = fmt::format("`{}` needs protocol.txt and truth.plate", folder.string());
       return std::nullopt;
     }
     corpus.push_back({name, *protocol, *truth,
-                      readText((folder / "layout.csv").string()).value_or("")});
+                      readTextFile((folder / "layout.csv").string()).value_or("")});
   }
   if (corpus.empty()) {
     error = fmt::format("no protocols in `{}`{}", dir,
@@ -228,10 +178,10 @@ std::string percent(size_t part, size_t whole) {
 int runScore(const EvalOptions &options, const std::string &stdlib) {
   if (options.truth.empty())
     return usageError("--score needs --truth TRUTH.plate");
-  std::optional<std::string> candidate = readText(options.candidate);
+  std::optional<std::string> candidate = readTextFile(options.candidate);
   if (!candidate)
     return usageError(fmt::format("cannot read `{}`", options.candidate));
-  std::optional<std::string> truthText = readText(options.truth);
+  std::optional<std::string> truthText = readTextFile(options.truth);
   if (!truthText)
     return usageError(fmt::format("cannot read `{}`", options.truth));
   ScriptLayers truth = layersOfScript(*truthText, stdlib);
@@ -464,17 +414,12 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
   std::string error;
   auto parserSpec = agent::ModelSpec::parse(job.parser, error);
   auto validatorSpec = parserSpec ? agent::ModelSpec::parse(job.validator, error) : std::nullopt;
-  agent::ClientOptions clientOptions;
-  clientOptions.totalTimeoutSeconds = options.timeoutSeconds;
-  clientOptions.maxRetries = options.maxRetries;
-  clientOptions.backoffBaseSeconds = options.backoffBaseSeconds;
-  clientOptions.backoffCapSeconds = options.backoffCapSeconds;
-  clientOptions.cacheDir = options.cacheDir;
+  agent::ClientOptions client = clientOptions(options.transport, options.cacheDir);
   std::optional<agent::LlmClient> parser, validator;
   if (validatorSpec) {
-    parser = agent::LlmClient::fromEnvironment(*parserSpec, clientOptions, error);
+    parser = agent::LlmClient::fromEnvironment(*parserSpec, client, error);
     if (parser)
-      validator = agent::LlmClient::fromEnvironment(*validatorSpec, clientOptions, error);
+      validator = agent::LlmClient::fromEnvironment(*validatorSpec, client, error);
   }
   if (!validator) {
     record["outcome"] = "final fail";
@@ -1009,7 +954,7 @@ int runSweep(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
 } // namespace
 
 int runEvalCommand(const EvalOptions &options) {
-  std::string stdlib = options.stdlibDir.empty() ? defaultStdlib() : options.stdlibDir;
+  std::string stdlib = options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir;
   if (!options.candidate.empty())
     return runScore(options, stdlib);
 
@@ -1021,15 +966,9 @@ int runEvalCommand(const EvalOptions &options) {
   if (options.checkCorpus)
     return runCheckCorpus(*corpus, options, stdlib);
 
-  SourceManager platformSources;
-  DiagnosticEngine platformDiags(platformSources);
-  std::optional<Platform> platform =
-      loadPlatform("bioforge1", stdlib, platformDiags, SourceLoc{});
-  if (!platform) {
-    for (const Diagnostic &d : platformDiags.diagnostics())
-      std::cerr << renderText(d, platformSources, false);
+  std::optional<Platform> platform = loadBioforge1(stdlib);
+  if (!platform)
     return static_cast<int>(ExitCode::Usage);
-  }
   if (options.mutationStudy)
     return runMutationStudy(*corpus, options, stdlib, *platform);
   return runSweep(*corpus, options, stdlib, *platform);

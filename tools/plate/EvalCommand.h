@@ -12,6 +12,7 @@
 #pragma once
 
 #include "agent/Eval.h"
+#include "tools/plate/AgentOptions.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -45,10 +46,7 @@ struct EvalOptions {
   std::string label; ///< what the sweep is (shown at the top of the report)
   std::string json;  ///< write the results as JSON here (score, mutation study)
   std::string stdlibDir;
-  double timeoutSeconds = 120;
-  unsigned maxRetries = 2;
-  double backoffBaseSeconds = 0.5;
-  double backoffCapSeconds = 8;
+  TransportOptions transport; ///< --connect-timeout is not offered: its default holds
 };
 
 CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options);

@@ -9,17 +9,16 @@
 #include "tools/plate/TranslateCommand.h"
 
 #include "backend/Backend.h"
+#include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 namespace plate {
 
@@ -47,43 +46,13 @@ CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
                     "baseline: ask the Parser for BioForge-1 commands directly");
   command->add_flag("--print-prompt-size", options.printPromptSize,
                     "print the prompt sizes in tokens (approx. chars/4) and exit");
-  command->add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
-  command->add_option("--connect-timeout", options.connectTimeoutSeconds,
-                      "seconds to connect");
-  command->add_option("--max-retries", options.maxRetries, "HTTP retries per call");
-  command->add_option("--backoff-base", options.backoffBaseSeconds,
-                      "first backoff in seconds (doubles per retry, with jitter)");
-  command->add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
+  addTransportOptions(*command, options.transport, AgentCommand::Translate);
   return command;
 }
 
 namespace {
 
-std::optional<std::string> readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// Redirects std::cerr while a Compilation runs: its diagnostics belong
-/// to the record and the feedback, not to the terminal.
-class QuietCerr {
-public:
-  QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
-  ~QuietCerr() { std::cerr.rdbuf(saved_); }
-
-private:
-  std::ostringstream sink_;
-  std::streambuf *saved_;
-};
-
-int usageError(const std::string &message) {
-  std::cerr << "plate translate: error: " << message << "\n";
-  return static_cast<int>(ExitCode::Usage);
-}
+int usageError(const std::string &message) { return reportUsageError("translate", message); }
 
 const char *kHowToConfigure =
     "configure a model with --parser provider:model[@base-url] or $PLATE_PARSER_MODEL, e.g. "
@@ -112,7 +81,7 @@ agent::CompileReport checkCommandStream(const std::string &jsonl) {
   DiagnosticEngine diags(sources);
   std::optional<std::vector<backend::Command>> commands =
       backend::parseCommandStream(id, sources, diags);
-  report.diagnostics = json::parse(renderJson(diags.diagnostics(), sources))["diagnostics"];
+  report.diagnostics = diagnosticsJson(diags, sources);
   report.ok = commands.has_value() && !diags.hasErrors() && !commands->empty();
   if (commands) {
     std::map<std::pair<std::string, uint32_t>, std::map<std::string, unsigned>> bySteps;
@@ -139,65 +108,38 @@ agent::CompileReport checkCommandStream(const std::string &jsonl) {
 agent::CompileReport compileCandidate(const std::string &script, const std::string &protocolText,
                                       const std::string &stdlibDir, const std::string &layoutCsv) {
   agent::CompileReport report;
-  // Compilation reads from a file; each candidate gets its own.
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              fmt::format("plate-translate-{}", getpid());
-  std::filesystem::create_directories(dir);
-  static unsigned counter = 0;
-  std::filesystem::path file = dir / fmt::format("candidate{}.plate", ++counter);
-  std::ofstream(file, std::ios::binary) << script;
-
-  QuietCerr quiet;
-  CompileOptions options;
-  options.input = file.string();
-  options.stdlibDir = stdlibDir;
-  options.layoutCsv = layoutCsv;
-  options.diagnosticsFormat = DiagnosticsFormat::Json;
-  {
-    Compilation compilation(options);
-    std::ostringstream dump;
-    bool ok = compilation.compile(dump);
-    json rendered = json::parse(renderJson(compilation.diags().diagnostics(), compilation.sources()),
-                                nullptr, false);
-    if (!rendered.is_discarded())
-      report.diagnostics = rendered["diagnostics"];
-    for (json &d : report.diagnostics)
-      d.erase("file"); // a temporary path; lines are what matters
-    report.ok = ok && !compilation.diags().hasErrors();
-    if (report.ok) {
-      report.summary = agent::stepSummary(compilation.module());
-      report.coverage = agent::checkCoverage(protocolText, compilation.script(),
-                                             compilation.sources(), compilation.platform());
-    }
+  ScratchCompilation scratch("translate", "candidate", script, stdlibDir, layoutCsv);
+  Compilation &compilation = scratch.compilation();
+  std::ostringstream dump;
+  bool ok = compilation.compile(dump);
+  report.diagnostics = scratch.diagnostics();
+  for (json &d : report.diagnostics)
+    d.erase("file"); // a temporary path; lines are what matters
+  report.ok = ok && !compilation.diags().hasErrors();
+  if (report.ok) {
+    report.summary = agent::stepSummary(compilation.module());
+    report.coverage = agent::checkCoverage(protocolText, compilation.script(),
+                                           compilation.sources(), compilation.platform());
   }
-  std::error_code ignored;
-  std::filesystem::remove(file, ignored);
-  std::filesystem::remove(dir, ignored); // only when empty
   return report;
 }
 
 int runTranslateCommand(const TranslateOptions &options) {
   std::string stdlibDir = options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir;
-  std::optional<std::string> protocol = readText(options.protocol);
+  std::optional<std::string> protocol = readTextFile(options.protocol);
   if (!protocol)
     return usageError(fmt::format("cannot read `{}`", options.protocol));
   std::string layout;
   if (!options.layout.empty()) {
-    std::optional<std::string> text = readText(options.layout);
+    std::optional<std::string> text = readTextFile(options.layout);
     if (!text)
       return usageError(fmt::format("cannot read `{}`", options.layout));
     layout = *text;
   }
 
-  SourceManager platformSources;
-  DiagnosticEngine platformDiags(platformSources);
-  std::optional<Platform> platform =
-      loadPlatform("bioforge1", stdlibDir, platformDiags, SourceLoc{});
-  if (!platform) {
-    for (const Diagnostic &d : platformDiags.diagnostics())
-      std::cerr << renderText(d, platformSources, false);
+  std::optional<Platform> platform = loadBioforge1(stdlibDir);
+  if (!platform)
     return static_cast<int>(ExitCode::Usage);
-  }
 
   agent::TranslatorConfig config;
   config.maxAttempts = options.maxAttempts;
@@ -250,19 +192,13 @@ int runTranslateCommand(const TranslateOptions &options) {
     warnings.push_back(warning);
   }
 
-  agent::ClientOptions clientOptions;
-  clientOptions.totalTimeoutSeconds = options.timeoutSeconds;
-  clientOptions.connectTimeoutSeconds = options.connectTimeoutSeconds;
-  clientOptions.maxRetries = options.maxRetries;
-  clientOptions.backoffBaseSeconds = options.backoffBaseSeconds;
-  clientOptions.backoffCapSeconds = options.backoffCapSeconds;
-  clientOptions.cacheDir = options.cacheDir;
+  agent::ClientOptions client = clientOptions(options.transport, options.cacheDir);
   std::optional<agent::LlmClient> parser =
-      agent::LlmClient::fromEnvironment(*parserSpec, clientOptions, error);
+      agent::LlmClient::fromEnvironment(*parserSpec, client, error);
   if (!parser)
     return usageError(error);
   std::optional<agent::LlmClient> validator =
-      agent::LlmClient::fromEnvironment(*validatorSpec, clientOptions, error);
+      agent::LlmClient::fromEnvironment(*validatorSpec, client, error);
   if (!validator)
     return usageError(error + " (the Validator; choose one with --validator)");
 

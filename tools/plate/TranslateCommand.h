@@ -8,6 +8,7 @@
 #pragma once
 
 #include "agent/Translator.h"
+#include "tools/plate/AgentOptions.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,12 +28,7 @@ struct TranslateOptions {
   std::string stdlibDir;
   bool direct = false;
   bool printPromptSize = false;
-  // Transport knobs (tests shorten them).
-  double timeoutSeconds = 120;
-  double connectTimeoutSeconds = 10;
-  unsigned maxRetries = 2;
-  double backoffBaseSeconds = 0.5;
-  double backoffCapSeconds = 8;
+  TransportOptions transport;
 };
 
 /// Adds the `translate` subcommand; main() then calls runTranslateCommand

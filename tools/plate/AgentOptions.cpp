@@ -1,0 +1,111 @@
+//===- AgentOptions.cpp - Glue shared by `plate translate` and `plate eval` ===//
+//
+// The help strings below are pinned by users' habits and by the lit tests
+// of both commands: change them only on purpose.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/plate/AgentOptions.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace plate {
+
+void addTransportOptions(CLI::App &command, TransportOptions &options, AgentCommand which) {
+  bool translate = which == AgentCommand::Translate;
+  command.add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
+  if (translate)
+    command.add_option("--connect-timeout", options.connectTimeoutSeconds, "seconds to connect");
+  command.add_option("--max-retries", options.maxRetries, "HTTP retries per call");
+  command.add_option("--backoff-base", options.backoffBaseSeconds,
+                     translate ? "first backoff in seconds (doubles per retry, with jitter)"
+                               : "first backoff in seconds");
+  command.add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
+}
+
+agent::ClientOptions clientOptions(const TransportOptions &transport, const std::string &cacheDir) {
+  agent::ClientOptions options;
+  options.totalTimeoutSeconds = transport.timeoutSeconds;
+  options.connectTimeoutSeconds = transport.connectTimeoutSeconds;
+  options.maxRetries = transport.maxRetries;
+  options.backoffBaseSeconds = transport.backoffBaseSeconds;
+  options.backoffCapSeconds = transport.backoffCapSeconds;
+  options.cacheDir = cacheDir;
+  return options;
+}
+
+int reportUsageError(std::string_view command, const std::string &message) {
+  std::cerr << "plate " << command << ": error: " << message << "\n";
+  return static_cast<int>(ExitCode::Usage);
+}
+
+std::optional<std::string> readTextFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<Platform> loadBioforge1(const std::string &stdlibDir) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  std::optional<Platform> platform = loadPlatform("bioforge1", stdlibDir, diags, SourceLoc{});
+  if (!platform)
+    for (const Diagnostic &d : diags.diagnostics())
+      std::cerr << renderText(d, sources, false);
+  return platform;
+}
+
+nlohmann::json diagnosticsJson(const DiagnosticEngine &diags, const SourceManager &sources) {
+  nlohmann::json rendered =
+      nlohmann::json::parse(renderJson(diags.diagnostics(), sources), nullptr, false);
+  if (rendered.is_discarded() || !rendered.contains("diagnostics"))
+    return nlohmann::json::array();
+  return rendered["diagnostics"];
+}
+
+QuietCerr::QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
+QuietCerr::~QuietCerr() { std::cerr.rdbuf(saved_); }
+
+ScratchScript::ScratchScript(std::string_view tool, std::string_view stem,
+                             const std::string &text) {
+  static std::atomic<unsigned> counter{0};
+  dir_ = std::filesystem::temp_directory_path() / fmt::format("plate-{}-{}", tool, getpid());
+  std::filesystem::create_directories(dir_);
+  file_ = dir_ / fmt::format("{}{}.plate", stem, ++counter);
+  std::ofstream(file_, std::ios::binary) << text;
+}
+
+ScratchScript::~ScratchScript() {
+  std::error_code ignored;
+  std::filesystem::remove(file_, ignored);
+  std::filesystem::remove(dir_, ignored); // only when empty
+}
+
+ScratchCompilation::ScratchCompilation(std::string_view tool, std::string_view stem,
+                                       const std::string &script, const std::string &stdlibDir,
+                                       const std::string &layoutCsv)
+    : file_(tool, stem, script), compilation_(options(file_, stdlibDir, layoutCsv)) {}
+
+CompileOptions ScratchCompilation::options(const ScratchScript &file,
+                                           const std::string &stdlibDir,
+                                           const std::string &layoutCsv) {
+  CompileOptions options;
+  options.input = file.path();
+  options.stdlibDir = stdlibDir;
+  options.layoutCsv = layoutCsv;
+  options.diagnosticsFormat = DiagnosticsFormat::Json;
+  return options;
+}
+
+nlohmann::json ScratchCompilation::diagnostics() {
+  return diagnosticsJson(compilation_.diags(), compilation_.sources());
+}
+
+} // namespace plate
