@@ -14,6 +14,7 @@
 #include "agent/CoverageCheck.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
 #include <cmath>
@@ -37,20 +38,13 @@ json toJson(const Finding &finding) {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string result(text);
-  for (char &c : result)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return result;
-}
-
 /// A unit as prose writes it, resolved with the compiler's table first.
 std::optional<Unit> proseUnit(std::string word) {
   while (!word.empty() && std::string_view(".,;:)]").find(word.back()) != std::string_view::npos)
     word.pop_back();
   if (word.empty())
     return std::nullopt;
-  if (word == "x" || word == "X" || word == "×" || lower(word) == "times")
+  if (word == "x" || word == "X" || word == "×" || llvm::StringRef(word).lower() == "times")
     return Unit::Count;
   if (auto unit = lookupUnit(word))
     return unit;
@@ -68,7 +62,7 @@ std::optional<Unit> proseUnit(std::string word) {
       {"rpm", Unit::Rpm},               {"nm", Unit::Nanometer},
       {"ul", Unit::MicroLiter},         {"ml", Unit::MilliLiter},
   };
-  if (auto it = prose.find(lower(word)); it != prose.end())
+  if (auto it = prose.find(llvm::StringRef(word).lower()); it != prose.end())
     return it->second;
   size_t slash = word.find('/'); // "300 µL/well"
   if (slash != std::string::npos && slash > 0)
@@ -142,11 +136,11 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
   static const std::regex washWord(R"(\bwash)");
   unsigned lastLineWithQuantities = 0;
   for (unsigned number = 1; std::getline(in, line); ++number) {
-    seenLines.push_back(lower(line));
+    seenLines.push_back(llvm::StringRef(line).lower());
     std::smatch match;
     if (std::regex_search(line, match, stepLabel))
       stepLines.emplace(static_cast<unsigned>(std::stoul(match[1])), number);
-    std::string lowered = lower(line);
+    std::string lowered = llvm::StringRef(line).lower();
     bool isRepeat = std::regex_search(line, repeatWord);
     std::vector<Candidate> candidates;
     unsigned repeatCopies = 0;
@@ -156,7 +150,7 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
       const std::smatch &m = *it;
       std::string unitWord = m[3].str();
       unitWord.erase(std::remove(unitWord.begin(), unitWord.end(), ' '), unitWord.end());
-      if (lower(unitWord).rfind("degree", 0) == 0)
+      if (llvm::StringRef(unitWord).lower().rfind("degree", 0) == 0)
         unitWord = "°C";
       std::optional<Unit> unit = proseUnit(unitWord);
       if (!unit || !checkedDimension(unitInfo(*unit).dimension))
@@ -184,13 +178,13 @@ std::vector<TextQuantity> extractTextQuantities(std::string_view text,
     for (auto it = std::sregex_iterator(line.begin(), line.end(), countWords);
          it != std::sregex_iterator(); ++it) {
       const std::smatch &m = *it;
-      std::string word = lower(m[1].matched ? m[1].str() : m[3].str());
+      std::string word = llvm::StringRef(m[1].matched ? m[1].str() : m[3].str()).lower();
       unsigned count = word == "once" ? 1 : word == "twice" ? 2 : word == "thrice" ? 3
                                                                  : numberWord(word).value_or(0);
       if (count == 0)
         continue;
       size_t after = m.position(0) + m.length(0);
-      std::string rest = lower(line.substr(after, 12));
+      std::string rest = llvm::StringRef(line.substr(after, 12)).lower();
       bool more = m[2].matched || rest.rfind(" more", 0) == 0 || rest.rfind(" additional", 0) == 0;
       if (isRepeat) {
         repeatCopies = std::max(repeatCopies, more ? count : count - 1);
@@ -697,7 +691,7 @@ std::vector<Finding> checkCoverage(std::string_view protocolText, const ast::Scr
   std::istringstream in{std::string(protocolText)};
   std::vector<std::string> textLines;
   for (std::string line; std::getline(in, line);)
-    textLines.push_back(lower(line));
+    textLines.push_back(llvm::StringRef(line).lower());
   static const std::regex byHand(
       R"(\bmanual(ly)?\b|\bby hand\b|\boperator\b|\buser\b|\bmultichannel\b|\bperson\b)");
   for (const ast::Section &section : script.sections) {

@@ -12,9 +12,9 @@
 
 #include <curl/curl.h>
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -58,13 +58,6 @@ std::string_view errorKindName(LlmErrorKind kind) {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string result(text);
-  for (char &c : result)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return result;
-}
-
 bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -78,7 +71,7 @@ std::string urlHost(std::string_view url) {
     size_t close = rest.find(']');
     return std::string(rest.substr(1, close == std::string_view::npos ? rest.npos : close - 1));
   }
-  return lower(rest.substr(0, rest.find(':')));
+  return llvm::StringRef(rest.substr(0, rest.find(':'))).lower();
 }
 
 } // namespace
@@ -93,7 +86,7 @@ std::optional<ModelSpec> ModelSpec::parse(std::string_view text, std::string &er
                         text);
     return std::nullopt;
   }
-  spec.provider = lower(text.substr(0, colon));
+  spec.provider = llvm::StringRef(text.substr(0, colon)).lower();
   std::string_view rest = text.substr(colon + 1);
   size_t at = rest.find("@http");
   std::string_view model = rest.substr(0, at);
@@ -160,7 +153,7 @@ std::string_view ModelSpec::keyVariable() const {
 }
 
 std::string ModelSpec::family() const {
-  std::string name = lower(model);
+  std::string name = llvm::StringRef(model).lower();
   size_t slash = name.rfind('/'); // hub names: meta-llama/Llama-3.3-70B
   if (slash != std::string::npos)
     name = name.substr(slash + 1);
@@ -455,7 +448,7 @@ size_t writeHeader(char *data, size_t size, size_t count, void *user) {
   std::string_view line(data, size * count);
   size_t colon = line.find(':');
   if (colon != std::string_view::npos) {
-    std::string name = lower(line.substr(0, colon));
+    std::string name = llvm::StringRef(line.substr(0, colon)).lower();
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
       value.remove_prefix(1);
