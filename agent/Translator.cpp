@@ -118,6 +118,17 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
     attempt[config_.direct ? "commands" : "script"] = output;
     double compileSeconds = 0, validatorSeconds = 0;
     bool validatorCalled = false;
+    // Closes this attempt's record (time per phase, tokens) and keeps its
+    // output as the latest.
+    auto closeAttempt = [&](bool passed) {
+      attempt["passed"] = passed;
+      attempt["timings"] = {{"parser_s", parserSeconds},
+                            {"compile_s", compileSeconds},
+                            {"validator_s", validatorSeconds}};
+      attempt["tokens"] = {{"input", inputTokens}, {"output", outputTokens}};
+      result.attempts.push_back(std::move(attempt));
+      result.finalOutput = output;
+    };
 
     if (reply.truncated) {
       findings.push_back(
@@ -167,14 +178,8 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
           }
           attempt["validator"] = {{"calls", calls}};
           if (validation.llmError != LlmErrorKind::None) {
-            attempt["passed"] = false;
             attempt["validator"]["error"] = validation.error;
-            attempt["timings"] = {{"parser_s", parserSeconds},
-                                  {"compile_s", compileSeconds},
-                                  {"validator_s", validatorSeconds}};
-            attempt["tokens"] = {{"input", inputTokens}, {"output", outputTokens}};
-            result.attempts.push_back(std::move(attempt));
-            result.finalOutput = output;
+            closeAttempt(false);
             result.error = "the Validator call failed: " + validation.error;
             result.errorKind = validation.llmError;
             result.outcome = "final fail";
@@ -200,13 +205,7 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
     attempt["findings"] = json::array();
     for (const Finding &f : findings)
       attempt["findings"].push_back(toJson(f));
-    attempt["passed"] = passed;
-    attempt["timings"] = {{"parser_s", parserSeconds},
-                          {"compile_s", compileSeconds},
-                          {"validator_s", validatorSeconds}};
-    attempt["tokens"] = {{"input", inputTokens}, {"output", outputTokens}};
-    result.attempts.push_back(std::move(attempt));
-    result.finalOutput = output;
+    closeAttempt(passed);
     result.findings = findings;
     // Compiler errors live in diagnostics; everything else in findings.
     std::vector<Finding> feedbackFindings = findings;
