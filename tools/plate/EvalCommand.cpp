@@ -525,6 +525,16 @@ std::string escapeXml(const std::string &text) {
 const char *kPalette[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377",
                           "#bbbbbb"};
 
+/// The start of a chart: the page, white, with the title at its top left.
+std::string svgOpening(double width, double height, double titleX, const std::string &title) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
+      width, height, titleX, escapeXml(title));
+}
+
 /// Grouped bars, values in [0, 1] (shown as %), one group per category.
 std::string barChart(const std::string &title, const std::vector<std::string> &categories,
                      const std::vector<std::string> &series,
@@ -539,12 +549,7 @@ std::string barChart(const std::string &title, const std::vector<std::string> &c
   double width = left + groupW * categories.size() +
                  std::max(170.0, labelLength * 0.87 - groupW + 30);
   double height = top + plotH + 30 + labelLength * 0.5;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
-      width, height, left, escapeXml(title));
+  std::string svg = svgOpening(width, height, left, title);
   for (int tick = 0; tick <= 4; ++tick) {
     double y = top + plotH - plotH * tick / 4.0;
     svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>\n"
@@ -590,12 +595,7 @@ std::string scatterChart(const std::string &title, const std::string &xLabel,
   for (const Point &p : points)
     xMax = std::max(xMax, p.x);
   xMax = xMax <= 0 ? 1 : xMax * 1.15;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
-      left + plotW + 260, top + plotH + 60, left, escapeXml(title));
+  std::string svg = svgOpening(left + plotW + 260, top + plotH + 60, left, title);
   for (int tick = 0; tick <= 4; ++tick) {
     double y = top + plotH - plotH * tick / 4.0;
     double x = left + plotW * tick / 4.0;
