@@ -15,27 +15,16 @@
 
 namespace plate {
 
-void addTransportOptions(CLI::App &command, TransportOptions &options, AgentCommand which) {
+void addTransportOptions(CLI::App &command, agent::ClientOptions &client, AgentCommand which) {
   bool translate = which == AgentCommand::Translate;
-  command.add_option("--timeout", options.timeoutSeconds, "seconds per HTTP request");
+  command.add_option("--timeout", client.totalTimeoutSeconds, "seconds per HTTP request");
   if (translate)
-    command.add_option("--connect-timeout", options.connectTimeoutSeconds, "seconds to connect");
-  command.add_option("--max-retries", options.maxRetries, "HTTP retries per call");
-  command.add_option("--backoff-base", options.backoffBaseSeconds,
+    command.add_option("--connect-timeout", client.connectTimeoutSeconds, "seconds to connect");
+  command.add_option("--max-retries", client.maxRetries, "HTTP retries per call");
+  command.add_option("--backoff-base", client.backoffBaseSeconds,
                      translate ? "first backoff in seconds (doubles per retry, with jitter)"
                                : "first backoff in seconds");
-  command.add_option("--backoff-cap", options.backoffCapSeconds, "longest backoff in seconds");
-}
-
-agent::ClientOptions clientOptions(const TransportOptions &transport, const std::string &cacheDir) {
-  agent::ClientOptions options;
-  options.totalTimeoutSeconds = transport.timeoutSeconds;
-  options.connectTimeoutSeconds = transport.connectTimeoutSeconds;
-  options.maxRetries = transport.maxRetries;
-  options.backoffBaseSeconds = transport.backoffBaseSeconds;
-  options.backoffCapSeconds = transport.backoffCapSeconds;
-  options.cacheDir = cacheDir;
-  return options;
+  command.add_option("--backoff-cap", client.backoffCapSeconds, "longest backoff in seconds");
 }
 
 int reportUsageError(std::string_view command, const std::string &message) {

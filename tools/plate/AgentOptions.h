@@ -2,7 +2,7 @@
 //
 // Both subcommands call language models over HTTP and put every candidate
 // script through the compiler quietly, so they share the transport flags
-// and how they become agent::ClientOptions, how inputs are read, how the
+// (bound straight to agent::ClientOptions), how inputs are read, how the
 // platform is loaded for the prompts, and how a candidate is compiled from
 // a scratch file. Flag names, defaults and help text are what each command
 // has always shown; where the two differ, AgentCommand says which.
@@ -26,27 +26,15 @@
 
 namespace plate {
 
-/// The HTTP transport of the model calls (tests shorten it).
-struct TransportOptions {
-  double timeoutSeconds = 120;
-  double connectTimeoutSeconds = 10;
-  unsigned maxRetries = 2;
-  double backoffBaseSeconds = 0.5;
-  double backoffCapSeconds = 8;
-};
-
 /// Which subcommand the shared flags are added to. `translate` is the one
 /// tuned by hand, so it also offers --connect-timeout and explains the
 /// backoff in its help; `eval` keeps the short set.
 enum class AgentCommand { Translate, Eval };
 
 /// Adds --timeout, (translate: --connect-timeout,) --max-retries,
-/// --backoff-base and --backoff-cap, in that order.
-void addTransportOptions(CLI::App &command, TransportOptions &options, AgentCommand which);
-
-/// The client settings for one run: the transport, and the response cache
-/// directory (empty: no cache).
-agent::ClientOptions clientOptions(const TransportOptions &transport, const std::string &cacheDir);
+/// --backoff-base and --backoff-cap, in that order, bound to the client's
+/// transport settings (their defaults are the client's; tests shorten them).
+void addTransportOptions(CLI::App &command, agent::ClientOptions &client, AgentCommand which);
 
 /// Prints `plate COMMAND: error: MESSAGE` on stderr; returns the usage exit
 /// code for the caller to return.

@@ -66,14 +66,14 @@ CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
                       "translations started per minute (0: no limit)");
   command->add_option("--temperature", options.temperature, "sampling temperature (every call)");
   command->add_option("--seed", options.seed, "seed (every call that takes one)");
-  command->add_option("--cache", options.cacheDir,
+  command->add_option("--cache", options.client.cacheDir,
                       "cache responses by request hash; a finished sweep replays offline");
   command->add_option("-o,--out", options.outDir,
                       "sweep report directory (report.md, sweep.json, *.svg)");
   command->add_option("--label", options.label, "what this sweep is, for the report");
   command->add_option("--json", options.json, "write the results as JSON to this file");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
-  addTransportOptions(*command, options.transport, AgentCommand::Eval);
+  addTransportOptions(*command, options.client, AgentCommand::Eval);
   return command;
 }
 
@@ -414,12 +414,11 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
   std::string error;
   auto parserSpec = agent::ModelSpec::parse(job.parser, error);
   auto validatorSpec = parserSpec ? agent::ModelSpec::parse(job.validator, error) : std::nullopt;
-  agent::ClientOptions client = clientOptions(options.transport, options.cacheDir);
   std::optional<agent::LlmClient> parser, validator;
   if (validatorSpec) {
-    parser = agent::LlmClient::fromEnvironment(*parserSpec, client, error);
+    parser = agent::LlmClient::fromEnvironment(*parserSpec, options.client, error);
     if (parser)
-      validator = agent::LlmClient::fromEnvironment(*validatorSpec, client, error);
+      validator = agent::LlmClient::fromEnvironment(*validatorSpec, options.client, error);
   }
   if (!validator) {
     record["outcome"] = "final fail";
@@ -768,7 +767,7 @@ void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &cor
                     options.perMinute > 0 ? fmt::format(", {} start(s) per minute",
                                                         options.perMinute)
                                           : "",
-                    options.cacheDir.empty() ? "off" : "`" + options.cacheDir + "`");
+                    options.client.cacheDir.empty() ? "off" : "`" + options.client.cacheDir + "`");
   md += "Metrics are defined in `docs/evaluation.md`. PA after attempt k is the score of the "
         "loop's own answer at attempt k (no regeneration; a run that stopped earlier keeps its "
         "last answer). Latency is per attempt, from the Parser call to the end of mapping "

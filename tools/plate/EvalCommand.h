@@ -41,12 +41,12 @@ struct EvalOptions {
   double perMinute = 0; ///< translations started per minute; 0: unlimited
   double temperature = 0;
   int64_t seed = 42;
-  std::string cacheDir;
   std::string outDir;
   std::string label; ///< what the sweep is (shown at the top of the report)
   std::string json;  ///< write the results as JSON here (score, mutation study)
   std::string stdlibDir;
-  TransportOptions transport; ///< --connect-timeout is not offered: its default holds
+  /// --cache and the transport flags (eval has no --connect-timeout).
+  agent::ClientOptions client;
 };
 
 CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options);

@@ -39,14 +39,14 @@ CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
       ->check(CLI::Range(1u, 9u));
   command->add_option("-o,--output", options.output, "where a passing script is written");
   command->add_option("--record", options.record, "write the whole run as JSON");
-  command->add_option("--cache", options.cacheDir,
+  command->add_option("--cache", options.client.cacheDir,
                       "cache responses by request hash and replay them offline");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
   command->add_flag("--direct", options.direct,
                     "baseline: ask the Parser for BioForge-1 commands directly");
   command->add_flag("--print-prompt-size", options.printPromptSize,
                     "print the prompt sizes in tokens (approx. chars/4) and exit");
-  addTransportOptions(*command, options.transport, AgentCommand::Translate);
+  addTransportOptions(*command, options.client, AgentCommand::Translate);
   return command;
 }
 
@@ -192,13 +192,12 @@ int runTranslateCommand(const TranslateOptions &options) {
     warnings.push_back(warning);
   }
 
-  agent::ClientOptions client = clientOptions(options.transport, options.cacheDir);
   std::optional<agent::LlmClient> parser =
-      agent::LlmClient::fromEnvironment(*parserSpec, client, error);
+      agent::LlmClient::fromEnvironment(*parserSpec, options.client, error);
   if (!parser)
     return usageError(error);
   std::optional<agent::LlmClient> validator =
-      agent::LlmClient::fromEnvironment(*validatorSpec, client, error);
+      agent::LlmClient::fromEnvironment(*validatorSpec, options.client, error);
   if (!validator)
     return usageError(error + " (the Validator; choose one with --validator)");
 

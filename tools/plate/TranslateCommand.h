@@ -24,11 +24,10 @@ struct TranslateOptions {
   unsigned maxAttempts = 3;
   std::string output;    ///< -o OUT.plate
   std::string record;    ///< --record RUN.json
-  std::string cacheDir;  ///< --cache DIR
   std::string stdlibDir;
   bool direct = false;
   bool printPromptSize = false;
-  TransportOptions transport;
+  agent::ClientOptions client; ///< --cache DIR and the transport flags
 };
 
 /// Adds the `translate` subcommand; main() then calls runTranslateCommand
