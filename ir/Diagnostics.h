@@ -87,11 +87,14 @@ public:
   InFlightDiagnostic &operator=(const InFlightDiagnostic &) = delete;
   ~InFlightDiagnostic();
 
+  // The format is checked at run time, not through fmt::format_string:
+  // clang 14 destroys the temporary of `report(...).note("...", x);` at the
+  // end of the enclosing block, not of the statement, when a consteval
+  // call appears in it (llvm/llvm-project#60709, fixed in clang 17), so
+  // diagnostics reported later in the block were committed first.
   template <typename... Args>
-  InFlightDiagnostic &note(SourceLoc loc, fmt::format_string<Args...> format,
-                           Args &&...args) {
-    diagnostic_.notes.push_back(
-        {loc, fmt::format(format, std::forward<Args>(args)...)});
+  InFlightDiagnostic &note(SourceLoc loc, fmt::string_view format, const Args &...args) {
+    diagnostic_.notes.push_back({loc, fmt::vformat(format, fmt::make_format_args(args...))});
     return *this;
   }
   InFlightDiagnostic &suggest(std::string replacement) {

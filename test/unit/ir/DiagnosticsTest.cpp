@@ -60,6 +60,24 @@ TEST(Diagnostics, JsonCarriesEveryField) {
   EXPECT_EQ(json["errors"], 1);
 }
 
+// A diagnostic with a formatted note is committed when its statement ends,
+// before anything the next statement reports (clang 14 once deferred it to
+// the end of the block, which reordered parse errors under the fuzz build).
+TEST(Diagnostics, CommitsAtTheEndOfTheStatement) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  {
+    diags.report(DiagId::UnclosedTag, SourceLoc{}, "INSTRUMENT", "INSTRUMENT")
+        .note(SourceLoc{}, "the file ends after {} lines", 2);
+    EXPECT_EQ(diags.diagnostics().size(), 1u);
+    diags.report(DiagId::UnterminatedString, SourceLoc{});
+  }
+  ASSERT_EQ(diags.diagnostics().size(), 2u);
+  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::UnclosedTag);
+  EXPECT_EQ(diags.diagnostics()[0].notes[0].message, "the file ends after 2 lines");
+  EXPECT_EQ(diags.diagnostics()[1].id, DiagId::UnterminatedString);
+}
+
 TEST(Diagnostics, ErrorLimitStopsFlooding) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
