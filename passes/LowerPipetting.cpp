@@ -18,6 +18,10 @@
 #include "passes/TipAllocator.h"
 #include "passes/AllocateReservoir.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -31,10 +35,51 @@ using lowering::TipBinding;
 
 constexpr double kEpsilon = 1e-9;
 
+/// A figure per head channel (at most 8: no allocation).
+using PerChannel = llvm::SmallVector<double, 8>;
+
+/// Column-major index of a well in a plate of the largest shape; -1 for a
+/// position off every plate.
+long flatIndex(Well well) {
+  if (well.row < 1 || well.row > kMaxRows || well.col < 1 || well.col > kMaxCols)
+    return -1;
+  return static_cast<long>(well.col - 1) * kMaxRows + (well.row - 1);
+}
+
+/// An amount per well, µL; wells never set hold 0.
+class WellAmounts {
+public:
+  void set(Well well, double ul) { ul_.at(static_cast<size_t>(flatIndex(well))) = ul; }
+  double at(Well well) const {
+    long index = flatIndex(well);
+    return index < 0 ? 0.0 : ul_[static_cast<size_t>(index)];
+  }
+
+private:
+  std::array<double, kMaxRows * kMaxCols> ul_{};
+};
+
+/// A liquid per well, when one was set.
+class WellLiquids {
+public:
+  void set(Well well, ir::LiquidId liquid) {
+    liquid_.at(static_cast<size_t>(flatIndex(well))) = liquid;
+  }
+  std::optional<ir::LiquidId> at(Well well) const {
+    long index = flatIndex(well);
+    if (index < 0)
+      return std::nullopt;
+    return liquid_[static_cast<size_t>(index)];
+  }
+
+private:
+  std::array<std::optional<ir::LiquidId>, kMaxRows * kMaxCols> liquid_{};
+};
+
 /// Channels of one head position and what each does there.
 struct Item {
   ir::HeadPosition block;
-  std::vector<double> perChannel; ///< 0 = channel unused
+  PerChannel perChannel; ///< 0 = channel unused
   bool mixAfter = false;          ///< last piece of a block of a dispense+mix
 };
 
@@ -52,12 +97,48 @@ struct Outcome {
   std::map<ir::ReservoirPos, double> sourceSeconds; ///< per source position
 };
 
+ir::TipPolicy policyOf(const ir::Op &op) {
+  if (auto *d = op.as<ir::DispenseOp>()) return d->tips;
+  if (auto *a = op.as<ir::AspirateOp>()) return a->tips;
+  if (auto *w = op.as<ir::WashOp>()) return w->tips;
+  if (auto *m = op.as<ir::MixOp>()) return m->tips;
+  if (auto *t = op.as<ir::TransferOp>()) return t->tips;
+  return ir::TipPolicy::PerSource;
+}
+
+/// What later steps touch, for the park-or-drop look-ahead, and what the
+/// protocol takes of each liquid: the same for every lowering of a module,
+/// so computed once and shared by the budgeting trials.
+struct Lookahead {
+  /// Per well (column-major index), the last op that touches it per_well;
+  /// -1: none. A tip bound to the well is wanted after op i when this is
+  /// greater than i.
+  std::vector<long> lastWellUse;
+  /// Per liquid, the last op that takes it per source; -1: none.
+  std::vector<long> lastLiquidUse;
+  std::vector<double> needUl; ///< per LiquidId
+
+  explicit Lookahead(const ir::Module &module);
+};
+
+/// The ops a lowering produced and its tip counts.
+struct Lowered {
+  std::vector<ir::Op> ops;
+  unsigned tipsUsed = 0, tipRacksUsed = 0;
+
+  void applyTo(ir::Module &module) && {
+    module.ops = std::move(ops);
+    module.tipsUsed = tipsUsed;
+    module.tipRacksUsed = tipRacksUsed;
+  }
+};
+
 class PipettingLowering {
 public:
-  PipettingLowering(ir::Module &module, PassContext &context, WidthPlan widths = {},
-                    bool survey = false)
-      : module_(module), context_(context), platform_(context.platform),
-        tips_(platform_, emitter_, survey),
+  PipettingLowering(const ir::Module &module, const Lookahead &lookahead,
+                    PassContext &context, WidthPlan widths = {}, bool survey = false)
+      : module_(module), lookahead_(lookahead), context_(context),
+        platform_(context.platform), tips_(platform_, emitter_, survey),
         channels_(platform_.channels),
         capacity_(platform_.tipCapacityUl),
         deadUl_(platform_.reservoirDeadMl * 1000) {
@@ -70,27 +151,28 @@ public:
       positions_.push_back({load.pos, load.liquid, load.volumeMl * 1000});
     widths_ = std::move(widths);
     tips_.stillNeeded = [this](const TipBinding &b) { return neededLater(b); };
-    needUl_ = reservoirNeedsUl(module);
-    drawnUl_.assign(needUl_.size(), 0.0);
+    drawnUl_.assign(lookahead_.needUl.size(), 0.0);
   }
 
+  /// Lowers the module into `lowered()`; false when a diagnostic was
+  /// reported.
   bool run() {
-    computeLookahead();
-    std::vector<ir::Op> result;
+    std::vector<ir::Op> &result = lowered_.ops;
+    result.reserve(module_.ops.size() * 4);
     for (opIndex_ = 0; opIndex_ < module_.ops.size(); ++opIndex_) {
-      ir::Op &op = module_.ops[opIndex_];
+      const ir::Op &op = module_.ops[opIndex_];
       if (auto *dispense = op.as<ir::DispenseOp>())
         for (const ir::Portion &portion : dispense->portions)
           for (Well well : portion.wells.columnMajor())
-            lastInWell_[well] = portion.liquid;
+            lastInWell_.set(well, portion.liquid);
       if (op.manual || !isPipetting(op)) {
-        result.push_back(std::move(op));
+        result.push_back(op);
         continue;
       }
       emitter_.ops.clear();
       emitter_.origin = &op;
       emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
-      std::visit([&](auto &payload) { lower(payload, op); }, op.payload);
+      std::visit([&](const auto &payload) { lower(payload, op); }, op.payload);
       tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
       for (ir::Op &lowered : emitter_.ops) {
         outcome_.handlingSeconds += seconds(lowered);
@@ -101,9 +183,8 @@ public:
     outcome_.parkedTipsLost = tips_.parkedTipsLost();
     outcome_.freshBeforeLastParkedPick = tips_.freshBeforeLastParkedPick();
     outcome_.reliefSources = tips_.sourcesBeforeLastParkedPick();
-    module_.ops = std::move(result);
-    module_.tipsUsed = tips_.tipsUsed();
-    module_.tipRacksUsed = tips_.racksUsed();
+    lowered_.tipsUsed = tips_.tipsUsed();
+    lowered_.tipRacksUsed = tips_.racksUsed();
 
     bool ok = true;
     if (tips_.racksExceededAt) {
@@ -124,6 +205,7 @@ public:
   }
 
   const Outcome &outcome() const { return outcome_; }
+  Lowered &lowered() { return lowered_; }
   unsigned rackSize() const { return tips_.rackSize(); }
 
 private:
@@ -163,47 +245,7 @@ private:
     }
   }
 
-  static ir::TipPolicy policyOf(const ir::Op &op) {
-    if (auto *d = op.as<ir::DispenseOp>()) return d->tips;
-    if (auto *a = op.as<ir::AspirateOp>()) return a->tips;
-    if (auto *w = op.as<ir::WashOp>()) return w->tips;
-    if (auto *m = op.as<ir::MixOp>()) return m->tips;
-    if (auto *t = op.as<ir::TransferOp>()) return t->tips;
-    return ir::TipPolicy::PerSource;
-  }
-
   //===--- Look-ahead: what later steps touch ------------------------------===//
-
-  void computeLookahead() {
-    size_t n = module_.ops.size();
-    wellsAfter_.assign(n + 1, WellSet());
-    liquidsAfter_.assign(n + 1, {});
-    for (size_t i = n; i-- > 0;) {
-      wellsAfter_[i] = wellsAfter_[i + 1];
-      liquidsAfter_[i] = liquidsAfter_[i + 1];
-      const ir::Op &op = module_.ops[i];
-      if (op.manual)
-        continue;
-      ir::TipPolicy policy = policyOf(op);
-      bool perWell = policy == ir::TipPolicy::PerWell;
-      if (auto *a = op.as<ir::AspirateOp>(); a && perWell)
-        wellsAfter_[i] |= a->wells;
-      if (auto *m = op.as<ir::MixOp>(); m && perWell)
-        wellsAfter_[i] |= m->wells;
-      if (auto *t = op.as<ir::TransferOp>(); t && perWell)
-        for (const auto &pair : t->pairs)
-          wellsAfter_[i].insert(pair.first);
-      if (auto *w = op.as<ir::WashOp>()) {
-        if (perWell)
-          wellsAfter_[i] |= w->wells;
-        if (policy != ir::TipPolicy::New && policy != ir::TipPolicy::Reuse)
-          liquidsAfter_[i].insert(w->reagent);
-      }
-      if (auto *d = op.as<ir::DispenseOp>(); d && policy == ir::TipPolicy::PerSource)
-        for (const ir::Portion &portion : d->portions)
-          liquidsAfter_[i].insert(portion.liquid);
-    }
-  }
 
   bool hasLiquid(ir::ReservoirPos pos) const {
     for (const Position &position : positions_)
@@ -214,13 +256,14 @@ private:
 
   /// Whether a tip with this binding may serve a later op.
   bool neededLater(const TipBinding &binding) const {
+    long next = static_cast<long>(opIndex_) + 1;
     if (binding.kind == TipBinding::Well)
-      return wellsAfter_[opIndex_ + 1].contains(binding.well);
+      return lookahead_.lastWellUse.at(static_cast<size_t>(flatIndex(binding.well))) >= next;
     if (binding.kind == TipBinding::Source) {
       for (const Position &position : positions_)
         if (position.pos == binding.pos)
           return position.remainingUl - deadUl_ > kEpsilon &&
-                 liquidsAfter_[opIndex_ + 1].count(position.liquid);
+                 lookahead_.lastLiquidUse[position.liquid] >= next;
     }
     return false;
   }
@@ -232,7 +275,7 @@ private:
             static_cast<uint8_t>(block.anchor.col + channel * stride_)};
   }
 
-  ir::ChannelMask maskFor(const std::vector<double> &perChannel) const {
+  ir::ChannelMask maskFor(const PerChannel &perChannel) const {
     ir::ChannelMask mask;
     mask.channels = static_cast<uint8_t>(channels_);
     for (unsigned k = 0; k < channels_; ++k)
@@ -294,26 +337,31 @@ private:
 
   //===--- Tips ------------------------------------------------------------===//
 
-  std::vector<std::optional<TipBinding>> want(ir::ChannelMask mask,
-                                              const std::function<TipBinding(unsigned)> &binding) const {
-    std::vector<std::optional<TipBinding>> wanted(channels_);
+  /// The binding each channel of `mask` wants (in a buffer reused by
+  /// every acquire).
+  const std::vector<std::optional<TipBinding>> &
+  want(ir::ChannelMask mask, llvm::function_ref<TipBinding(unsigned)> binding) {
+    wanted_.assign(channels_, std::nullopt);
     for (unsigned k = 0; k < channels_; ++k)
       if (mask.test(k))
-        wanted[k] = binding(k);
-    return wanted;
+        wanted_[k] = binding(k);
+    return wanted_;
   }
 
-  /// Channels with equal amounts share one command.
-  static std::map<long long, ir::ChannelMask> byAmount(const std::vector<double> &amounts,
-                                                      unsigned channels) {
-    std::map<long long, ir::ChannelMask> groups;
+  /// Channels with equal amounts share one command; groups in increasing
+  /// amount (in µL·10⁻⁶).
+  using AmountGroups = llvm::SmallVector<std::pair<long long, ir::ChannelMask>, 8>;
+  static AmountGroups byAmount(const PerChannel &amounts, unsigned channels) {
+    AmountGroups groups;
     for (unsigned k = 0; k < channels; ++k) {
       if (amounts[k] <= kEpsilon)
         continue;
       long long key = std::llround(amounts[k] * 1e6);
-      ir::ChannelMask &mask = groups[key];
-      mask.channels = static_cast<uint8_t>(channels);
-      mask.bits |= static_cast<uint8_t>(1u << k);
+      auto it = std::lower_bound(groups.begin(), groups.end(), key,
+                                 [](const auto &group, long long k) { return group.first < k; });
+      if (it == groups.end() || it->first != key)
+        it = groups.insert(it, {key, ir::ChannelMask{0, static_cast<uint8_t>(channels)}});
+      it->second.bits |= static_cast<uint8_t>(1u << k);
     }
     return groups;
   }
@@ -343,7 +391,7 @@ private:
       if (item.perChannel[first] <= kEpsilon)
         continue;
       Item piece{{wellOf(item.block, first), {0, static_cast<uint8_t>(channels_)}},
-                 std::vector<double>(channels_, 0.0), item.mixAfter};
+                 PerChannel(channels_, 0.0), item.mixAfter};
       unsigned last = std::min(channels_, first + width);
       for (unsigned k = first; k < last; ++k) {
         if (item.perChannel[k] <= kEpsilon)
@@ -373,7 +421,7 @@ private:
       else if (after && position.liquid == liquid)
         later += usable(position);
     }
-    double still = needUl_[liquid] - drawnUl_[liquid] - committed;
+    double still = lookahead_.needUl[liquid] - drawnUl_[liquid] - committed;
     return later + kEpsilon < still;
   }
 
@@ -412,7 +460,7 @@ private:
         return;
       }
 
-      std::vector<double> held(channels_, 0.0);
+      PerChannel held(channels_, 0.0);
       std::vector<Item> window;
       double total = 0;
       bool single = policy == ir::TipPolicy::PerWell;
@@ -484,7 +532,7 @@ private:
   }
 
   void emitWindow(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
-                  const std::vector<double> &held, ir::TipPolicy policy,
+                  const PerChannel &held, ir::TipPolicy policy,
                   const std::optional<ir::MixSpec> &mix) {
     size_t firstOp = emitter_.ops.size();
     emitWindowOps(liquid, position, window, held, policy, mix);
@@ -493,7 +541,7 @@ private:
   }
 
   void emitWindowOps(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
-                     const std::vector<double> &held, ir::TipPolicy policy,
+                     const PerChannel &held, ir::TipPolicy policy,
                      const std::optional<ir::MixSpec> &mix) {
     ir::ChannelMask used = maskFor(held);
     bool reuse = policy == ir::TipPolicy::Reuse;
@@ -535,11 +583,11 @@ private:
   /// Items of one liquid: per head position the channels over its wells,
   /// split into pieces a tip can hold.
   std::vector<Item> itemsFor(const std::vector<ir::HeadPosition> &blocks,
-                             const std::function<double(Well)> &volumeAt,
+                             llvm::function_ref<double(Well)> volumeAt,
                              bool mixAfter) const {
     std::vector<Item> items;
     for (const ir::HeadPosition &block : blocks) {
-      std::vector<double> perChannel(channels_, 0.0);
+      PerChannel perChannel(channels_, 0.0);
       double largest = 0;
       for (unsigned k = 0; k < channels_; ++k) {
         if (!block.mask.test(k))
@@ -564,7 +612,7 @@ private:
 
   /// Empties the given amounts from one head position into the solution
   /// waste, in rounds of at most a tip capacity.
-  void removeFromBlock(const ir::HeadPosition &block, std::vector<double> amounts,
+  void removeFromBlock(const ir::HeadPosition &block, PerChannel amounts,
                        ir::TipPolicy policy, bool moreInThisOp, bool keepAfter = true) {
     ir::ChannelMask mask = maskFor(amounts);
     if (!mask.bits)
@@ -577,14 +625,14 @@ private:
                                                : TipAllocator::Mode::Match);
     ir::Place waste{platform_.solutionWasteSlot, 0, 0};
     while (maskFor(amounts).bits) {
-      std::vector<double> round(channels_, 0.0);
+      PerChannel round(channels_, 0.0);
       for (unsigned k = 0; k < channels_; ++k) {
         round[k] = std::min(amounts[k], capacity_);
         amounts[k] -= round[k];
         if (amounts[k] < kEpsilon)
           amounts[k] = 0;
       }
-      auto groups = byAmount(round, channels_);
+      AmountGroups groups = byAmount(round, channels_);
       for (const auto &[key, groupMask] : groups)
         emitter_.emit(ir::DevAspirateOp{platePlace(block), groupMask,
                                         Quantity::microliters(static_cast<double>(key) / 1e6),
@@ -622,8 +670,8 @@ private:
   /// Provenance of what a removal takes: the liquid last put into the well
   /// (by a dispense or a wash fill), else its layout liquid.
   ir::LiquidId liquidInWell(Well well) const {
-    if (auto it = lastInWell_.find(well); it != lastInWell_.end())
-      return it->second;
+    if (std::optional<ir::LiquidId> last = lastInWell_.at(well))
+      return *last;
     for (const ir::Liquid &liquid : module_.liquids)
       if (liquid.role != ir::LiquidRole::Reagent && liquid.wells.contains(well))
         return liquid.id;
@@ -632,54 +680,46 @@ private:
 
   //===--- The ops ---------------------------------------------------------===//
 
-  void lower(ir::DispenseOp &op, const ir::Op &origin) {
+  void lower(const ir::DispenseOp &op, const ir::Op &origin) {
     WellSet all;
-    std::map<Well, ir::LiquidId> liquidAt;
+    WellLiquids liquidAt;
     for (const ir::Portion &portion : op.portions) {
       all |= portion.wells;
       for (Well well : portion.wells.columnMajor())
-        liquidAt[well] = portion.liquid;
+        liquidAt.set(well, portion.liquid);
     }
     std::vector<ir::HeadPosition> blocks = blocksOf(origin, all);
     double volume = op.volume.canonicalValue();
     for (const ir::Portion &portion : op.portions) {
       std::vector<Item> items = itemsFor(
           blocks,
-          [&](Well well) {
-            auto it = liquidAt.find(well);
-            return it != liquidAt.end() && it->second == portion.liquid ? volume : 0.0;
-          },
+          [&](Well well) { return liquidAt.at(well) == portion.liquid ? volume : 0.0; },
           op.mix.has_value());
       dispenseFromReservoir(portion.liquid, std::move(items), op.tips, op.mix);
     }
   }
 
-  void lower(ir::AspirateOp &op, const ir::Op &origin) {
-    std::map<Well, double> amount;
+  void lower(const ir::AspirateOp &op, const ir::Op &origin) {
+    WellAmounts amount;
     if (op.volume) {
       for (Well well : op.wells.columnMajor())
-        amount[well] = op.volume->canonicalValue();
+        amount.set(well, op.volume->canonicalValue());
     }
     for (const ir::WellAmount &resolved : op.resolved)
-      amount[resolved.well] = resolved.volume.canonicalValue();
+      amount.set(resolved.well, resolved.volume.canonicalValue());
     for (const ir::HeadPosition &block : removalOrder(blocksOf(origin, op.wells)))
       removeFromBlock(block, amountsAt(block, amount), op.tips, false);
   }
 
-  std::vector<double> amountsAt(const ir::HeadPosition &block,
-                                const std::map<Well, double> &amount) const {
-    std::vector<double> perChannel(channels_, 0.0);
-    for (unsigned k = 0; k < channels_; ++k) {
-      if (!block.mask.test(k))
-        continue;
-      auto it = amount.find(wellOf(block, k));
-      if (it != amount.end())
-        perChannel[k] = it->second;
-    }
+  PerChannel amountsAt(const ir::HeadPosition &block, const WellAmounts &amount) const {
+    PerChannel perChannel(channels_, 0.0);
+    for (unsigned k = 0; k < channels_; ++k)
+      if (block.mask.test(k))
+        perChannel[k] = amount.at(wellOf(block, k));
     return perChannel;
   }
 
-  void lower(ir::WashOp &op, const ir::Op &origin) {
+  void lower(const ir::WashOp &op, const ir::Op &origin) {
     std::vector<ir::HeadPosition> blocks = blocksOf(origin, op.wells);
     ir::TipPolicy fill = op.tips == ir::TipPolicy::Reuse ? ir::TipPolicy::Reuse
                          : op.tips == ir::TipPolicy::New  ? ir::TipPolicy::New
@@ -788,22 +828,22 @@ private:
                 bool morePartsLeft) {
     WellSet wells = wellsUnder(blocks);
     wells &= op.wells;
-    std::map<Well, double> emptied;
+    WellAmounts emptied;
     for (const ir::WellAmount &amount : op.emptied)
-      emptied[amount.well] = amount.volume.canonicalValue();
+      emptied.set(amount.well, amount.volume.canonicalValue());
     for (const ir::HeadPosition &block : removalOrder(blocks))
       removeFromBlock(block, amountsAt(block, emptied), removal, true, keepAfter);
 
     double volume = op.volume.canonicalValue();
-    std::map<Well, double> full;
+    WellAmounts full;
     for (Well well : wells.columnMajor())
-      full[well] = volume;
+      full.set(well, volume);
     for (unsigned cycle = 1; cycle <= op.cycles; ++cycle) {
       std::vector<Item> items = itemsFor(
           blocks, [&](Well well) { return wells.contains(well) ? volume : 0.0; }, false);
       dispenseFromReservoir(op.reagent, std::move(items), fill, std::nullopt);
       for (Well well : wells.columnMajor())
-        lastInWell_[well] = op.reagent;
+        lastInWell_.set(well, op.reagent);
       // The fill tips step aside for the removal tips; they come back next
       // cycle, in the next part or in a later step from their rack position.
       if (fill != ir::TipPolicy::Reuse)
@@ -819,7 +859,7 @@ private:
     }
   }
 
-  void lower(ir::MixOp &op, const ir::Op &origin) {
+  void lower(const ir::MixOp &op, const ir::Op &origin) {
     for (const ir::HeadPosition &block : blocksOf(origin, op.wells)) {
       ir::ChannelMask mask = block.mask;
       bool reuse = op.tips == ir::TipPolicy::Reuse;
@@ -839,7 +879,7 @@ private:
   /// Transfers go in groups of pairs whose sources and destinations both
   /// line up under the head, so that one aspiration and one dispense serve
   /// up to four pairs.
-  void lower(ir::TransferOp &op, const ir::Op &) {
+  void lower(const ir::TransferOp &op, const ir::Op &) {
     std::map<Well, size_t> bySource;
     for (size_t i = 0; i < op.pairs.size(); ++i)
       bySource.emplace(op.pairs[i].first, i);
@@ -882,11 +922,12 @@ private:
     }
   }
 
-  template <typename T> void lower(T &, const ir::Op &) {
+  template <typename T> void lower(const T &, const ir::Op &) {
     PLATE_ASSERT(false, "lower-pipetting reached a non-pipetting op");
   }
 
-  ir::Module &module_;
+  const ir::Module &module_;
+  const Lookahead &lookahead_;
   PassContext &context_;
   const Platform &platform_;
   Emitter emitter_;
@@ -896,35 +937,89 @@ private:
   double deadUl_;
   unsigned stride_ = 1;
   std::vector<Position> positions_;
-  std::vector<double> needUl_, drawnUl_; ///< per LiquidId
+  std::vector<double> drawnUl_; ///< per LiquidId
   WidthPlan widths_;
   Outcome outcome_;
-  std::vector<WellSet> wellsAfter_;
-  std::vector<std::set<ir::LiquidId>> liquidsAfter_;
+  Lowered lowered_;
   size_t opIndex_ = 0;
   unsigned removalRounds_ = 0;
   unsigned partedWashes_ = 0;
-  std::map<Well, ir::LiquidId> lastInWell_;
+  WellLiquids lastInWell_;
+  std::vector<std::optional<TipBinding>> wanted_;
   bool shortfall_ = false;
 };
 
-/// Lowers a copy of the module with the given widths; diagnostics of a
-/// trial go nowhere.
-Outcome trial(const ir::Module &module, PassContext &context, const WidthPlan &widths,
-              bool survey) {
-  ir::Module copy = module;
+Lookahead::Lookahead(const ir::Module &module)
+    : lastWellUse(kMaxRows * kMaxCols, -1), lastLiquidUse(module.liquids.size(), -1),
+      needUl(reservoirNeedsUl(module)) {
+  for (size_t i = 0; i < module.ops.size(); ++i) {
+    const ir::Op &op = module.ops[i];
+    if (op.manual)
+      continue;
+    long index = static_cast<long>(i);
+    auto touch = [&](Well well) { lastWellUse.at(static_cast<size_t>(flatIndex(well))) = index; };
+    auto touchAll = [&](const WellSet &wells) {
+      for (Well well : wells.columnMajor())
+        touch(well);
+    };
+    auto take = [&](ir::LiquidId liquid) { lastLiquidUse.at(liquid) = index; };
+    ir::TipPolicy policy = policyOf(op);
+    bool perWell = policy == ir::TipPolicy::PerWell;
+    if (auto *a = op.as<ir::AspirateOp>(); a && perWell)
+      touchAll(a->wells);
+    if (auto *m = op.as<ir::MixOp>(); m && perWell)
+      touchAll(m->wells);
+    if (auto *t = op.as<ir::TransferOp>(); t && perWell)
+      for (const auto &pair : t->pairs)
+        touch(pair.first);
+    if (auto *w = op.as<ir::WashOp>()) {
+      if (perWell)
+        touchAll(w->wells);
+      if (policy != ir::TipPolicy::New && policy != ir::TipPolicy::Reuse)
+        take(w->reagent);
+    }
+    if (auto *d = op.as<ir::DispenseOp>(); d && policy == ir::TipPolicy::PerSource)
+      for (const ir::Portion &portion : d->portions)
+        take(portion.liquid);
+  }
+}
+
+/// One budgeting trial: what the lowering with some widths costs and, for
+/// a real (not survey) trial that reported nothing, its result, which the
+/// pass adopts when it chooses these widths instead of lowering again.
+struct Trial {
+  Outcome outcome;
+  std::optional<Lowered> lowered;
+};
+
+/// Lowers the module with the given widths; diagnostics of a trial go
+/// nowhere.
+Trial trial(const ir::Module &module, const Lookahead &lookahead, PassContext &context,
+            const WidthPlan &widths, bool survey) {
   DiagnosticEngine scratch(context.sources);
   PassContext quiet{scratch, context.sources, context.platform};
-  PipettingLowering lowering(copy, quiet, widths, survey);
+  PipettingLowering lowering(module, lookahead, quiet, widths, survey);
   try {
     lowering.run();
   } catch (const lowering::TipAllocator::SurveyOverflow &) {
-    Outcome overflow;
-    overflow.freshBeforeLastParkedPick = ~0u;
+    Trial overflow;
+    overflow.outcome.freshBeforeLastParkedPick = ~0u;
     return overflow;
   }
-  return lowering.outcome();
+  Trial result{lowering.outcome(), std::nullopt};
+  // A lowering that reported nothing is exactly what the pass would
+  // produce with these widths; one that did must run again to report.
+  if (!survey && scratch.diagnostics().empty())
+    result.lowered = std::move(lowering.lowered());
+  return result;
 }
+
+/// The widths tip budgeting chose, and the lowering with them when a trial
+/// already produced it.
+struct Budget {
+  WidthPlan widths;
+  std::optional<Lowered> lowered;
+};
 
 /// Tip budgeting (docs/schedule.md). Full-width source sets are the
 /// fastest schedule; but when the tips drawn before the last pick of a
@@ -936,22 +1031,26 @@ Outcome trial(const ir::Module &module, PassContext &context, const WidthPlan &w
 /// positions whose tips are drawn before that last pick, until the parked
 /// tips survive. If no narrowing can get there (per-well tips alone fill
 /// the rack), the full-width plan stays.
-WidthPlan budgetSourceWidths(const ir::Module &module, PassContext &context) {
+Budget budgetSourceWidths(const ir::Module &module, const Lookahead &lookahead,
+                          PassContext &context) {
   WidthPlan full;
-  Outcome base = trial(module, context, full, false);
-  if (base.parkedTipsLost == 0)
-    return full;
+  Trial base = trial(module, lookahead, context, full, false);
+  if (base.outcome.parkedTipsLost == 0)
+    return {full, std::move(base.lowered)};
   unsigned channels = context.platform.channels;
   unsigned rack = context.platform.tipRackRows * context.platform.tipRackCols;
   WidthPlan widths;
   for (unsigned round = 0; round < 8; ++round) {
-    Outcome survey = trial(module, context, widths, true);
+    Outcome survey = trial(module, lookahead, context, widths, true).outcome;
     if (survey.freshBeforeLastParkedPick == ~0u)
       break; // per-well tips alone fill the rack
     if (survey.freshBeforeLastParkedPick <= rack) {
-      Outcome real = trial(module, context, widths, false);
-      if (real.parkedTipsLost == 0)
-        return real.tips < base.tips ? widths : full;
+      Trial real = trial(module, lookahead, context, widths, false);
+      if (real.outcome.parkedTipsLost == 0) {
+        if (real.outcome.tips < base.outcome.tips)
+          return {widths, std::move(real.lowered)};
+        return {full, std::move(base.lowered)};
+      }
     }
     // Narrow by as many tips as the rack is short (at least one), each
     // time the position whose time grows least: at width w a position's
@@ -984,15 +1083,23 @@ WidthPlan budgetSourceWidths(const ir::Module &module, PassContext &context) {
     if (!narrowed)
       break;
   }
-  return full;
+  return {full, std::move(base.lowered)};
 }
 
 class LowerPipettingPass final : public Pass {
 public:
   std::string_view name() const override { return "lower-pipetting"; }
   bool run(ir::Module &module, PassContext &context) override {
-    WidthPlan widths = budgetSourceWidths(module, context);
-    return PipettingLowering(module, context, widths).run();
+    Lookahead lookahead(module);
+    Budget budget = budgetSourceWidths(module, lookahead, context);
+    if (budget.lowered) {
+      std::move(*budget.lowered).applyTo(module);
+      return true;
+    }
+    PipettingLowering lowering(module, lookahead, context, std::move(budget.widths));
+    bool ok = lowering.run();
+    std::move(lowering.lowered()).applyTo(module);
+    return ok;
   }
 };
 

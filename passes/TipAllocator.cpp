@@ -27,8 +27,17 @@ TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter, bool surv
   usable_.resize(head_.size());
 }
 
+uint64_t TipAllocator::keyOf(const TipBinding &binding) {
+  PLATE_ASSERT(binding.pos.row < 0x10000 && binding.pos.col < 0x10000,
+               "reservoir position out of range");
+  return uint64_t{binding.kind} | uint64_t{binding.pos.row} << 8 |
+         uint64_t{binding.pos.col} << 24 | uint64_t{binding.well.row} << 40 |
+         uint64_t{binding.well.col} << 48;
+}
+
 void TipAllocator::setCell(unsigned row, unsigned col, Cell state) {
-  Cell &current = cells_[indexOf(row, col)];
+  size_t index = indexOf(row, col);
+  Cell &current = cells_[index];
   if (current == state)
     return;
   uint64_t bit = uint64_t{1} << col;
@@ -37,6 +46,8 @@ void TipAllocator::setCell(unsigned row, unsigned col, Cell state) {
     freshRows_[row - 1] &= ~bit;
   } else if (current == Cell::Parked) {
     --parkedCount_;
+    auto &cellsWithKey = parkedByKey_[keyOf(parkedBinding_[index])];
+    cellsWithKey.erase(std::find(cellsWithKey.begin(), cellsWithKey.end(), index));
   }
   if (state == Cell::Fresh) {
     ++freshCount_;
@@ -45,6 +56,14 @@ void TipAllocator::setCell(unsigned row, unsigned col, Cell state) {
     ++parkedCount_;
   }
   current = state;
+}
+
+void TipAllocator::park(unsigned row, unsigned col, const TipBinding &binding) {
+  size_t index = indexOf(row, col);
+  setCell(row, col, Cell::Empty); // unindexes a tip parked there before
+  setCell(row, col, Cell::Parked);
+  parkedBinding_[index] = binding;
+  parkedByKey_[keyOf(binding)].push_back(static_cast<uint16_t>(index));
 }
 
 ir::ChannelMask TipAllocator::maskOfBits(unsigned bits) const {
@@ -65,9 +84,18 @@ unsigned TipAllocator::pickGrouped(unsigned channels, std::vector<RowMasks> &usa
     unsigned bestRow = 0, bestAnchor = 0, best = 0, bestCount = 0;
     unsigned wanted = static_cast<unsigned>(__builtin_popcount(channels));
     for (unsigned row = 1; row <= rows_ && bestCount < wanted; ++row) {
-      for (unsigned anchor = 1; anchor <= cols_; ++anchor) {
-        // Channel k sits over column anchor + k; the masks have no bits
-        // past the last column, so the head never hangs off the rack.
+      // Channel k sits over column anchor + k: bit `anchor` of a channel's
+      // row mask shifted by k. The masks have no bits past the last
+      // column, so the head never hangs off the rack; anchors no channel
+      // can use serve nobody and are skipped.
+      uint64_t anchors = 0;
+      for (unsigned rest = channels; rest; rest &= rest - 1) {
+        unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
+        anchors |= usable[channel][row - 1] >> channel;
+      }
+      anchors &= ~uint64_t{1}; // anchors are 1-based
+      for (; anchors; anchors &= anchors - 1) {
+        unsigned anchor = static_cast<unsigned>(__builtin_ctzll(anchors));
         unsigned served = 0;
         for (unsigned rest = channels; rest; rest &= rest - 1) {
           unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
@@ -139,12 +167,8 @@ void TipAllocator::swapRack() {
 }
 
 bool TipAllocator::isParked(const TipBinding &binding) const {
-  if (!parkedCount_)
-    return false;
-  for (size_t i = 0; i < cells_.size(); ++i)
-    if (cells_[i] == Cell::Parked && parkedBinding_[i] == binding)
-      return true;
-  return false;
+  auto it = parkedByKey_.find(keyOf(binding));
+  return it != parkedByKey_.end() && !it->second.empty();
 }
 
 void TipAllocator::reserve(unsigned tips) {
@@ -183,20 +207,21 @@ void TipAllocator::acquire(const std::vector<std::optional<TipBinding>> &want,
 
   if (mode == Mode::Match && parkedCount_) {
     // A channel may take a parked tip only with its own binding.
+    bool any = false;
     for (RowMasks &rows : usable_)
       rows.assign(rows_, 0);
-    for (unsigned row = 1; row <= rows_; ++row)
-      for (unsigned col = 1; col <= cols_; ++col) {
-        size_t index = indexOf(row, col);
-        if (cells_[index] != Cell::Parked)
-          continue;
-        for (unsigned rest = missing; rest; rest &= rest - 1) {
-          unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
-          if (parkedBinding_[index] == *want[channel])
-            usable_[channel][row - 1] |= uint64_t{1} << col;
-        }
+    for (unsigned rest = missing; rest; rest &= rest - 1) {
+      unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
+      auto it = parkedByKey_.find(keyOf(*want[channel]));
+      if (it == parkedByKey_.end())
+        continue;
+      for (uint16_t index : it->second) {
+        usable_[channel][index / cols_] |= uint64_t{1} << (index % cols_ + 1);
+        any = true;
       }
-    missing = pickGrouped(missing, usable_, want);
+    }
+    if (any)
+      missing = pickGrouped(missing, usable_, want);
   }
   if (missing) {
     freshMasks(usable_);
@@ -264,8 +289,7 @@ void TipAllocator::release(ir::ChannelMask mask,
                                    maskOfBits(returns[g].channels)});
     for (unsigned rest = returns[g].channels; rest; rest &= rest - 1) {
       HeadTip &tip = head_[static_cast<unsigned>(__builtin_ctz(rest))];
-      setCell(tip.row, tip.col, Cell::Parked);
-      parkedBinding_[indexOf(tip.row, tip.col)] = tip.binding;
+      park(tip.row, tip.col, tip.binding);
       tip.present = false;
     }
   }

@@ -30,7 +30,9 @@
 #include "ir/IR.h"
 #include "ir/Platform.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include <cstdint>
 #include <functional>
@@ -137,7 +139,12 @@ private:
   using RowMasks = std::vector<uint64_t>;
 
   size_t indexOf(unsigned row, unsigned col) const { return (row - 1) * cols_ + (col - 1); }
+  /// Sets a cell to Fresh or Empty.
   void setCell(unsigned row, unsigned col, Cell state);
+  /// Parks a tip with this binding in a cell.
+  void park(unsigned row, unsigned col, const TipBinding &binding);
+  /// A binding as one integer, equal exactly when the bindings are equal.
+  static uint64_t keyOf(const TipBinding &binding);
   ir::ChannelMask maskOfBits(unsigned bits) const;
   /// Picks, for each channel of `channels` (a bit set), a cell that its
   /// row masks in `usable` accept, grouping channels that share an anchor
@@ -156,6 +163,9 @@ private:
   std::vector<Cell> cells_;
   /// What the tip parked in each cell has touched (valid for Parked cells).
   std::vector<TipBinding> parkedBinding_;
+  /// The parked cells (indices into cells_) per binding key: a Match pick
+  /// finds its candidates without scanning the rack.
+  llvm::DenseMap<uint64_t, llvm::SmallVector<uint16_t, 2>> parkedByKey_;
   RowMasks freshRows_;
   unsigned freshCount_ = 0, parkedCount_ = 0;
   std::vector<HeadTip> head_;
