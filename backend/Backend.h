@@ -118,7 +118,7 @@ std::function<void(const RunProgress &)> makeProgressPrinter(std::ostream &out, 
 std::string plateReadCsv(const PlateRead &read, const PlateShape &shape);
 /// Reads such a plate map; the shape must match the plate. Diagnostics
 /// (E940) name file:line.
-std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
+std::optional<WellValues> readPlateCsv(const std::string &path,
                                                    const PlateShape &shape,
                                                    SourceManager &sources,
                                                    DiagnosticEngine &diags);

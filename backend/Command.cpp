@@ -82,6 +82,103 @@ const CommandSpec *findCommandSpec(std::string_view module, std::string_view op)
 
 namespace {
 
+CommandOp opNamed(std::string_view op) {
+  static constexpr std::pair<std::string_view, CommandOp> kOps[] = {
+      {"PickTips", CommandOp::PickTips},
+      {"DropTips", CommandOp::DropTips},
+      {"ReturnTips", CommandOp::ReturnTips},
+      {"Aspirate", CommandOp::Aspirate},
+      {"Dispense", CommandOp::Dispense},
+      {"Mix", CommandOp::Mix},
+      {"MovePlate", CommandOp::MovePlate},
+      {"RemoveLid", CommandOp::RemoveLid},
+      {"PlaceLid", CommandOp::PlaceLid},
+      {"SwapTipRack", CommandOp::SwapTipRack},
+      {"SetTemperature", CommandOp::SetTemperature},
+      {"Off", CommandOp::Off},
+      {"Shake", CommandOp::Shake},
+      {"ReadAbsorbance", CommandOp::ReadAbsorbance},
+      {"Wait", CommandOp::Wait},
+      {"Prompt", CommandOp::Prompt},
+  };
+  for (const auto &[name, value] : kOps)
+    if (name == op)
+      return value;
+  return CommandOp::Other;
+}
+
+} // namespace
+
+void decodeCommand(Command &command) {
+  static_assert(static_cast<size_t>(Opcode::Unknown) == 20, "one Opcode per schema row");
+  CommandFields fields;
+  fields.decoded = true;
+  const std::vector<CommandSpec> &schema = commandSchema();
+  if (const CommandSpec *spec = findCommandSpec(command.module, command.op))
+    fields.opcode = static_cast<Opcode>(spec - schema.data());
+  fields.op = opNamed(command.op);
+  const Json &args = command.args;
+  if (args.is_object()) {
+    auto number = [&](const char *name) -> std::optional<double> {
+      auto it = args.find(name);
+      if (it == args.end() || !it->is_number())
+        return std::nullopt;
+      return it->get<double>();
+    };
+    auto index = [&](const char *name) -> unsigned {
+      auto it = args.find(name);
+      return it != args.end() && it->is_number() ? it->get<unsigned>() : 0u;
+    };
+    auto slot = [&](const char *name) -> std::string {
+      auto it = args.find(name);
+      return it == args.end() ? std::string() : slotId(*it);
+    };
+    fields.hasRowKey = args.contains("row");
+    fields.hasColKey = args.contains("col");
+    fields.row = number("row");
+    fields.col = number("col");
+    fields.rowIndex = index("row");
+    fields.colIndex = index("col");
+    if (auto it = args.find("mask"); it != args.end() && it->is_string()) {
+      const std::string &mask = it->get_ref<const std::string &>();
+      fields.maskLength = static_cast<uint32_t>(mask.size());
+      fields.maskBinary = std::all_of(mask.begin(), mask.end(),
+                                      [](char c) { return c == '0' || c == '1'; });
+      for (size_t channel = 0; channel < mask.size() && channel < 64; ++channel)
+        if (mask[channel] == '1')
+          fields.maskBits |= uint64_t(1) << channel;
+    }
+    fields.slot = slot("slot");
+    fields.from = slot("from");
+    fields.to = slot("to");
+    fields.volumeUl = number("volume_ul").value_or(0);
+    fields.cycles = number("cycles").value_or(0);
+    fields.celsius = number("celsius").value_or(0);
+    fields.rpm = number("rpm").value_or(0);
+    fields.seconds = number("seconds").value_or(0);
+    fields.wavelengthNm = number("wavelength_nm");
+    fields.referenceNm = number("reference_nm");
+    fields.hasReferenceKey = args.contains("reference_nm");
+    if (auto it = args.find("wells"); it != args.end() && it->is_array()) {
+      fields.wellsIsArray = true;
+      fields.wellsAllNamed = true;
+      fields.wells.reserve(it->size());
+      for (const Json &name : *it) {
+        std::optional<Well> well;
+        if (name.is_string())
+          well = Well::parse(name.get_ref<const std::string &>());
+        fields.wellsAllNamed &= well.has_value() && well->row >= 1 && well->col >= 1;
+        fields.wells.push_back(well.value_or(Well{}));
+        fields.wellsMaxRow = std::max(fields.wellsMaxRow, well.value_or(Well{}).row);
+        fields.wellsMaxCol = std::max(fields.wellsMaxCol, well.value_or(Well{}).col);
+      }
+    }
+  }
+  command.fields = std::move(fields);
+}
+
+namespace {
+
 void addPlace(Json &args, const ir::Place &place, bool hasCoordinates) {
   args["slot"] = jsonSlot(place.slot);
   if (hasCoordinates) {
@@ -192,6 +289,7 @@ std::vector<Command> lowerToCommands(const ir::Module &module,
     command.step = op.step;
     command.line = op.loc.line;
     command.tipsReuse = op.tipsReuse;
+    decodeCommand(command);
     commands.push_back(std::move(command));
   }
   return commands;
@@ -274,45 +372,48 @@ std::string commandToText(const Command &command) {
   return text;
 }
 
-namespace {
-double numberArg(const Command &command, const char *name, double fallback = 0) {
-  auto it = command.args.find(name);
-  if (it == command.args.end() || !it->is_number())
-    return fallback;
-  return it->get<double>();
-}
-} // namespace
-
 double commandSeconds(const Command &command, const Platform &platform) {
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return commandSeconds(decoded, platform);
+  }
   const TimingModel &timing = platform.timing;
-  const std::string &op = command.op;
-  if (op == "PickTips" || op == "DropTips" || op == "ReturnTips")
+  const CommandFields &fields = command.fields;
+  switch (fields.op) {
+  case CommandOp::PickTips:
+  case CommandOp::DropTips:
+  case CommandOp::ReturnTips:
     return timing.tipSeconds;
-  if (op == "Aspirate" || op == "Dispense")
+  case CommandOp::Aspirate:
+  case CommandOp::Dispense:
+    return timing.pipetteBaseSeconds + fields.volumeUl / timing.pipetteUlPerSecond;
+  case CommandOp::Mix:
     return timing.pipetteBaseSeconds +
-           numberArg(command, "volume_ul") / timing.pipetteUlPerSecond;
-  if (op == "Mix")
-    return timing.pipetteBaseSeconds +
-           numberArg(command, "cycles") * 2 * numberArg(command, "volume_ul") /
-               timing.pipetteUlPerSecond;
-  if (op == "MovePlate") {
+           fields.cycles * 2 * fields.volumeUl / timing.pipetteUlPerSecond;
+  case CommandOp::MovePlate:
     for (const TransportRoute &route : platform.routes)
       if (route.module == command.module)
         return route.moveSeconds;
     return 0;
-  }
-  if (op == "RemoveLid" || op == "PlaceLid")
+  case CommandOp::RemoveLid:
+  case CommandOp::PlaceLid:
     return timing.lidSeconds;
-  if (op == "SwapTipRack")
+  case CommandOp::SwapTipRack:
     return timing.swapRackSeconds;
-  if (op == "SetTemperature")
+  case CommandOp::SetTemperature:
     return timing.heaterSettleSeconds;
-  if (op == "Shake" || op == "Wait")
-    return numberArg(command, "seconds");
-  if (op == "ReadAbsorbance")
-    return timing.readSecondsPerWavelength *
-           (command.args.contains("reference_nm") ? 2 : 1);
-  return 0; // HP.Off, SYS.Prompt
+  case CommandOp::Shake:
+  case CommandOp::Wait:
+    return fields.seconds;
+  case CommandOp::ReadAbsorbance:
+    return timing.readSecondsPerWavelength * (fields.hasReferenceKey ? 2 : 1);
+  case CommandOp::Off:
+  case CommandOp::Prompt:
+  case CommandOp::Other:
+    return 0;
+  }
+  return 0;
 }
 
 double robotSeconds(const std::vector<Command> &commands, const Platform &platform) {

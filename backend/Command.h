@@ -5,10 +5,20 @@
 // that trace it back to the script. The emitter, the stream reader, the
 // interpreter and the devices all speak this one type.
 //
-// Arguments stay a JSON object (insertion-ordered, so the emitted key order
-// is the table order of §3); `commandSchema()` lists, per module.op, the
-// arguments and their JSON types so that the reader validates a saved
-// stream against the same table the emitter writes.
+// Arguments are kept twice. As a JSON object (insertion-ordered, so the
+// emitted key order is the table order of §3) they are what the emitter
+// writes, the journal records and diagnostics quote; `commandSchema()`
+// lists, per module.op, the arguments and their JSON types so that the
+// reader validates a saved stream against the same table the emitter
+// writes. As `CommandFields` (an opcode and typed fields, decoded once by
+// `decodeCommand` when lowering creates the command or the reader reads
+// it) they are what the interpreter, the digital twin, the simulator and
+// the timing model read per command: no name lookups, no string compares
+// on the hot path (bench/README.md, throughput).
+//
+// Code that edits `args` after decoding calls `decodeCommand` again;
+// consumers handed a command that was never decoded (built by hand in a
+// test) decode a copy on the fly.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,12 +30,64 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plate::backend {
 
 using Json = nlohmann::ordered_json;
+
+/// One value per module.op of bioforge1.md §3, in the order of
+/// `commandSchema()` (the enum value is the row index).
+enum class Opcode : uint8_t {
+  LH_PickTips, LH_DropTips, LH_ReturnTips, LH_Aspirate, LH_Dispense, LH_Mix,
+  LH_MovePlate, LH_RemoveLid, LH_PlaceLid,
+  PT_MovePlate, PT_SwapTipRack,
+  PL_MovePlate, PL_RemoveLid, PL_PlaceLid,
+  HP_SetTemperature, HP_Off,
+  SHK_Shake,
+  RDR_ReadAbsorbance,
+  SYS_Wait, SYS_Prompt,
+  Unknown
+};
+
+/// The op part alone: the twin dispatches on it and checks the module
+/// against the platform's module names separately, so that a wrong module
+/// gets its own diagnostic.
+enum class CommandOp : uint8_t {
+  PickTips, DropTips, ReturnTips, Aspirate, Dispense, Mix, MovePlate, RemoveLid,
+  PlaceLid, SwapTipRack, SetTemperature, Off, Shake, ReadAbsorbance, Wait, Prompt,
+  Other
+};
+
+/// The arguments of a command, typed. Every field reads its JSON argument
+/// the way the checks always have: absent or mistyped numbers are 0 (or
+/// empty optionals), slots are slot ids ("5", "A3"), the mask is kept as
+/// bits plus what its well-formedness needs, wells that are not well names
+/// are Well{0, 0} (outside every plate).
+struct CommandFields {
+  bool decoded = false;
+  Opcode opcode = Opcode::Unknown;
+  CommandOp op = CommandOp::Other;
+  bool hasRowKey = false, hasColKey = false;
+  std::optional<double> row, col; ///< when the argument is a number
+  unsigned rowIndex = 0, colIndex = 0;
+  uint32_t maskLength = 0; ///< characters in `mask` (0 if absent)
+  bool maskBinary = false; ///< only `0` and `1`
+  uint64_t maskBits = 0;   ///< bit c: channel c (0-based) is `1`
+  std::string slot, from, to;
+  double volumeUl = 0, cycles = 0, celsius = 0, rpm = 0, seconds = 0;
+  std::optional<double> wavelengthNm, referenceNm;
+  bool hasReferenceKey = false;
+  bool wellsIsArray = false;
+  std::vector<Well> wells;
+  /// Largest row and column in `wells`, and whether every entry is a well
+  /// name: a read is inside a plate iff all parse and these fit.
+  bool wellsAllNamed = false;
+  uint8_t wellsMaxRow = 0, wellsMaxCol = 0;
+};
 
 struct Command {
   uint32_t seq = 0;
@@ -38,9 +100,26 @@ struct Command {
   /// Where the command was read from (a .jsonl line); invalid for commands
   /// lowered in this process. Diagnostics point here when it is valid.
   SourceLoc streamLoc;
+  /// Typed arguments (see the file comment); filled by decodeCommand.
+  CommandFields fields;
 
   std::string name() const { return module + "." + op; }
 };
+
+/// Equality of short ids (module names, slot ids): one or two characters
+/// compared in line, not through a call to memcmp.
+inline bool sameId(std::string_view a, std::string_view b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
+/// Fills `command.fields` from module, op and args. Lowering and the
+/// stream reader call it once per command.
+void decodeCommand(Command &command);
 
 /// JSON value of a number as the stream writes it: integral values as
 /// integers (`100`, never `100.0`), others in shortest round-trip form.

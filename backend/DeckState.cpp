@@ -22,38 +22,6 @@ std::string ul(double value) { return formatNumber(std::round(value * 1e6) / 1e6
 
 Violation violation(Rule rule, std::string message) { return {rule, std::move(message)}; }
 
-/// Moves `amount` µL out of `from`, keeping its composition; returns what
-/// moved.
-Contents takeProportionally(Contents &from, double amount) {
-  Contents taken;
-  double total = totalVolume(from);
-  if (total <= kEpsilon || amount <= 0)
-    return taken;
-  double fraction = std::min(1.0, amount / total);
-  for (auto it = from.begin(); it != from.end();) {
-    double part = it->second * fraction;
-    taken[it->first] += part;
-    it->second -= part;
-    if (it->second <= kEpsilon)
-      it = from.erase(it);
-    else
-      ++it;
-  }
-  return taken;
-}
-
-void addInto(Contents &to, const Contents &what) {
-  for (const auto &[liquid, volume] : what)
-    to[liquid] += volume;
-}
-
-std::optional<double> number(const Command &command, const char *name) {
-  auto it = command.args.find(name);
-  if (it == command.args.end() || !it->is_number())
-    return std::nullopt;
-  return it->get<double>();
-}
-
 std::string joined(const std::vector<std::string> &items) {
   std::string text;
   for (const std::string &item : items)
@@ -80,12 +48,96 @@ double totalVolume(const Contents &contents) {
   return total;
 }
 
+//===--- Liquids -----------------------------------------------------------===//
+
+namespace {
+std::string unnamedReservoir(unsigned row, unsigned col) {
+  return fmt::format("reservoir({},{})", row, col);
+}
+} // namespace
+
+LiquidTable::LiquidTable(const Platform &platform, const RunSetup &setup) {
+  std::vector<bool> named(platform.reservoirRows * platform.reservoirCols, false);
+  for (const ReservoirLoad &load : setup.reservoir)
+    if (load.row >= 1 && load.row <= platform.reservoirRows && load.col >= 1 &&
+        load.col <= platform.reservoirCols) {
+      // A later load of the same position replaces an earlier one.
+      named[(load.row - 1) * platform.reservoirCols + (load.col - 1)] = !load.liquid.empty();
+      if (!load.liquid.empty())
+        names_.push_back(load.liquid);
+    }
+  for (unsigned row = 1; row <= platform.reservoirRows; ++row)
+    for (unsigned col = 1; col <= platform.reservoirCols; ++col)
+      if (!named[(row - 1) * platform.reservoirCols + (col - 1)])
+        names_.push_back(unnamedReservoir(row, col));
+  for (const ManualFill &fill : setup.manualFills)
+    names_.push_back(fill.liquid);
+  std::sort(names_.begin(), names_.end());
+  names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
+}
+
+std::optional<uint32_t> LiquidTable::find(std::string_view name) const {
+  auto it = std::lower_bound(names_.begin(), names_.end(), name);
+  if (it == names_.end() || *it != name)
+    return std::nullopt;
+  return static_cast<uint32_t>(it - names_.begin());
+}
+
+void LiquidMix::add(uint32_t liquid, double ul) {
+  auto it = std::lower_bound(parts.begin(), parts.end(), liquid,
+                             [](const Part &part, uint32_t id) { return part.liquid < id; });
+  if (it != parts.end() && it->liquid == liquid)
+    it->ul += ul;
+  else
+    parts.insert(it, Part{liquid, 0.0 + ul});
+}
+
+LiquidMix LiquidMix::take(double amount) {
+  LiquidMix taken;
+  double sum = total();
+  if (sum <= kEpsilon || amount <= 0)
+    return taken;
+  double fraction = std::min(1.0, amount / sum);
+  size_t kept = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    double part = parts[i].ul * fraction;
+    taken.parts.push_back(Part{parts[i].liquid, 0.0 + part});
+    parts[i].ul -= part;
+    if (parts[i].ul > kEpsilon)
+      parts[kept++] = parts[i];
+  }
+  parts.resize(kept);
+  return taken;
+}
+
+void LiquidMix::addAll(const LiquidMix &other) {
+  for (const Part &part : other.parts)
+    add(part.liquid, part.ul);
+}
+
+Contents LiquidMix::named(const LiquidTable &liquids) const {
+  Contents contents;
+  for (const Part &part : parts)
+    contents[liquids.name(part.liquid)] += part.ul;
+  return contents;
+}
+
 DeckState::DeckState(const Platform &platform, const Labware &labware,
                      const RunSetup &setup)
-    : platform_(platform), labware_(labware), setup_(setup) {
+    : platform_(platform), labware_(labware), setup_(setup), liquids_(platform, setup) {
+  PLATE_ASSERT(platform.channels <= 64, "masks are decoded into 64 bits");
+  for (const ManualFill &fill : setup.manualFills) {
+    manualFillOrder_.push_back(static_cast<uint32_t>(manualFillIds_.size()));
+    manualFillIds_.push_back(*liquids_.find(fill.liquid));
+  }
+  std::stable_sort(manualFillOrder_.begin(), manualFillOrder_.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     return setup.manualFills[a].beforeSeq < setup.manualFills[b].beforeSeq;
+                   });
   stride_ = std::max(1u, static_cast<unsigned>(
                              std::lround(platform.channelSpacingMm / labware.pitchMm)));
   wells_.resize(labware.shape.rows * labware.shape.cols);
+  wellStamps_.assign(wells_.size(), 0);
   reservoir_.resize(platform.reservoirRows * platform.reservoirCols);
   for (const ReservoirLoad &load : setup.reservoir) {
     if (load.row < 1 || load.row > platform.reservoirRows || load.col < 1 ||
@@ -95,6 +147,12 @@ DeckState::DeckState(const Platform &platform, const Labware &labware,
     position.liquid = load.liquid;
     position.volumeUl = load.volumeMl * 1000;
   }
+  for (unsigned row = 1; row <= platform.reservoirRows; ++row)
+    for (unsigned col = 1; col <= platform.reservoirCols; ++col) {
+      Reservoir &position = reservoir(row, col);
+      position.liquidId = *liquids_.find(position.liquid.empty() ? unnamedReservoir(row, col)
+                                                                 : position.liquid);
+    }
   rack_.resize(platform.tipRackRows * platform.tipRackCols);
   head_.resize(platform.channels);
   plateSlot_ = platform.samplePlateSlot;
@@ -105,18 +163,29 @@ void DeckState::applyManualFills(uint32_t seq) {
   if (seq <= filledThrough_)
     return;
   filledThrough_ = seq;
-  for (const ManualFill &fill : setup_.manualFills)
-    if (fill.beforeSeq == seq && labware_.shape.contains(fill.well))
-      wellRef(fill.well)[fill.liquid] += fill.volumeUl;
+  // seq only grows (see above): a cursor walks the sorted fills once.
+  while (nextFill_ < manualFillOrder_.size() &&
+         setup_.manualFills[manualFillOrder_[nextFill_]].beforeSeq < seq)
+    ++nextFill_;
+  for (; nextFill_ < manualFillOrder_.size(); ++nextFill_) {
+    uint32_t index = manualFillOrder_[nextFill_];
+    const ManualFill &fill = setup_.manualFills[index];
+    if (fill.beforeSeq != seq)
+      break;
+    if (labware_.shape.contains(fill.well))
+      wellRef(fill.well).add(manualFillIds_[index], fill.volumeUl);
+  }
 }
 
 namespace {
 double rounded(double value) { return std::round(value * 1e6) / 1e6; }
-Json contentsJson(const Contents &contents) {
+/// Ids are in name order, so the keys come out sorted as the name-keyed
+/// map wrote them.
+Json contentsJson(const LiquidMix &contents, const LiquidTable &liquids) {
   Json json = Json::object();
-  for (const auto &[liquid, volume] : contents)
-    if (rounded(volume) != 0)
-      json[liquid] = jsonNumber(rounded(volume));
+  for (const LiquidMix::Part &part : contents.parts)
+    if (rounded(part.ul) != 0)
+      json[liquids.name(part.liquid)] = jsonNumber(rounded(part.ul));
   return json;
 }
 } // namespace
@@ -137,7 +206,7 @@ Json DeckState::toJson() const {
       continue;
     }
     head.push_back(Json{{"rack", {tip->rackRow, tip->rackCol}},
-                        {"holds", contentsJson(tip->contents)},
+                        {"holds", contentsJson(tip->contents, liquids_)},
                         {"contact", static_cast<int>(tip->contact)}});
   }
   json["head"] = std::move(head);
@@ -153,7 +222,7 @@ Json DeckState::toJson() const {
   for (unsigned row = 1; row <= labware_.shape.rows; ++row)
     for (unsigned col = 1; col <= labware_.shape.cols; ++col) {
       Well at{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
-      Json holds = contentsJson(well(at));
+      Json holds = contentsJson(wellMix(at), liquids_);
       if (!holds.empty())
         wells[at.name()] = std::move(holds);
     }
@@ -167,78 +236,119 @@ bool DeckState::rackPositionFresh(unsigned row, unsigned col) const {
   return rack_[(row - 1) * platform_.tipRackCols + (col - 1)].state == RackSlot::Fresh;
 }
 
-const Contents &DeckState::well(Well well) const {
-  return wells_.at((well.row - 1) * labware_.shape.cols + (well.col - 1));
+Contents DeckState::well(Well well) const {
+  return wells_.at((well.row - 1) * labware_.shape.cols + (well.col - 1)).named(liquids_);
 }
-Contents &DeckState::wellRef(Well well) {
-  return wells_.at((well.row - 1) * labware_.shape.cols + (well.col - 1));
+LiquidMix &DeckState::wellRef(Well well) {
+  size_t index = (well.row - 1) * labware_.shape.cols + (well.col - 1);
+  wellStamps_[index] = ++lastStamp_;
+  return wells_[index];
 }
 DeckState::RackPosition &DeckState::rack(unsigned row, unsigned col) {
-  return rack_.at((row - 1) * platform_.tipRackCols + (col - 1));
+  return rack_[(row - 1) * platform_.tipRackCols + (col - 1)];
 }
 DeckState::Reservoir &DeckState::reservoir(unsigned row, unsigned col) {
-  return reservoir_.at((row - 1) * platform_.reservoirCols + (col - 1));
+  return reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
 }
 double DeckState::reservoirVolumeUl(unsigned row, unsigned col) const {
   return reservoir_.at((row - 1) * platform_.reservoirCols + (col - 1)).volumeUl;
 }
 double DeckState::tipVolume(unsigned channel) const {
-  return hasTip(channel) ? totalVolume(head_[channel]->contents) : 0;
+  return hasTip(channel) ? head_[channel]->contents.total() : 0;
 }
 
 std::optional<Violation> DeckState::execute(const Command &command, bool commit) {
-  const std::string &module = command.module, &op = command.op;
-  if (module == platform_.liquidHandler) {
-    if (op == "PickTips") return pickTips(command, commit);
-    if (op == "DropTips") return dropTips(command, commit);
-    if (op == "ReturnTips") return returnTips(command, commit);
-    if (op == "Aspirate") return aspirate(command, commit);
-    if (op == "Dispense") return dispense(command, commit);
-    if (op == "Mix") return mix(command, commit);
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return executeDecoded(decoded, commit);
   }
-  if (op == "MovePlate") return movePlate(command, commit);
-  if (op == "RemoveLid") return lid(command, false, commit);
-  if (op == "PlaceLid") return lid(command, true, commit);
-  if (module == platform_.tipSwapModule && op == "SwapTipRack") return swapTipRack(commit);
-  if (module == platform_.heaterModule && op == "SetTemperature")
-    return setTemperature(command, commit);
-  if (module == platform_.heaterModule && op == "Off") {
+  return executeDecoded(command, commit);
+}
+
+std::optional<Violation> DeckState::executeDecoded(const Command &command, bool commit) {
+  const std::string &module = command.module;
+  CommandOp op = command.fields.op;
+  switch (op) {
+  case CommandOp::PickTips:
+  case CommandOp::DropTips:
+  case CommandOp::ReturnTips:
+  case CommandOp::Aspirate:
+  case CommandOp::Dispense:
+  case CommandOp::Mix:
+    if (!sameId(module, platform_.liquidHandler))
+      break;
+    switch (op) {
+    case CommandOp::PickTips: return pickTips(command, commit);
+    case CommandOp::DropTips: return dropTips(command, commit);
+    case CommandOp::ReturnTips: return returnTips(command, commit);
+    case CommandOp::Aspirate: return aspirate(command, commit);
+    case CommandOp::Dispense: return dispense(command, commit);
+    default: return mix(command, commit);
+    }
+  case CommandOp::MovePlate: return movePlate(command, commit);
+  case CommandOp::RemoveLid: return lid(command, false, commit);
+  case CommandOp::PlaceLid: return lid(command, true, commit);
+  case CommandOp::SwapTipRack:
+    if (sameId(module, platform_.tipSwapModule))
+      return swapTipRack(commit);
+    break;
+  case CommandOp::SetTemperature:
+    if (sameId(module, platform_.heaterModule))
+      return setTemperature(command, commit);
+    break;
+  case CommandOp::Off:
+    if (!sameId(module, platform_.heaterModule))
+      break;
     if (commit)
       heaterSetpoint_.reset();
     return std::nullopt;
+  case CommandOp::Shake:
+    if (sameId(module, platform_.shakerModule))
+      return shake(command);
+    break;
+  case CommandOp::ReadAbsorbance:
+    if (sameId(module, platform_.readerModule))
+      return read(command);
+    break;
+  case CommandOp::Wait:
+    if (sameId(module, platform_.systemModule))
+      return wait(command);
+    break;
+  case CommandOp::Prompt:
+    if (sameId(module, platform_.systemModule))
+      return std::nullopt;
+    break;
+  case CommandOp::Other: break;
   }
-  if (module == platform_.shakerModule && op == "Shake") return shake(command);
-  if (module == platform_.readerModule && op == "ReadAbsorbance") return read(command);
-  if (module == platform_.systemModule && op == "Wait") return wait(command);
-  if (module == platform_.systemModule && op == "Prompt") return std::nullopt;
   return violation(Rule::Range, fmt::format("`{}` is not a command of `{}`",
                                             command.name(), platform_.name));
 }
 
 //===--- Shared checks -----------------------------------------------------===//
 
-std::optional<Violation> DeckState::channels(const Command &command,
-                                             std::vector<unsigned> &out) const {
-  std::string mask = command.args.value("mask", std::string());
-  bool wellFormed = mask.size() == platform_.channels &&
-                    std::all_of(mask.begin(), mask.end(),
-                                [](char c) { return c == '0' || c == '1'; }) &&
-                    mask.find('1') != std::string::npos;
-  if (!wellFormed)
+std::optional<Violation> DeckState::channels(const Command &command, Channels &out) const {
+  const CommandFields &fields = command.fields;
+  bool wellFormed = fields.maskLength == platform_.channels && fields.maskBinary &&
+                    fields.maskBits != 0;
+  if (!wellFormed) {
+    auto it = command.args.find("mask");
+    std::string mask = it != command.args.end() && it->is_string() ? it->get<std::string>()
+                                                                   : std::string();
     return violation(Rule::Range,
                      fmt::format("mask `{}` is not {} characters of `1` and `0` with at "
                                  "least one `1`",
                                  mask, platform_.channels));
-  for (unsigned channel = 0; channel < mask.size(); ++channel)
-    if (mask[channel] == '1')
+  }
+  for (unsigned channel = 0; channel < fields.maskLength; ++channel)
+    if (fields.maskBits >> channel & 1)
       out.push_back(channel);
   return std::nullopt;
 }
 
 std::optional<Violation> DeckState::plateWells(const Command &command,
-                                               const std::vector<unsigned> &channels,
-                                               std::vector<Well> &out) const {
-  auto row = number(command, "row"), col = number(command, "col");
+                                               const Channels &channels, Wells &out) const {
+  const std::optional<double> &row = command.fields.row, &col = command.fields.col;
   if (!row || !col)
     return violation(Rule::Range, fmt::format("pipetting on slot {} needs `row` and `col`",
                                               platform_.samplePlateSlot));
@@ -255,8 +365,8 @@ std::optional<Violation> DeckState::plateWells(const Command &command,
   return std::nullopt;
 }
 
-std::optional<Violation> DeckState::plateReady(const std::string &action) const {
-  if (plateSlot_ != platform_.samplePlateSlot)
+std::optional<Violation> DeckState::plateReady(std::string_view action) const {
+  if (!sameId(plateSlot_, platform_.samplePlateSlot))
     return violation(Rule::Place,
                      fmt::format("{} needs the plate on slot {}, but it is on slot {}", action,
                                  platform_.samplePlateSlot, plateSlot_));
@@ -268,8 +378,8 @@ std::optional<Violation> DeckState::plateReady(const std::string &action) const 
   return std::nullopt;
 }
 
-std::optional<Violation> DeckState::tipsOn(const std::vector<unsigned> &channels,
-                                           const std::string &action) const {
+std::optional<Violation> DeckState::tipsOn(const Channels &channels,
+                                           std::string_view action) const {
   for (unsigned channel : channels)
     if (!head_[channel])
       return violation(Rule::Tips,
@@ -282,9 +392,9 @@ std::optional<Violation> DeckState::tipsOn(const std::vector<unsigned> &channels
 //===--- Tips --------------------------------------------------------------===//
 
 std::optional<Violation> DeckState::pickTips(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
-  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
     if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
         col + channel > platform_.tipRackCols)
@@ -320,7 +430,7 @@ std::optional<Violation> DeckState::pickTips(const Command &command, bool commit
 }
 
 std::optional<Violation> DeckState::dropTips(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
   if (auto v = tipsOn(used, "DropTips")) return v;
   if (tipsInWaste_ + used.size() > platform_.tipWasteCapacity)
@@ -338,9 +448,9 @@ std::optional<Violation> DeckState::dropTips(const Command &command, bool commit
 }
 
 std::optional<Violation> DeckState::returnTips(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
-  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
     if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
         col + channel > platform_.tipRackCols)
@@ -387,15 +497,15 @@ std::optional<Violation> DeckState::swapTipRack(bool commit) {
 //===--- Pipetting ---------------------------------------------------------===//
 
 std::optional<Violation> DeckState::aspirate(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
-  std::string slot = slotId(command.args.value("slot", Json()));
-  double volume = number(command, "volume_ul").value_or(0);
+  const std::string &slot = command.fields.slot;
+  double volume = command.fields.volumeUl;
   if (volume <= 0)
     return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
-  bool fromReservoir = slot == platform_.reservoirSlot;
-  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
-  std::vector<Well> wells;
+  bool fromReservoir = sameId(slot, platform_.reservoirSlot);
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
+  Wells wells;
   if (fromReservoir) {
     if (row < 1 || row > platform_.reservoirRows || col < 1 || col > platform_.reservoirCols)
       return violation(Rule::Range,
@@ -406,7 +516,7 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
       return violation(Rule::Range,
                        fmt::format("{} channels in one reservoir position; it takes at most {}",
                                    used.size(), platform_.reservoirMaxChannels));
-  } else if (slot == platform_.samplePlateSlot) {
+  } else if (sameId(slot, platform_.samplePlateSlot)) {
     if (auto v = plateWells(command, used, wells)) return v;
   } else {
     return violation(Rule::Place,
@@ -442,10 +552,10 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
     }
   }
   for (unsigned channel : used)
-    if (tipVolume(channel) + volume > platform_.tipCapacityUl + kEpsilon)
+    if (tipTotal(channel) + volume > platform_.tipCapacityUl + kEpsilon)
       return violation(Rule::Volume,
                        fmt::format("channel {} would hold {}; a tip holds at most {}",
-                                   channel + 1, ul(tipVolume(channel) + volume),
+                                   channel + 1, ul(tipTotal(channel) + volume),
                                    ul(platform_.tipCapacityUl)));
   if (fromReservoir) {
     const Reservoir &position = reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
@@ -458,10 +568,10 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
                                    formatNumber(platform_.reservoirDeadMl)));
   } else {
     for (const Well &well : wells)
-      if (totalVolume(this->well(well)) + kEpsilon < volume)
+      if (wellMix(well).total() + kEpsilon < volume)
         return violation(Rule::Volume,
                          fmt::format("well {} holds {}; it cannot give {}", well.name(),
-                                     ul(totalVolume(this->well(well))), ul(volume)));
+                                     ul(wellMix(well).total()), ul(volume)));
   }
   if (!commit)
     return std::nullopt;
@@ -470,15 +580,14 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
     if (fromReservoir) {
       Reservoir &position = reservoir(row, col);
       position.volumeUl -= volume;
-      tip.contents[position.liquid.empty() ? fmt::format("reservoir({},{})", row, col)
-                                           : position.liquid] += volume;
+      tip.contents.add(position.liquidId, volume);
       if (tip.contact == Contact::None) {
         tip.contact = Contact::Reservoir;
         tip.contactRow = row;
         tip.contactCol = col;
       }
     } else {
-      addInto(tip.contents, takeProportionally(wellRef(wells[i]), volume));
+      tip.contents.addAll(wellRef(wells[i]).take(volume));
       tip.contact = Contact::Well;
       tip.contactRow = wells[i].row;
       tip.contactCol = wells[i].col;
@@ -488,20 +597,20 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
 }
 
 std::optional<Violation> DeckState::dispense(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
-  std::string slot = slotId(command.args.value("slot", Json()));
-  double volume = number(command, "volume_ul").value_or(0);
+  const std::string &slot = command.fields.slot;
+  double volume = command.fields.volumeUl;
   if (volume <= 0)
     return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
-  bool toWaste = slot == platform_.solutionWasteSlot;
-  std::vector<Well> wells;
+  bool toWaste = sameId(slot, platform_.solutionWasteSlot);
+  Wells wells;
   if (toWaste) {
-    if (command.args.contains("row") || command.args.contains("col"))
+    if (command.fields.hasRowKey || command.fields.hasColKey)
       return violation(Rule::Range, fmt::format("the solution waste (slot {}) has no `row` "
                                                 "or `col`",
                                                 slot));
-  } else if (slot == platform_.samplePlateSlot) {
+  } else if (sameId(slot, platform_.samplePlateSlot)) {
     if (auto v = plateWells(command, used, wells)) return v;
     if (auto v = plateReady("dispensing into the plate")) return v;
   } else {
@@ -512,10 +621,10 @@ std::optional<Violation> DeckState::dispense(const Command &command, bool commit
   }
   if (auto v = tipsOn(used, "Dispense")) return v;
   for (unsigned channel : used)
-    if (tipVolume(channel) + kEpsilon < volume)
+    if (tipTotal(channel) + kEpsilon < volume)
       return violation(Rule::Volume,
                        fmt::format("channel {} holds {}; it cannot dispense {}", channel + 1,
-                                   ul(tipVolume(channel)), ul(volume)));
+                                   ul(tipTotal(channel)), ul(volume)));
   if (toWaste) {
     double capacity = platform_.solutionWasteMl * 1000;
     if (solutionWasteUl_ + volume * used.size() > capacity + kEpsilon)
@@ -526,39 +635,39 @@ std::optional<Violation> DeckState::dispense(const Command &command, bool commit
                                    ul(solutionWasteUl_), ul(volume * used.size())));
   } else {
     for (const Well &well : wells)
-      if (totalVolume(this->well(well)) + volume > labware_.wellCapacityUl + kEpsilon)
+      if (wellMix(well).total() + volume > labware_.wellCapacityUl + kEpsilon)
         return violation(Rule::Volume,
                          fmt::format("well {} would hold {}; `{}` wells hold {}", well.name(),
-                                     ul(totalVolume(this->well(well)) + volume), labware_.name,
+                                     ul(wellMix(well).total() + volume), labware_.name,
                                      ul(labware_.wellCapacityUl)));
   }
   if (!commit)
     return std::nullopt;
   for (size_t i = 0; i < used.size(); ++i) {
-    Contents moved = takeProportionally(head_[used[i]]->contents, volume);
+    LiquidMix moved = head_[used[i]]->contents.take(volume);
     if (toWaste)
       solutionWasteUl_ += volume;
     else
-      addInto(wellRef(wells[i]), moved);
+      wellRef(wells[i]).addAll(moved);
   }
   return std::nullopt;
 }
 
 std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
-  std::vector<unsigned> used;
+  Channels used;
   if (auto v = channels(command, used)) return v;
-  std::string slot = slotId(command.args.value("slot", Json()));
-  double volume = number(command, "volume_ul").value_or(0);
-  double cycles = number(command, "cycles").value_or(0);
+  const std::string &slot = command.fields.slot;
+  double volume = command.fields.volumeUl;
+  double cycles = command.fields.cycles;
   if (volume <= 0)
     return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
   if (cycles < 1)
     return violation(Rule::Range, fmt::format("cycles {} is not at least 1", formatNumber(cycles)));
-  if (slot != platform_.samplePlateSlot)
+  if (!sameId(slot, platform_.samplePlateSlot))
     return violation(Rule::Place, fmt::format("mixes on slot {}; mixing happens only in the "
                                               "plate on slot {}",
                                               slot, platform_.samplePlateSlot));
-  std::vector<Well> wells;
+  Wells wells;
   if (auto v = plateWells(command, used, wells)) return v;
   if (auto v = plateReady("mixing in the plate")) return v;
   if (auto v = tipsOn(used, "Mix")) return v;
@@ -571,7 +680,7 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
       // touch the well") relies on it. From then on it belongs to the well
       // and never returns to the reservoir. A tip still holding liquid may
       // not mix.
-      if (tip.contact == Contact::Reservoir && totalVolume(tip.contents) > kEpsilon)
+      if (tip.contact == Contact::Reservoir && tip.contents.total() > kEpsilon)
         return violation(Rule::Contact,
                          fmt::format("the tip on channel {} has aspirated from reservoir ({},{}) "
                                      "and may aspirate only from there again, not mix in well {}",
@@ -589,15 +698,15 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
     }
   }
   for (size_t i = 0; i < used.size(); ++i) {
-    if (tipVolume(used[i]) + volume > platform_.tipCapacityUl + kEpsilon)
+    if (tipTotal(used[i]) + volume > platform_.tipCapacityUl + kEpsilon)
       return violation(Rule::Volume,
                        fmt::format("channel {} would hold {} while mixing; a tip holds at most {}",
-                                   used[i] + 1, ul(tipVolume(used[i]) + volume),
+                                   used[i] + 1, ul(tipTotal(used[i]) + volume),
                                    ul(platform_.tipCapacityUl)));
-    if (totalVolume(well(wells[i])) + kEpsilon < volume)
+    if (wellMix(wells[i]).total() + kEpsilon < volume)
       return violation(Rule::Volume, fmt::format("well {} holds {}; it cannot give {} to mix",
                                                  wells[i].name(),
-                                                 ul(totalVolume(well(wells[i]))), ul(volume)));
+                                                 ul(wellMix(wells[i]).total()), ul(volume)));
   }
   if (!commit)
     return std::nullopt;
@@ -612,31 +721,38 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
 
 //===--- Plate, lid, heater, shaker, reader, system ------------------------===//
 
+const Slot *DeckState::slotNamed(std::string_view id) const {
+  for (const Slot &slot : platform_.slots)
+    if (sameId(slot.id, id))
+      return &slot;
+  return nullptr;
+}
+
 std::optional<Violation> DeckState::movePlate(const Command &command, bool commit) {
-  std::string from = slotId(command.args.value("from", Json()));
-  std::string to = slotId(command.args.value("to", Json()));
-  for (const std::string &slot : {from, to})
-    if (!platform_.findSlot(slot))
-      return violation(Rule::Range, fmt::format("slot `{}` does not exist on `{}`", slot,
+  const std::string &from = command.fields.from, &to = command.fields.to;
+  for (const std::string *slot : {&from, &to})
+    if (!slotNamed(*slot))
+      return violation(Rule::Range, fmt::format("slot `{}` does not exist on `{}`", *slot,
                                                 platform_.name));
   const TransportRoute *route = nullptr;
   for (const TransportRoute &candidate : platform_.routes)
-    if (candidate.module == command.module)
+    if (sameId(candidate.module, command.module))
       route = &candidate;
   if (!route)
     return violation(Rule::Place, fmt::format("`{}` does not move plates", command.module));
   auto serves = [&](const std::string &slot) {
-    return std::find(route->slots.begin(), route->slots.end(), slot) != route->slots.end();
+    return std::any_of(route->slots.begin(), route->slots.end(),
+                       [&](const std::string &served) { return sameId(served, slot); });
   };
   if (!serves(from) || !serves(to))
     return violation(Rule::Place, fmt::format("`{}` moves plates only among slots {}, not from "
                                               "{} to {}",
                                               command.module, joined(route->slots), from, to));
-  if (plateSlot_ != from)
+  if (!sameId(plateSlot_, from))
     return violation(Rule::Place, fmt::format("the move starts at slot {}, but the plate is on "
                                               "slot {}",
                                               from, plateSlot_));
-  if (to == plateSlot_)
+  if (sameId(to, plateSlot_))
     return violation(Rule::Place,
                      fmt::format("the move ends on slot {}, which is not empty", to));
   if (commit)
@@ -645,20 +761,21 @@ std::optional<Violation> DeckState::movePlate(const Command &command, bool commi
 }
 
 std::optional<Violation> DeckState::lid(const Command &command, bool place, bool commit) {
-  std::string slot = slotId(command.args.value("slot", Json()));
-  if (!platform_.findSlot(slot))
+  const std::string &slot = command.fields.slot;
+  const Slot *where = slotNamed(slot);
+  if (!where)
     return violation(Rule::Range,
                      fmt::format("slot `{}` does not exist on `{}`", slot, platform_.name));
-  std::string deck = platform_.deckOf(slot);
+  const std::string &deck = where->deck;
   auto moduleIt = platform_.lidModules.find(deck);
   auto holderIt = platform_.lidHolders.find(deck);
   if (moduleIt == platform_.lidModules.end() || holderIt == platform_.lidHolders.end())
     return violation(Rule::Place, fmt::format("the {} deck has no lid holder", deck));
-  if (moduleIt->second != command.module)
+  if (!sameId(moduleIt->second, command.module))
     return violation(Rule::Place, fmt::format("lids on the {} deck are handled by `{}`, not "
                                               "`{}`",
                                               deck, moduleIt->second, command.module));
-  if (plateSlot_ != slot)
+  if (!sameId(plateSlot_, slot))
     return violation(Rule::Place, fmt::format("no plate on slot {}; the plate is on slot {}",
                                               slot, plateSlot_));
   if (!place && !lidOn_)
@@ -669,7 +786,7 @@ std::optional<Violation> DeckState::lid(const Command &command, bool place, bool
     if (lidOn_)
       return violation(Rule::Place,
                        fmt::format("the plate on slot {} already has its lid on", slot));
-    if (lidHolderSlot_ != holderIt->second)
+    if (!sameId(lidHolderSlot_, holderIt->second))
       return violation(Rule::Place,
                        fmt::format("the lid is on the lid holder (slot {}), not on this deck's "
                                    "holder (slot {})",
@@ -683,7 +800,7 @@ std::optional<Violation> DeckState::lid(const Command &command, bool place, bool
 }
 
 std::optional<Violation> DeckState::setTemperature(const Command &command, bool commit) {
-  double celsius = number(command, "celsius").value_or(0);
+  double celsius = command.fields.celsius;
   if (celsius <= platform_.roomTempMaxCelsius || celsius > platform_.heaterMaxCelsius)
     return violation(Rule::Range,
                      fmt::format("heater set point {} °C is outside the heating plate's range "
@@ -696,8 +813,8 @@ std::optional<Violation> DeckState::setTemperature(const Command &command, bool 
 }
 
 std::optional<Violation> DeckState::shake(const Command &command) {
-  double rpm = number(command, "rpm").value_or(0);
-  double seconds = number(command, "seconds").value_or(0);
+  double rpm = command.fields.rpm;
+  double seconds = command.fields.seconds;
   if (rpm < platform_.shakerMinRpm || rpm > platform_.shakerMaxRpm)
     return violation(Rule::Range, fmt::format("{} rpm is outside the shaker range {}..{} rpm",
                                               formatNumber(rpm),
@@ -706,7 +823,7 @@ std::optional<Violation> DeckState::shake(const Command &command) {
   if (seconds <= 0)
     return violation(Rule::Range, fmt::format("shaking for {} s; the time must be positive",
                                               formatNumber(seconds)));
-  if (plateSlot_ != platform_.shakerSlot)
+  if (!sameId(plateSlot_, platform_.shakerSlot))
     return violation(Rule::Place, fmt::format("shaking needs the plate on slot {}, but it is "
                                               "on slot {}",
                                               platform_.shakerSlot, plateSlot_));
@@ -724,24 +841,28 @@ std::optional<Violation> DeckState::read(const Command &command) {
       names.push_back(formatNumber(filter));
     return joined(names);
   };
-  for (const char *key : {"wavelength_nm", "reference_nm"}) {
-    auto nm = number(command, key);
+  for (const std::optional<double> &nm :
+       {command.fields.wavelengthNm, command.fields.referenceNm}) {
     if (nm && !hasFilter(*nm))
       return violation(Rule::Range, fmt::format("the reader has no {} nm filter; filters are {}",
                                                 formatNumber(*nm), filters()));
   }
-  const Json &wells = command.args.value("wells", Json::array());
-  if (!wells.is_array() || wells.empty())
+  const std::vector<Well> &wells = command.fields.wells;
+  if (!command.fields.wellsIsArray || wells.empty())
     return violation(Rule::Range, "the read names no wells");
-  for (const Json &name : wells) {
-    auto well = name.is_string() ? Well::parse(name.get<std::string>()) : std::nullopt;
-    if (!well || !labware_.shape.contains(*well))
+  bool allInside = command.fields.wellsAllNamed &&
+                   command.fields.wellsMaxRow <= labware_.shape.rows &&
+                   command.fields.wellsMaxCol <= labware_.shape.cols;
+  for (size_t i = 0; i < wells.size() && !allInside; ++i)
+    if (!labware_.shape.contains(wells[i])) {
+      // Well{} stands for a name that is no well; quote the argument.
+      const Json &name = command.args["wells"][i];
       return violation(Rule::Range,
                        fmt::format("`{}` is not a well of `{}`",
                                    name.is_string() ? name.get<std::string>() : name.dump(),
                                    labware_.name));
-  }
-  if (plateSlot_ != platform_.readerSlot)
+    }
+  if (!sameId(plateSlot_, platform_.readerSlot))
     return violation(Rule::Place, fmt::format("reading needs the plate on slot {}, but it is "
                                               "on slot {}",
                                               platform_.readerSlot, plateSlot_));
@@ -753,13 +874,13 @@ std::optional<Violation> DeckState::read(const Command &command) {
 }
 
 std::optional<Violation> DeckState::wait(const Command &command) {
-  double seconds = number(command, "seconds").value_or(0);
+  double seconds = command.fields.seconds;
   if (seconds < 0)
     return violation(Rule::Range, fmt::format("waiting {} s; the time cannot be negative",
                                               formatNumber(seconds)));
   // A wait with the plate on the heating plate is a heated incubation: the
   // heater must be at a set point.
-  if (plateSlot_ == platform_.heaterSlot && !heaterSetpoint_)
+  if (sameId(plateSlot_, platform_.heaterSlot) && !heaterSetpoint_)
     return violation(Rule::Place,
                      fmt::format("the plate incubates on the heating plate (slot {}) while the "
                                  "heater is off; set its temperature first",

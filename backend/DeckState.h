@@ -9,11 +9,20 @@
 // so a rejected command leaves the state untouched and `check` costs no
 // copy.
 //
+// Handlers read the command's typed fields (Command.h), never its JSON.
+// Liquids are interned once per run (LiquidTable: every name a run can
+// produce is known from the RunSetup and the platform) and what a well or
+// tip holds is a short vector of (liquid id, µL) kept in id order, which is
+// name order: sums and splits run in the order the name-keyed map of the
+// first version used, so volumes and toJson() are unchanged to the bit.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "backend/Command.h"
 #include "backend/RunSetup.h"
+
+#include <llvm/ADT/SmallVector.h>
 
 #include <map>
 #include <optional>
@@ -31,9 +40,48 @@ struct Violation {
   std::string message;
 };
 
-/// Liquid name -> µL.
+/// Liquid name -> µL: a named view of a LiquidMix for inspection and tests.
 using Contents = std::map<std::string, double>;
 double totalVolume(const Contents &contents);
+
+/// The liquid names of one run, ids assigned in name order: reservoir
+/// loads, the placeholder `reservoir(R,C)` of each position loaded with no
+/// name, and MANUAL fills.
+class LiquidTable {
+public:
+  LiquidTable(const Platform &platform, const RunSetup &setup);
+  /// The id of a name of this run; nullopt for any other name.
+  std::optional<uint32_t> find(std::string_view name) const;
+  const std::string &name(uint32_t id) const { return names_[id]; }
+  size_t size() const { return names_.size(); }
+
+private:
+  std::vector<std::string> names_;
+};
+
+/// What a well or a tip holds: (liquid id, µL), sorted by id.
+struct LiquidMix {
+  struct Part {
+    uint32_t liquid;
+    double ul;
+  };
+  llvm::SmallVector<Part, 2> parts;
+
+  /// The sum in id order.
+  double total() const {
+    double sum = 0;
+    for (const Part &part : parts)
+      sum += part.ul;
+    return sum;
+  }
+  bool empty() const { return parts.empty(); }
+  /// `+=` on the liquid's entry, creating it in order.
+  void add(uint32_t liquid, double ul);
+  /// Moves `amount` µL out, keeping the composition; returns what moved.
+  LiquidMix take(double amount);
+  void addAll(const LiquidMix &other);
+  Contents named(const LiquidTable &liquids) const;
+};
 
 class DeckState {
 public:
@@ -54,7 +102,17 @@ public:
   /// Whether the rack position holds a fresh (never picked) tip.
   bool rackPositionFresh(unsigned row, unsigned col) const;
 
-  const Contents &well(Well well) const;
+  /// What the well holds, by name (builds a map: for inspection).
+  Contents well(Well well) const;
+  const LiquidMix &wellMix(Well well) const {
+    return wells_[(well.row - 1) * labware_.shape.cols + (well.col - 1)];
+  }
+  const LiquidTable &liquids() const { return liquids_; }
+  /// Changes whenever what the well holds changes (a per-state counter):
+  /// lets the reader model reuse what it computed from unchanged wells.
+  uint64_t wellStamp(Well well) const {
+    return wellStamps_[(well.row - 1) * labware_.shape.cols + (well.col - 1)];
+  }
   double reservoirVolumeUl(unsigned row, unsigned col) const;
   double solutionWasteUl() const { return solutionWasteUl_; }
   unsigned tipsInWaste() const { return tipsInWaste_; }
@@ -69,7 +127,7 @@ private:
   enum class Contact : uint8_t { None, Reservoir, Well };
   struct Tip {
     unsigned rackRow = 0, rackCol = 0; ///< where it was picked
-    Contents contents;
+    LiquidMix contents;
     Contact contact = Contact::None;
     unsigned contactRow = 0, contactCol = 0;
   };
@@ -80,8 +138,12 @@ private:
   };
   struct Reservoir {
     std::string liquid;
+    uint32_t liquidId = 0; ///< of `liquid`, or of `reservoir(R,C)` if unnamed
     double volumeUl = 0;
   };
+  /// Masked channels, 0-based, in order.
+  using Channels = llvm::SmallVector<unsigned, 8>;
+  using Wells = llvm::SmallVector<Well, 8>;
 
   using Result = std::optional<Violation>;
   Result pickTips(const Command &command, bool commit);
@@ -94,18 +156,21 @@ private:
   Result lid(const Command &command, bool place, bool commit);
   Result swapTipRack(bool commit);
   Result setTemperature(const Command &command, bool commit);
+  Result executeDecoded(const Command &command, bool commit);
+  /// Platform::findSlot without a call to memcmp per slot.
+  const Slot *slotNamed(std::string_view id) const;
   Result shake(const Command &command);
   Result read(const Command &command);
   Result wait(const Command &command);
 
   /// Masked channels of a `mask` argument, or a Range violation.
-  Result channels(const Command &command, std::vector<unsigned> &out) const;
+  Result channels(const Command &command, Channels &out) const;
   /// Plate wells under the masked channels at (row, col).
-  Result plateWells(const Command &command, const std::vector<unsigned> &channels,
-                    std::vector<Well> &out) const;
-  Result plateReady(const std::string &action) const;
-  Result tipsOn(const std::vector<unsigned> &channels, const std::string &action) const;
-  Contents &wellRef(Well well);
+  Result plateWells(const Command &command, const Channels &channels, Wells &out) const;
+  Result plateReady(std::string_view action) const;
+  Result tipsOn(const Channels &channels, std::string_view action) const;
+  double tipTotal(unsigned channel) const { return head_[channel]->contents.total(); }
+  LiquidMix &wellRef(Well well);
   RackPosition &rack(unsigned row, unsigned col);
   Reservoir &reservoir(unsigned row, unsigned col);
 
@@ -113,8 +178,17 @@ private:
   Labware labware_;
   unsigned stride_ = 1; ///< plate columns between adjacent channels
   const RunSetup &setup_;
+  LiquidTable liquids_;
+  /// Liquid id of each MANUAL fill of setup_.manualFills.
+  std::vector<uint32_t> manualFillIds_;
+  /// Indices into setup_.manualFills, stably sorted by beforeSeq: the fills
+  /// of one seq are found by a cursor, not by a scan per command.
+  std::vector<uint32_t> manualFillOrder_;
+  size_t nextFill_ = 0; ///< first entry of manualFillOrder_ not yet passed
 
-  std::vector<Contents> wells_;
+  std::vector<LiquidMix> wells_;
+  std::vector<uint64_t> wellStamps_;
+  uint64_t lastStamp_ = 0;
   std::vector<Reservoir> reservoir_;
   std::vector<RackPosition> rack_;
   std::vector<std::optional<Tip>> head_;

@@ -16,7 +16,11 @@
 
 #include "backend/Command.h"
 
+#include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,12 +73,77 @@ struct FaultPlan {
   bool empty() const { return at.empty() && rate <= 0; }
 };
 
+/// Well -> value, sorted by well: a flat map. A read of a whole plate
+/// fills hundreds of these per command; a node per well was the largest
+/// cost of reading (bench/README.md, throughput).
+class WellValues {
+public:
+  using value_type = std::pair<Well, double>;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  WellValues() = default;
+  /// From (well, value) pairs in any order; a later duplicate wins, as
+  /// with repeated `operator[]` assignments.
+  static WellValues fromUnsorted(std::vector<value_type> pairs) {
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [](const value_type &a, const value_type &b) { return a.first < b.first; });
+    WellValues values;
+    values.entries_.reserve(pairs.size());
+    for (const value_type &pair : pairs)
+      if (!values.entries_.empty() && values.entries_.back().first == pair.first)
+        values.entries_.back().second = pair.second;
+      else
+        values.entries_.push_back(pair);
+    return values;
+  }
+
+  /// From pairs already in increasing well order, without duplicates.
+  static WellValues fromSorted(std::vector<value_type> pairs) {
+    WellValues values;
+    values.entries_ = std::move(pairs);
+    return values;
+  }
+
+  double &operator[](Well well) {
+    if (entries_.empty() || entries_.back().first < well)
+      return entries_.emplace_back(well, 0.0).second;
+    auto it = lowerBound(well);
+    if (it != entries_.end() && it->first == well)
+      return it->second;
+    return entries_.insert(it, value_type{well, 0.0})->second;
+  }
+  const_iterator find(Well well) const {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), well,
+                               [](const value_type &entry, Well w) { return entry.first < w; });
+    return it != entries_.end() && it->first == well ? it : entries_.end();
+  }
+  const double &at(Well well) const {
+    auto it = find(well);
+    if (it == entries_.end())
+      throw std::out_of_range("WellValues::at");
+    return it->second;
+  }
+  size_t count(Well well) const { return find(well) != entries_.end() ? 1 : 0; }
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+  friend bool operator==(const WellValues &, const WellValues &) = default;
+
+private:
+  std::vector<value_type>::iterator lowerBound(Well well) {
+    return std::lower_bound(entries_.begin(), entries_.end(), well,
+                            [](const value_type &entry, Well w) { return entry.first < w; });
+  }
+  std::vector<value_type> entries_;
+};
+
 /// One absorbance read as the reader reports it: well -> optical density.
 struct PlateRead {
   uint32_t seq = 0;
   double wavelengthNm = 0;
   std::optional<double> referenceNm;
-  std::map<Well, double> values;
+  WellValues values;
   std::string step;
   uint32_t line = 0;
 };

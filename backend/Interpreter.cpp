@@ -116,9 +116,18 @@ constexpr unsigned kMaxAttempts = 3;
 using RackAnchor = std::pair<unsigned, unsigned>;
 
 std::optional<RackAnchor> rackAnchor(const Command &command) {
-  if (command.op != "PickTips" && command.op != "ReturnTips")
+  if (command.fields.op != CommandOp::PickTips && command.fields.op != CommandOp::ReturnTips)
     return std::nullopt;
-  return RackAnchor{command.args.value("row", 0u), command.args.value("col", 0u)};
+  return RackAnchor{command.fields.rowIndex, command.fields.colIndex};
+}
+
+/// The command with its rack anchor moved to (row, col).
+Command withRackAnchor(const Command &command, unsigned row, unsigned col) {
+  Command moved = command;
+  moved.args["row"] = row;
+  moved.args["col"] = col;
+  decodeCommand(moved);
+  return moved;
 }
 
 /// What the operator needs to know about the deck after a stop.
@@ -165,9 +174,21 @@ std::string_view operatorAdvice(FaultKind kind) {
 
 } // namespace
 
-RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
+RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup &setup,
                       const Platform &platform, const RunOptions &givenOptions,
                       SourceManager &sources, DiagnosticEngine &diags) {
+  // Lowering and the stream reader decode every command; a list built by
+  // hand is decoded here, once, not per layer and command.
+  std::vector<Command> decodedCommands;
+  bool allDecoded = std::all_of(givenCommands.begin(), givenCommands.end(),
+                                [](const Command &command) { return command.fields.decoded; });
+  if (!allDecoded) {
+    decodedCommands = givenCommands;
+    for (Command &command : decodedCommands)
+      if (!command.fields.decoded)
+        decodeCommand(command);
+  }
+  const std::vector<Command> &commands = allDecoded ? givenCommands : decodedCommands;
   RunResult result;
   unsigned errorsBefore = diags.errorCount();
   RunOptions options = givenOptions;
@@ -203,7 +224,10 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
   // A resumed run continues the journal's run with the journal's settings,
   // so that reads and outputs are those of one unbroken run.
   std::optional<JournalRecord> journalRecord;
-  std::string hash = streamHash(commands);
+  // The hash serializes the whole stream: only a journal needs it.
+  std::string hash = options.resume.empty() && options.journal.empty()
+                         ? std::string()
+                         : streamHash(commands);
   if (!options.resume.empty()) {
     journalRecord = readJournal(options.resume, sources, diags);
     if (!journalRecord)
@@ -241,7 +265,7 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
       return result;
     truth = std::move(*loaded);
   }
-  std::vector<std::map<Well, double>> readerData;
+  std::vector<WellValues> readerData;
   for (const std::string &path : options.readerData) {
     auto values = readPlateCsv(path, labware->shape, sources, diags);
     if (!values)
@@ -321,17 +345,21 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
 
   // Later PickTips/ReturnTips at a rack anchor go to another anchor after a
   // tip pick-up failure was retried there; a rack swap ends every remap.
+  // Almost every command goes out unchanged: `remapped` hands back the
+  // command itself and copies only when a remap applies.
   std::map<RackAnchor, RackAnchor> remaps;
-  auto remapped = [&](const Command &command) {
-    Command actual = command;
-    if (command.op == "SwapTipRack")
+  Command remapStorage;
+  auto remapped = [&](const Command &command) -> const Command & {
+    if (command.fields.op == CommandOp::SwapTipRack)
       remaps.clear();
+    if (remaps.empty())
+      return command;
     if (auto anchor = rackAnchor(command))
       if (auto it = remaps.find(*anchor); it != remaps.end()) {
-        actual.args["row"] = it->second.first;
-        actual.args["col"] = it->second.second;
+        remapStorage = withRackAnchor(command, it->second.first, it->second.second);
+        return remapStorage;
       }
-    return actual;
+    return command;
   };
 
   auto stop = [&](const Command &command, RunResult &result) -> RunResult & {
@@ -365,7 +393,7 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
       }
       const JournalRecord::Done &done = *event.done;
       const Command &command = commands[done.seq - 1];
-      Command actual = remapped(command);
+      const Command &actual = remapped(command);
       if (commandToJson(actual) != done.command) {
         diags.report(DiagId::BadJournal, SourceLoc{},
                      fmt::format("confirmed command {} in `{}` is not command {} of the stream",
@@ -436,9 +464,9 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
 
   for (size_t index = start; index < commands.size(); ++index) {
     const Command &command = commands[index];
-    Command actual = remapped(command);
+    const Command *actual = &remapped(command);
     twin.applyManualFills(command.seq);
-    if (auto violation = twin.check(actual)) {
+    if (auto violation = twin.check(*actual)) {
       diags.report(ruleDiag(violation->rule), commandLoc(command, options), command.seq,
                    command.name(), command.line, violation->message)
           .step(command.step);
@@ -447,9 +475,9 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
     }
     DeviceResult outcome;
     for (unsigned attempt = 1;; ++attempt) {
-      if (!journalWrite(Json{{"begin", command.seq}}, /*durable=*/false))
+      if (journal.isOpen() && !journalWrite(Json{{"begin", command.seq}}, /*durable=*/false))
         return stop(command, result);
-      outcome = device->execute(actual);
+      outcome = device->execute(*actual);
       if (outcome.status == DeviceStatus::Ok)
         break;
       journalWrite(Json{{"failed", command.seq},
@@ -470,32 +498,30 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
         std::set<RackAnchor> wanted;
         for (size_t later = index; later < commands.size(); ++later) {
           const Command &next = commands[later];
-          if (next.op == "SwapTipRack")
+          if (next.fields.op == CommandOp::SwapTipRack)
             break;
           if (auto nextAnchor = rackAnchor(next)) {
-            Command moved = remapped(next);
-            std::string mask = next.args.value("mask", std::string());
-            for (unsigned channel = 0; channel < mask.size(); ++channel)
-              if (mask[channel] == '1')
-                wanted.insert({moved.args.value("row", 0u),
-                               moved.args.value("col", 0u) + channel});
+            RackAnchor at = *nextAnchor;
+            if (auto it = remaps.find(at); it != remaps.end())
+              at = it->second;
+            for (unsigned channel = 0; channel < next.fields.maskLength && channel < 64; ++channel)
+              if (next.fields.maskBits >> channel & 1)
+                wanted.insert({at.first, at.second + channel});
           }
         }
-        std::string mask = command.args.value("mask", std::string());
+        const CommandFields &fields = command.fields;
         std::optional<RackAnchor> replacement;
         for (unsigned row = 1; row <= platform.tipRackRows && !replacement; ++row)
           for (unsigned col = 1; col <= platform.tipRackCols && !replacement; ++col) {
             bool fits = true;
-            for (unsigned channel = 0; channel < mask.size() && fits; ++channel)
-              if (mask[channel] == '1')
+            for (unsigned channel = 0; channel < fields.maskLength && channel < 64 && fits;
+                 ++channel)
+              if (fields.maskBits >> channel & 1)
                 fits = twin.rackPositionFresh(row, col + channel) &&
                        !wanted.count({row, col + channel});
             if (!fits)
               continue;
-            Command candidate = actual;
-            candidate.args["row"] = row;
-            candidate.args["col"] = col;
-            if (!twin.check(candidate))
+            if (!twin.check(withRackAnchor(*actual, row, col)))
               replacement = RackAnchor{row, col};
           }
         if (anchor && replacement) {
@@ -503,7 +529,7 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
           if (!journalWrite(Json{{"remap", {anchor->first, anchor->second}},
                                  {"to", {replacement->first, replacement->second}}}))
             return stop(command, result);
-          actual = remapped(command);
+          actual = &remapped(command);
           result.events.push_back(fmt::format(
               "command {} `{}`: {}; retrying with the tips at rack row {} column {}",
               command.seq, command.name(), outcome.message, replacement->first,
@@ -529,8 +555,8 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
                         {"fault", faultKindName(outcome.fault)}});
       return stop(command, result);
     }
-    twin.execute(actual, /*commit=*/true);
-    result.robotSeconds += commandSeconds(actual, platform);
+    twin.execute(*actual, /*commit=*/true);
+    result.robotSeconds += commandSeconds(*actual, platform);
     ++result.executed;
     std::optional<PlateRead> read;
     if (outcome.read) {
@@ -539,15 +565,17 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
       if (readIndex < readerData.size())
         read->values = readerData[readIndex];
     }
-    Json done{{"done", command.seq},
-              {"clock_s", result.robotSeconds},
-              {"command", commandToJson(actual)}};
-    if (read)
-      done["read"] = plateReadJson(*read);
-    // Durable before the next physical command (and before the read's
-    // file, so the journal is never behind what is on disk).
-    if (!journalWrite(done))
-      return stop(command, result);
+    if (journal.isOpen()) {
+      Json done{{"done", command.seq},
+                {"clock_s", result.robotSeconds},
+                {"command", commandToJson(*actual)}};
+      if (read)
+        done["read"] = plateReadJson(*read);
+      // Durable before the next physical command (and before the read's
+      // file, so the journal is never behind what is on disk).
+      if (!journalWrite(done))
+        return stop(command, result);
+    }
     if (read)
       storeRead(std::move(*read), /*fromJournal=*/false);
     if (options.progress)

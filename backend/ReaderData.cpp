@@ -59,7 +59,7 @@ std::vector<std::string> splitCells(std::string_view line) {
 }
 } // namespace
 
-std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
+std::optional<WellValues> readPlateCsv(const std::string &path,
                                                    const PlateShape &shape,
                                                    SourceManager &sources,
                                                    DiagnosticEngine &diags) {
@@ -93,7 +93,7 @@ std::optional<std::map<Well, double>> readPlateCsv(const std::string &path,
   if (lines - 1 != shape.rows)
     return fail(lines, 1, fmt::format("{} data row(s); expected {}", lines - 1, expected));
 
-  std::map<Well, double> values;
+  WellValues values;
   for (unsigned row = 1; row <= shape.rows; ++row) {
     uint32_t lineNo = row + 1;
     std::vector<std::string> cells = splitCells(sources.lineText(*fileId, lineNo));

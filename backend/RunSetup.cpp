@@ -330,24 +330,28 @@ TipCount countTips(const std::vector<Command> &commands, const Platform &platfor
   std::vector<uint8_t> rack(platform.tipRackRows * platform.tipRackCols, 0);
   TipCount count;
   bool rackUsed = false;
-  for (const Command &command : commands) {
-    if (command.op == "SwapTipRack") {
+  for (const Command &given : commands) {
+    std::optional<Command> decodedCopy;
+    if (!given.fields.decoded)
+      decodeCommand(decodedCopy.emplace(given));
+    const Command &command = decodedCopy ? *decodedCopy : given;
+    const CommandFields &fields = command.fields;
+    if (fields.op == CommandOp::SwapTipRack) {
       std::fill(rack.begin(), rack.end(), 0);
       rackUsed = false;
       continue;
     }
-    if (command.op != "PickTips" && command.op != "ReturnTips")
+    if (fields.op != CommandOp::PickTips && fields.op != CommandOp::ReturnTips)
       continue;
-    auto row = command.args.value("row", 0u), col = command.args.value("col", 0u);
-    std::string mask = command.args.value("mask", std::string());
-    for (unsigned channel = 0; channel < mask.size(); ++channel) {
-      if (mask[channel] != '1')
+    unsigned row = fields.rowIndex, col = fields.colIndex;
+    for (unsigned channel = 0; channel < fields.maskLength && channel < 64; ++channel) {
+      if (!(fields.maskBits >> channel & 1))
         continue;
       unsigned c = col + channel;
       if (row < 1 || row > platform.tipRackRows || c < 1 || c > platform.tipRackCols)
         continue;
       uint8_t &slot = rack[(row - 1) * platform.tipRackCols + (c - 1)];
-      if (command.op == "ReturnTips") {
+      if (fields.op == CommandOp::ReturnTips) {
         slot = 2;
       } else {
         if (slot == 0) {

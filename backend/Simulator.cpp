@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <csignal>
 #include <sstream>
@@ -57,77 +58,143 @@ std::optional<double> ReaderModel::analyteConc(const std::string &liquid) const 
   return it->second;
 }
 
-double ReaderModel::signal(const Contents &contents) const {
-  double total = totalVolume(contents);
+void ReaderModel::bind(const DeckState &state) {
+  const PlateShape &shape = state.labware().shape;
+  if (cols_ != shape.cols || captured_.size() != size_t(shape.rows) * shape.cols) {
+    // A model reads one plate; the first state fixes its shape.
+    PLATE_ASSERT(captured_.empty(), "one reader model reads one plate shape");
+    cols_ = shape.cols;
+    captured_.assign(size_t(shape.rows) * shape.cols, 0.0);
+    hasCaptured_.assign(captured_.size(), 0);
+    calibrantWell_.assign(captured_.size(), 0);
+  }
+  if (boundState_ != &state) {
+    boundState_ = &state;
+    effective_.assign(captured_.size(), 0.0);
+    calibrantNow_.assign(captured_.size(), 0);
+    effectiveStamp_.assign(captured_.size(), 0);
+    effectiveValid_.assign(captured_.size(), 0);
+  }
+  const LiquidTable &liquids = state.liquids();
+  if (boundTable_ == &liquids && analyteById_.size() == liquids.size())
+    return;
+  boundTable_ = &liquids;
+  analyteById_.assign(liquids.size(), std::numeric_limits<double>::quiet_NaN());
+  calibrantById_.assign(liquids.size(), 0);
+  for (uint32_t id = 0; id < liquids.size(); ++id) {
+    const std::string &name = liquids.name(id);
+    if (auto it = analyte_.find(name); it != analyte_.end())
+      analyteById_[id] = it->second;
+    const LayoutLiquid *liquid = setup_.findLayout(name);
+    calibrantById_[id] = liquid && liquid->role == ir::LiquidRole::Calibrant;
+  }
+}
+
+double ReaderModel::signal(const LiquidMix &contents) const {
+  double total = contents.total();
   if (total <= 0)
     return 0;
   double amount = 0;
-  for (const auto &[liquid, volume] : contents)
-    if (auto it = analyte_.find(liquid); it != analyte_.end())
-      amount += it->second * volume;
+  for (const LiquidMix::Part &part : contents.parts)
+    if (double conc = analyteById_[part.liquid]; !std::isnan(conc))
+      amount += conc * part.ul;
   return amount / total;
 }
 
-bool ReaderModel::holdsCalibrant(const Contents &contents) const {
-  return std::any_of(contents.begin(), contents.end(), [&](const auto &entry) {
-    const LayoutLiquid *liquid = setup_.findLayout(entry.first);
-    return liquid && liquid->role == ir::LiquidRole::Calibrant;
-  });
+bool ReaderModel::holdsCalibrant(const LiquidMix &contents) const {
+  return std::any_of(contents.parts.begin(), contents.parts.end(),
+                     [&](const LiquidMix::Part &part) { return calibrantById_[part.liquid]; });
 }
 
 void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> &wells) {
+  bind(state);
   for (Well well : wells) {
-    const Contents &contents = state.well(well);
-    if (totalVolume(contents) <= 0)
+    const LiquidMix &contents = state.wellMix(well);
+    if (contents.total() <= 0)
       continue;
     double mixture = signal(contents);
     // A later removal of analyte-free liquid (a wash) must not erase what
     // the sample incubation bound.
-    double &bound = captured_[well];
-    bound = std::max(bound, mixture);
+    size_t index = wellIndex(well);
+    captured_[index] = std::max(hasCaptured_[index] ? captured_[index] : 0.0, mixture);
+    hasCaptured_[index] = 1;
+    effectiveValid_[index] = 0;
     if (holdsCalibrant(contents))
-      calibrantWells_.insert(well);
+      calibrantWell_[index] = 1;
   }
 }
 
 PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
-  auto effective = [&](Well well, const Contents &contents) {
-    if (totalVolume(contents) <= 0)
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return read(decoded, state);
+  }
+  bind(state);
+  auto effective = [&](Well well, const LiquidMix &contents) {
+    if (contents.total() <= 0)
       return 0.0; // an empty well reads the baseline
-    auto bound = captured_.find(well);
+    size_t index = wellIndex(well);
     double mixture = signal(contents);
-    return bound == captured_.end() ? mixture : std::max(mixture, bound->second);
+    return hasCaptured_[index] ? std::max(mixture, captured_[index]) : mixture;
   };
+  const CommandFields &fields = command.fields;
   PlateRead result;
   result.seq = command.seq;
-  result.wavelengthNm = command.args.value("wavelength_nm", 0.0);
-  if (command.args.contains("reference_nm"))
-    result.referenceNm = command.args["reference_nm"].get<double>();
+  result.wavelengthNm = fields.wavelengthNm.value_or(0);
+  if (fields.hasReferenceKey)
+    result.referenceNm = fields.referenceNm.value_or(0);
   result.step = command.step;
   result.line = command.line;
 
-  // Scale so the strongest calibrant well reads `top`.
+  // Scale so the strongest calibrant well reads `top`. s(w) of every well
+  // is computed once here and reused for the wells read.
   const PlateShape &shape = state.labware().shape;
   double strongest = 0;
   for (unsigned row = 1; row <= shape.rows; ++row)
     for (unsigned col = 1; col <= shape.cols; ++col) {
       Well well{uint8_t(row), uint8_t(col)};
-      const Contents &contents = state.well(well);
-      if (holdsCalibrant(contents) || calibrantWells_.count(well))
-        strongest = std::max(strongest, effective(well, contents));
+      size_t index = wellIndex(well);
+      uint64_t stamp = state.wellStamp(well);
+      if (!effectiveValid_[index] || effectiveStamp_[index] != stamp) {
+        const LiquidMix &contents = state.wellMix(well);
+        effective_[index] = effective(well, contents);
+        calibrantNow_[index] = holdsCalibrant(contents);
+        effectiveStamp_[index] = stamp;
+        effectiveValid_[index] = 1;
+      }
+      if (calibrantNow_[index] || calibrantWell_[index])
+        strongest = std::max(strongest, effective_[index]);
     }
   double scale = strongest > 0 ? (params_.top - params_.baseline) / strongest : 0;
 
+  // Noise is drawn in the order the read lists the wells (the documented
+  // sequence); values land in a per-well array, a repeated well keeping
+  // its last value, and leave it in well order without a sort.
   std::normal_distribution<double> noise(0, params_.sigma);
-  for (const Json &name : command.args.value("wells", Json::array())) {
-    auto well = Well::parse(name.get<std::string>());
-    if (!well || !shape.contains(*well))
+  readValue_.resize(effective_.size());
+  wasRead_.assign(effective_.size(), 0);
+  size_t count = 0;
+  for (Well well : fields.wells) {
+    if (!shape.contains(well))
       continue;
-    double od = params_.baseline + scale * effective(*well, state.well(*well)) + noise(random_);
+    size_t index = wellIndex(well);
+    double od = params_.baseline + scale * effective_[index] + noise(random_);
     if (result.referenceNm)
       od -= params_.referenceBaseline + noise(random_);
-    result.values[*well] = std::round(od * 1e4) / 1e4;
+    readValue_[index] = std::round(od * 1e4) / 1e4;
+    count += !wasRead_[index];
+    wasRead_[index] = 1;
   }
+  std::vector<WellValues::value_type> values;
+  values.reserve(count);
+  for (unsigned row = 1; row <= shape.rows; ++row)
+    for (unsigned col = 1; col <= shape.cols; ++col) {
+      Well well{uint8_t(row), uint8_t(col)};
+      if (size_t index = wellIndex(well); wasRead_[index])
+        values.emplace_back(well, readValue_[index]);
+    }
+  result.values = WellValues::fromSorted(std::move(values));
   return result;
 }
 
@@ -183,14 +250,21 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
 }
 
 bool faultApplies(FaultKind kind, const Command &command, const Platform &platform) {
-  const std::string &op = command.op;
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return faultApplies(kind, decoded, platform);
+  }
+  CommandOp op = command.fields.op;
   switch (kind) {
   case FaultKind::None: return false;
-  case FaultKind::TipPickup: return op == "PickTips";
-  case FaultKind::LiquidDetect: return op == "Aspirate";
-  case FaultKind::GripperDrop: return op == "MovePlate" || op == "RemoveLid" || op == "PlaceLid";
+  case FaultKind::TipPickup: return op == CommandOp::PickTips;
+  case FaultKind::LiquidDetect: return op == CommandOp::Aspirate;
+  case FaultKind::GripperDrop:
+    return op == CommandOp::MovePlate || op == CommandOp::RemoveLid ||
+           op == CommandOp::PlaceLid;
   case FaultKind::ReaderTimeout:
-    return command.module == platform.readerModule && op == "ReadAbsorbance";
+    return op == CommandOp::ReadAbsorbance && sameId(command.module, platform.readerModule);
   case FaultKind::Disconnect:
   case FaultKind::PowerLoss: return true;
   }
@@ -228,6 +302,11 @@ FaultKind SimulatedDevice::injectedFault(const Command &command) {
 }
 
 DeviceResult SimulatedDevice::execute(const Command &command) {
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return execute(decoded);
+  }
   world_.applyManualFills(command.seq);
   DeviceResult result;
   switch (FaultKind fault = injectedFault(command)) {
@@ -243,7 +322,7 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
     case FaultKind::TipPickup:
       result.message = fmt::format("tip pick-up failed at rack row {} column {} (tips not "
                                    "seated; they stay in the rack)",
-                                   command.args.value("row", 0u), command.args.value("col", 0u));
+                                   command.fields.rowIndex, command.fields.colIndex);
       break;
     case FaultKind::LiquidDetect:
       result.message = "liquid not detected on aspirate; nothing was aspirated";
@@ -264,14 +343,14 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
   }
   // The physical world refuses what the hardware cannot do; the
   // interpreter's checks should have caught it first.
-  if (command.module == platform_.liquidHandler && command.op == "Aspirate")
+  if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (auto violation = world_.execute(command, /*commit=*/true)) {
     result.status = DeviceStatus::Failed;
     result.message = violation->message;
     return result;
   }
-  if (command.op == "ReadAbsorbance")
+  if (command.fields.op == CommandOp::ReadAbsorbance)
     result.read = reader_.read(command, world_);
   return result;
 }
@@ -289,27 +368,32 @@ std::optional<std::string> SimulatedDevice::verifyState(const DeckState &expecte
 
 std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const {
   std::vector<Well> wells;
-  if (slotId(command.args.value("slot", Json())) != platform_.samplePlateSlot)
+  const CommandFields &fields = command.fields;
+  if (fields.slot != platform_.samplePlateSlot)
     return wells;
   const Labware &labware = world_.labware();
   unsigned stride = std::max(1L, std::lround(platform_.channelSpacingMm / labware.pitchMm));
-  unsigned row = command.args.value("row", 0u), col = command.args.value("col", 0u);
-  std::string mask = command.args.value("mask", std::string());
-  for (unsigned channel = 0; channel < mask.size(); ++channel) {
+  unsigned row = fields.rowIndex, col = fields.colIndex;
+  for (unsigned channel = 0; channel < fields.maskLength && channel < 64; ++channel) {
     Well well{uint8_t(row), uint8_t(col + channel * stride)};
-    if (mask[channel] == '1' && labware.shape.contains(well))
+    if ((fields.maskBits >> channel & 1) && labware.shape.contains(well))
       wells.push_back(well);
   }
   return wells;
 }
 
 void SimulatedDevice::restoreConfirmed(const Command &command) {
+  if (!command.fields.decoded) {
+    Command decoded = command;
+    decodeCommand(decoded);
+    return restoreConfirmed(decoded);
+  }
   world_.applyManualFills(command.seq);
-  if (command.module == platform_.liquidHandler && command.op == "Aspirate")
+  if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (world_.execute(command, /*commit=*/true))
     return; // the interpreter's replay reports the contradiction
-  if (command.op == "ReadAbsorbance")
+  if (command.fields.op == CommandOp::ReadAbsorbance)
     (void)reader_.read(command, world_); // keeps the noise sequence of one unbroken run
 }
 

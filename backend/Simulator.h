@@ -65,10 +65,29 @@ public:
   void beforeRemoval(const DeckState &state, const std::vector<Well> &wells);
 
 private:
-  double signal(const Contents &contents) const;
-  bool holdsCalibrant(const Contents &contents) const;
-  std::map<Well, double> captured_;   ///< b(w)
-  std::set<Well> calibrantWells_;     ///< wells a calibrant was captured in
+  /// Per-liquid tables for the state's LiquidTable (rebuilt only when a
+  /// state with another table comes along) and per-well tables for its
+  /// plate: no name lookups per well.
+  void bind(const DeckState &state);
+  double signal(const LiquidMix &contents) const;
+  bool holdsCalibrant(const LiquidMix &contents) const;
+  size_t wellIndex(Well well) const { return (well.row - 1) * cols_ + (well.col - 1); }
+  std::vector<double> captured_;       ///< b(w), by well index
+  std::vector<uint8_t> hasCaptured_;   ///< whether b(w) was recorded
+  std::vector<uint8_t> calibrantWell_; ///< wells a calibrant was captured in
+  /// s(w) and whether w counts as a calibrant well, as of the well's
+  /// stamp: recomputed only for wells that changed since the last read.
+  std::vector<double> effective_;
+  std::vector<uint8_t> calibrantNow_;
+  std::vector<uint64_t> effectiveStamp_;
+  std::vector<uint8_t> effectiveValid_;
+  const DeckState *boundState_ = nullptr;
+  std::vector<double> readValue_;      ///< OD during one read
+  std::vector<uint8_t> wasRead_;
+  unsigned cols_ = 0;
+  const LiquidTable *boundTable_ = nullptr;
+  std::vector<double> analyteById_;      ///< conc, NaN: carries no analyte
+  std::vector<uint8_t> calibrantById_;
   const RunSetup &setup_;
   std::map<std::string, double> analyte_; ///< liquid -> conc as pipetted
   Params params_;

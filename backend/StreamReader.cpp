@@ -198,8 +198,10 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
         ok = false;
       }
     }
-    if (ok)
+    if (ok) {
+      decodeCommand(command);
       commands.push_back(std::move(command));
+    }
   }
   if (diags.errorCount() != errorsBefore)
     return std::nullopt;
