@@ -182,7 +182,7 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
     double od = params_.baseline + scale * effective_[index] + noise(random_);
     if (result.referenceNm)
       od -= params_.referenceBaseline + noise(random_);
-    readValue_[index] = std::round(od * 1e4) / 1e4;
+    readValue_[index] = roundHalfAway(od * 1e4) / 1e4;
     count += !wasRead_[index];
     wasRead_[index] = 1;
   }

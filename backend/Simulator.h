@@ -39,6 +39,8 @@
 #include "backend/DeckState.h"
 #include "backend/Device.h"
 
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <random>
 #include <set>
@@ -93,6 +95,21 @@ private:
   Params params_;
   std::mt19937_64 random_;
 };
+
+/// std::round (half away from zero, sign of zero kept) without the call
+/// into libm for the values a reader exports (|x| < 2^62): a read rounds
+/// every well it reports.
+inline double roundHalfAway(double x) {
+  if (!(std::fabs(x) < 0x1p62))
+    return std::round(x);
+  double whole = static_cast<double>(static_cast<int64_t>(x)); // truncates
+  double fraction = x - whole;                                  // exact
+  if (fraction >= 0.5)
+    whole += 1;
+  else if (fraction <= -0.5)
+    whole -= 1;
+  return std::copysign(whole, x);
+}
 
 /// Reads a truth map: JSON `{"X1": 12.5, ...}` or CSV lines `name,value`
 /// (a header line is allowed). Reports E900/E941 naming file:line.

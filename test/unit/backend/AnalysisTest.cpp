@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 
 using namespace plate;
@@ -283,4 +284,25 @@ TEST(RunSetup, PlanJsonRoundTrips) {
   ASSERT_TRUE(back) << error;
   EXPECT_EQ(setupToJson(*back).dump(), json.dump());
   EXPECT_EQ(json["reservoir"][0].dump(), R"({"row":1,"col":2,"liquid":"bradford","volume_ml":7.1})");
+}
+
+TEST(ReaderModel, RoundHalfAwayIsStdRound) {
+  // The reader rounds with roundHalfAway; it must agree with std::round to
+  // the bit, or reads would change.
+  std::vector<double> values = {0.0,  -0.0,  0.5,   -0.5,  1.5,     -1.5,   2.5,   0.49999999999999994,
+                                -0.49999999999999994, 4503599627370495.5, 1e17, -1e17,
+                                0x1p62, -0x1p62, 1e300, std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(), 0.3, -0.3, 17999.5};
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> od(-1, 3);
+  for (int i = 0; i < 200000; ++i)
+    values.push_back(od(random) * 1e4);
+  for (int i = 0; i < 2000; ++i)
+    values.push_back(std::nextafter(double(i) + 0.5, (i % 2) ? 1e9 : -1e9) * ((i % 3) ? 1 : -1));
+  for (double x : values) {
+    double expected = std::round(x), actual = roundHalfAway(x);
+    EXPECT_EQ(std::signbit(expected), std::signbit(actual)) << x;
+    EXPECT_EQ(expected, actual) << x;
+  }
+  EXPECT_TRUE(std::isnan(roundHalfAway(std::numeric_limits<double>::quiet_NaN())));
 }
