@@ -145,6 +145,15 @@ private:
   void park(unsigned row, unsigned col, const TipBinding &binding);
   /// A binding as one integer, equal exactly when the bindings are equal.
   static uint64_t keyOf(const TipBinding &binding);
+  /// Hashes all 64 bits of a key into the low bits the buckets use (the
+  /// default hash of DenseMap sees only the low 32 bits of the key, where
+  /// well bindings would all collide).
+  struct KeyInfo : llvm::DenseMapInfo<uint64_t> {
+    static unsigned getHashValue(uint64_t key) {
+      uint64_t mixed = (key ^ (key >> 31)) * 0xbf58476d1ce4e5b9ull; // splitmix64
+      return static_cast<unsigned>(mixed ^ (mixed >> 32));
+    }
+  };
   ir::ChannelMask maskOfBits(unsigned bits) const;
   /// Picks, for each channel of `channels` (a bit set), a cell that its
   /// row masks in `usable` accept, grouping channels that share an anchor
@@ -165,7 +174,7 @@ private:
   std::vector<TipBinding> parkedBinding_;
   /// The parked cells (indices into cells_) per binding key: a Match pick
   /// finds its candidates without scanning the rack.
-  llvm::DenseMap<uint64_t, llvm::SmallVector<uint16_t, 2>> parkedByKey_;
+  llvm::DenseMap<uint64_t, llvm::SmallVector<uint16_t, 2>, KeyInfo> parkedByKey_;
   RowMasks freshRows_;
   unsigned freshCount_ = 0, parkedCount_ = 0;
   std::vector<HeadTip> head_;
