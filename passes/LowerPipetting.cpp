@@ -93,7 +93,6 @@ struct Outcome {
   unsigned parkedTipsLost = 0;
   unsigned freshBeforeLastParkedPick = 0;
   std::vector<ir::ReservoirPos> reliefSources;
-  double handlingSeconds = 0;                  ///< of the emitted commands
   std::map<ir::ReservoirPos, double> sourceSeconds; ///< per source position
 };
 
@@ -138,7 +137,7 @@ public:
   PipettingLowering(const ir::Module &module, const Lookahead &lookahead,
                     PassContext &context, WidthPlan widths = {}, bool survey = false)
       : module_(module), lookahead_(lookahead), context_(context),
-        platform_(context.platform), tips_(platform_, emitter_, survey),
+        platform_(context.platform), tips_(platform_, emitter_, survey), survey_(survey),
         channels_(platform_.channels),
         capacity_(platform_.tipCapacityUl),
         deadUl_(platform_.reservoirDeadMl * 1000) {
@@ -157,8 +156,10 @@ public:
   /// Lowers the module into `lowered()`; false when a diagnostic was
   /// reported.
   bool run() {
-    std::vector<ir::Op> &result = lowered_.ops;
-    result.reserve(module_.ops.size() * 4);
+    // The emitter appends straight to the result; a survey needs only the
+    // figures, so it drops each op's commands once they are counted.
+    std::vector<ir::Op> &result = emitter_.ops;
+    result.clear();
     for (opIndex_ = 0; opIndex_ < module_.ops.size(); ++opIndex_) {
       const ir::Op &op = module_.ops[opIndex_];
       if (auto *dispense = op.as<ir::DispenseOp>())
@@ -166,19 +167,18 @@ public:
           for (Well well : portion.wells.columnMajor())
             lastInWell_.set(well, portion.liquid);
       if (op.manual || !isPipetting(op)) {
-        result.push_back(op);
+        if (!survey_)
+          result.push_back(op);
         continue;
       }
-      emitter_.ops.clear();
       emitter_.origin = &op;
       emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
       std::visit([&](const auto &payload) { lower(payload, op); }, op.payload);
       tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
-      for (ir::Op &lowered : emitter_.ops) {
-        outcome_.handlingSeconds += seconds(lowered);
-        result.push_back(std::move(lowered));
-      }
+      if (survey_)
+        result.clear();
     }
+    lowered_.ops = std::move(result);
     outcome_.tips = tips_.tipsUsed();
     outcome_.parkedTipsLost = tips_.parkedTipsLost();
     outcome_.freshBeforeLastParkedPick = tips_.freshBeforeLastParkedPick();
@@ -932,6 +932,7 @@ private:
   const Platform &platform_;
   Emitter emitter_;
   TipAllocator tips_;
+  bool survey_;
   unsigned channels_;
   double capacity_;
   double deadUl_;

@@ -49,12 +49,11 @@ struct Emitter {
   bool reuse = false;
 
   template <typename T> void emit(T payload) {
-    ir::Op op;
-    op.payload = std::move(payload);
+    ir::Op &op = ops.emplace_back();
+    op.payload.template emplace<T>(std::move(payload));
     op.loc = origin->loc;
     op.step = origin->step;
     op.tipsReuse = reuse;
-    ops.push_back(std::move(op));
   }
 };
 
