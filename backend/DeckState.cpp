@@ -219,12 +219,18 @@ Json DeckState::toJson() const {
     reservoir.push_back(Json{position.liquid, jsonNumber(rounded(position.volumeUl))});
   json["reservoir"] = std::move(reservoir);
   Json wells = Json::object();
+  // Well names are unique: append to the ordered map's vector directly,
+  // not through operator[], whose linear key search made this quadratic
+  // in the wells of the plate.
+  auto &entries = wells.get_ref<Json::object_t &>();
   for (unsigned row = 1; row <= labware_.shape.rows; ++row)
     for (unsigned col = 1; col <= labware_.shape.cols; ++col) {
       Well at{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
+      if (wellMix(at).empty())
+        continue;
       Json holds = contentsJson(wellMix(at), liquids_);
       if (!holds.empty())
-        wells[at.name()] = std::move(holds);
+        entries.emplace_back(at.name(), std::move(holds));
     }
   json["wells"] = std::move(wells);
   return json;
