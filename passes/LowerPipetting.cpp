@@ -24,6 +24,8 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 namespace plate {
@@ -132,11 +134,27 @@ struct Lowered {
   }
 };
 
+class PipettingLowering;
+
+/// A lowering's state at the start of an op before its first rack swap.
+/// Survey and real lowerings with the same widths agree up to the first
+/// swap (survey mode differs only in what a swap does), so a trial in one
+/// mode continues from the other's checkpoint instead of lowering the
+/// same prefix again.
+struct Checkpoint {
+  std::shared_ptr<const PipettingLowering> state;
+  size_t commandsBefore = 0; ///< commands emitted before that op
+  /// Those commands, once the run that took the checkpoint swapped (a
+  /// survey keeps its commands until then for this).
+  std::optional<std::vector<ir::Op>> prefix;
+  bool reported = false; ///< diagnostics were reported before that op
+};
+
 class PipettingLowering {
 public:
   PipettingLowering(const ir::Module &module, const Lookahead &lookahead,
                     PassContext &context, WidthPlan widths = {}, bool survey = false)
-      : module_(module), lookahead_(lookahead), context_(context),
+      : module_(module), lookahead_(lookahead), context_(&context),
         platform_(context.platform), tips_(platform_, emitter_, survey), survey_(survey),
         channels_(platform_.channels),
         capacity_(platform_.tipCapacityUl),
@@ -153,21 +171,46 @@ public:
     drawnUl_.assign(lookahead_.needUl.size(), 0.0);
   }
 
-  /// Lowers the module into `lowered()`; false when a diagnostic was
-  /// reported.
-  bool run() {
+  /// Continues from a checkpoint (with its widths) in survey mode or not;
+  /// a real lowering needs the checkpoint's prefix.
+  PipettingLowering(const Checkpoint &checkpoint, PassContext &context, bool survey)
+      : PipettingLowering(*checkpoint.state) {
+    context_ = &context;
+    survey_ = survey;
+    tips_.resume(emitter_, survey);
+    tips_.stillNeeded = [this](const TipBinding &b) { return neededLater(b); };
+    if (!survey) {
+      PLATE_ASSERT(checkpoint.prefix, "a real lowering resumed without its prefix");
+      emitter_.ops = *checkpoint.prefix;
+    }
+  }
+
+  /// Lowers the module (from the start, or from where a checkpoint left
+  /// off) into `lowered()`; false when a diagnostic was reported. With
+  /// `checkpoint`, records one for a lowering in the other mode.
+  bool run(Checkpoint *checkpoint = nullptr) {
     // The emitter appends straight to the result; a survey needs only the
-    // figures, so it drops each op's commands once they are counted.
+    // figures, so it drops each op's commands once they are counted (but
+    // keeps them up to its first swap when it records a checkpoint).
     std::vector<ir::Op> &result = emitter_.ops;
-    result.clear();
-    for (opIndex_ = 0; opIndex_ < module_.ops.size(); ++opIndex_) {
+    keepPrefix_ = checkpoint != nullptr;
+    // A checkpoint costs a copy of the state: one is taken at the start,
+    // then only after enough commands to be worth it.
+    constexpr size_t kCommandsPerCheckpoint = 200;
+    size_t sinceCheckpoint = kCommandsPerCheckpoint;
+    for (; opIndex_ < module_.ops.size(); ++opIndex_) {
+      if (checkpoint && !tips_.swapped() && sinceCheckpoint >= kCommandsPerCheckpoint) {
+        takeCheckpoint(*checkpoint);
+        sinceCheckpoint = 0;
+      }
+      size_t commandsBefore = result.size();
       const ir::Op &op = module_.ops[opIndex_];
       if (auto *dispense = op.as<ir::DispenseOp>())
         for (const ir::Portion &portion : dispense->portions)
           for (Well well : portion.wells.columnMajor())
             lastInWell_.set(well, portion.liquid);
       if (op.manual || !isPipetting(op)) {
-        if (!survey_)
+        if (keepsCommands())
           result.push_back(op);
         continue;
       }
@@ -175,7 +218,12 @@ public:
       emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
       std::visit([&](const auto &payload) { lower(payload, op); }, op.payload);
       tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
-      if (survey_)
+      if (checkpoint && checkpoint->state && tips_.swapped() && !checkpoint->prefix)
+        checkpoint->prefix.emplace(result.begin(),
+                                   result.begin() +
+                                       static_cast<std::ptrdiff_t>(checkpoint->commandsBefore));
+      sinceCheckpoint += result.size() - commandsBefore;
+      if (!keepsCommands())
         result.clear();
     }
     lowered_.ops = std::move(result);
@@ -188,14 +236,14 @@ public:
 
     bool ok = true;
     if (tips_.racksExceededAt) {
-      context_.diags
+      context_->diags
           .report(DiagId::OutOfTipRacks, *tips_.racksExceededAt, tips_.racksUsed(),
                   platform_.spareTipRacks)
           .step(tips_.racksExceededStep);
       ok = false;
     }
     if (tips_.wasteExceededAt) {
-      context_.diags
+      context_->diags
           .report(DiagId::TipWasteFull, *tips_.wasteExceededAt, tips_.tipsDropped(),
                   platform_.tipWasteCapacity)
           .step(tips_.wasteExceededStep);
@@ -205,6 +253,20 @@ public:
   }
 
   const Outcome &outcome() const { return outcome_; }
+
+  /// Whether this run keeps the commands it emits.
+  bool keepsCommands() const { return !survey_ || (keepPrefix_ && !tips_.swapped()); }
+
+  /// Records the state at the start of op `opIndex_` (without the commands
+  /// so far: the checkpoint keeps only their count).
+  void takeCheckpoint(Checkpoint &checkpoint) {
+    std::vector<ir::Op> commands = std::move(emitter_.ops);
+    emitter_.ops.clear();
+    checkpoint.state = std::make_shared<const PipettingLowering>(*this);
+    emitter_.ops = std::move(commands);
+    checkpoint.commandsBefore = emitter_.ops.size();
+    checkpoint.reported = !context_->diags.diagnostics().empty();
+  }
   Lowered &lowered() { return lowered_; }
   unsigned rackSize() const { return tips_.rackSize(); }
 
@@ -329,7 +391,7 @@ private:
       if (position.liquid == liquid)
         loaded += position.remainingUl;
     auto ml = [](double ul) { return fmt::format("{} mL", formatNumber(std::ceil(ul / 100) / 10)); };
-    context_.diags
+    context_->diags
         .report(DiagId::ReagentShortfall, emitter_.origin->loc, l.name, ml(loaded),
                 ml(loaded + missingUl), ml(deadUl_), ml(loaded + missingUl))
         .step(emitter_.origin->step);
@@ -928,11 +990,12 @@ private:
 
   const ir::Module &module_;
   const Lookahead &lookahead_;
-  PassContext &context_;
+  PassContext *context_;
   const Platform &platform_;
   Emitter emitter_;
   TipAllocator tips_;
   bool survey_;
+  bool keepPrefix_ = false;
   unsigned channels_;
   double capacity_;
   double deadUl_;
@@ -994,25 +1057,40 @@ struct Trial {
 };
 
 /// Lowers the module with the given widths; diagnostics of a trial go
-/// nowhere.
+/// nowhere. Continues from `resume` when given (a checkpoint of these
+/// widths in the other mode), else records a checkpoint in `record`.
 Trial trial(const ir::Module &module, const Lookahead &lookahead, PassContext &context,
-            const WidthPlan &widths, bool survey) {
+            const WidthPlan &widths, bool survey, Checkpoint *record,
+            const Checkpoint *resume = nullptr) {
   DiagnosticEngine scratch(context.sources);
   PassContext quiet{scratch, context.sources, context.platform};
-  PipettingLowering lowering(module, lookahead, quiet, widths, survey);
+  std::optional<PipettingLowering> lowering;
+  if (resume)
+    lowering.emplace(*resume, quiet, survey);
+  else
+    lowering.emplace(module, lookahead, quiet, widths, survey);
   try {
-    lowering.run();
+    lowering->run(resume ? nullptr : record);
   } catch (const lowering::TipAllocator::SurveyOverflow &) {
     Trial overflow;
     overflow.outcome.freshBeforeLastParkedPick = ~0u;
     return overflow;
   }
-  Trial result{lowering.outcome(), std::nullopt};
+  Trial result{lowering->outcome(), std::nullopt};
   // A lowering that reported nothing is exactly what the pass would
   // produce with these widths; one that did must run again to report.
-  if (!survey && scratch.diagnostics().empty())
-    result.lowered = std::move(lowering.lowered());
+  bool reported = !scratch.diagnostics().empty() || (resume && resume->reported);
+  if (!survey && !reported)
+    result.lowered = std::move(lowering->lowered());
   return result;
+}
+
+/// A trial that continues from `checkpoint` when it can.
+Trial trialFrom(const ir::Module &module, const Lookahead &lookahead, PassContext &context,
+                const WidthPlan &widths, bool survey, Checkpoint &checkpoint) {
+  bool canResume = checkpoint.state && (survey || checkpoint.prefix);
+  return canResume ? trial(module, lookahead, context, widths, survey, nullptr, &checkpoint)
+                   : trial(module, lookahead, context, widths, survey, nullptr);
 }
 
 /// The widths tip budgeting chose, and the lowering with them when a trial
@@ -1035,18 +1113,27 @@ struct Budget {
 Budget budgetSourceWidths(const ir::Module &module, const Lookahead &lookahead,
                           PassContext &context) {
   WidthPlan full;
-  Trial base = trial(module, lookahead, context, full, false);
+  Checkpoint fullCheckpoint;
+  Trial base = trial(module, lookahead, context, full, false, &fullCheckpoint);
   if (base.outcome.parkedTipsLost == 0)
     return {full, std::move(base.lowered)};
   unsigned channels = context.platform.channels;
   unsigned rack = context.platform.tipRackRows * context.platform.tipRackCols;
   WidthPlan widths;
   for (unsigned round = 0; round < 8; ++round) {
-    Outcome survey = trial(module, lookahead, context, widths, true).outcome;
+    // The survey of the full widths continues from the base lowering; a
+    // survey of new widths records where the real lowering can continue.
+    Checkpoint checkpoint;
+    Outcome survey =
+        widths.empty()
+            ? trialFrom(module, lookahead, context, widths, true, fullCheckpoint).outcome
+            : trial(module, lookahead, context, widths, true, &checkpoint).outcome;
     if (survey.freshBeforeLastParkedPick == ~0u)
       break; // per-well tips alone fill the rack
-    if (survey.freshBeforeLastParkedPick <= rack) {
-      Trial real = trial(module, lookahead, context, widths, false);
+    // With the full widths the real lowering is the base one, which loses
+    // parked tips.
+    if (survey.freshBeforeLastParkedPick <= rack && !widths.empty()) {
+      Trial real = trialFrom(module, lookahead, context, widths, false, checkpoint);
       if (real.outcome.parkedTipsLost == 0) {
         if (real.outcome.tips < base.outcome.tips)
           return {widths, std::move(real.lowered)};

@@ -13,7 +13,7 @@
 namespace plate::lowering {
 
 TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter, bool survey)
-    : platform_(platform), emitter_(emitter), rows_(platform.tipRackRows),
+    : platform_(platform), emitter_(&emitter), rows_(platform.tipRackRows),
       cols_(platform.tipRackCols), cells_(rows_ * cols_, Cell::Fresh),
       parkedBinding_(rows_ * cols_), freshCount_(rows_ * cols_),
       head_(platform.channels), survey_(survey) {
@@ -115,7 +115,7 @@ unsigned TipAllocator::pickGrouped(unsigned channels, std::vector<RowMasks> &usa
     }
     if (!best)
       break;
-    emitter_.emit(ir::PickTipsOp{bestRow, bestAnchor, maskOfBits(best)});
+    emitter_->emit(ir::PickTipsOp{bestRow, bestAnchor, maskOfBits(best)});
     for (unsigned rest = best; rest; rest &= rest - 1) {
       unsigned channel = static_cast<unsigned>(__builtin_ctz(rest));
       unsigned col = bestAnchor + channel;
@@ -143,11 +143,11 @@ unsigned TipAllocator::pickGrouped(unsigned channels, std::vector<RowMasks> &usa
 }
 
 void TipAllocator::swapRack() {
-  emitter_.emit(ir::SwapTipRackOp{platform_.tipSwapModule});
+  emitter_->emit(ir::SwapTipRackOp{platform_.tipSwapModule});
   ++racks_;
   if (racks_ > 1 + platform_.spareTipRacks && !racksExceededAt) {
-    racksExceededAt = emitter_.origin->loc;
-    racksExceededStep = emitter_.origin->step;
+    racksExceededAt = emitter_->origin->loc;
+    racksExceededStep = emitter_->origin->step;
   }
   if (survey_) {
     // An unbounded rack: parked tips stay where they are.
@@ -275,17 +275,17 @@ void TipAllocator::release(ir::ChannelMask mask,
     returns[g].channels |= 1u << channel;
   }
   if (drops) {
-    emitter_.emit(ir::DropTipsOp{maskOfBits(drops)});
+    emitter_->emit(ir::DropTipsOp{maskOfBits(drops)});
     dropped_ += static_cast<unsigned>(__builtin_popcount(drops));
     if (dropped_ > platform_.tipWasteCapacity && !wasteExceededAt) {
-      wasteExceededAt = emitter_.origin->loc;
-      wasteExceededStep = emitter_.origin->step;
+      wasteExceededAt = emitter_->origin->loc;
+      wasteExceededStep = emitter_->origin->step;
     }
     for (unsigned rest = drops; rest; rest &= rest - 1)
       head_[static_cast<unsigned>(__builtin_ctz(rest))].present = false;
   }
   for (unsigned g = 0; g < groups; ++g) {
-    emitter_.emit(ir::ReturnTipsOp{returns[g].row, returns[g].anchor,
+    emitter_->emit(ir::ReturnTipsOp{returns[g].row, returns[g].anchor,
                                    maskOfBits(returns[g].channels)});
     for (unsigned rest = returns[g].channels; rest; rest &= rest - 1) {
       HeadTip &tip = head_[static_cast<unsigned>(__builtin_ctz(rest))];

@@ -94,6 +94,16 @@ public:
   void release(ir::ChannelMask mask, llvm::function_ref<bool(const TipBinding &)> keep);
   void releaseAll(llvm::function_ref<bool(const TipBinding &)> keep);
 
+  /// Continues a copy of an allocator on another emitter, in survey mode or
+  /// not. Only before the first rack swap do the two modes agree.
+  void resume(Emitter &emitter, bool survey) {
+    PLATE_ASSERT(racks_ == 1, "resuming an allocator after a rack swap");
+    emitter_ = &emitter;
+    survey_ = survey;
+  }
+  /// Whether the rack was ever swapped.
+  bool swapped() const { return racks_ > 1; }
+
   unsigned tipsUsed() const { return tipsUsed_; }
   unsigned racksUsed() const { return tipsUsed_ ? racks_ : 0; }
   unsigned tipsDropped() const { return dropped_; }
@@ -166,7 +176,7 @@ private:
   void swapRack();
 
   const Platform &platform_;
-  Emitter &emitter_;
+  Emitter *emitter_;
   unsigned rows_, cols_;
   std::vector<Cell> cells_;
   /// What the tip parked in each cell has touched (valid for Parked cells).
