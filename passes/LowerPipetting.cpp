@@ -172,8 +172,8 @@ public:
   }
 
   /// Continues from a checkpoint (with its widths) in survey mode or not;
-  /// a real lowering needs the checkpoint's prefix.
-  PipettingLowering(const Checkpoint &checkpoint, PassContext &context, bool survey)
+  /// a real lowering takes the checkpoint's prefix.
+  PipettingLowering(Checkpoint &checkpoint, PassContext &context, bool survey)
       : PipettingLowering(*checkpoint.state) {
     context_ = &context;
     survey_ = survey;
@@ -181,7 +181,8 @@ public:
     tips_.stillNeeded = [this](const TipBinding &b) { return neededLater(b); };
     if (!survey) {
       PLATE_ASSERT(checkpoint.prefix, "a real lowering resumed without its prefix");
-      emitter_.ops = *checkpoint.prefix;
+      emitter_.ops = std::move(*checkpoint.prefix);
+      checkpoint.prefix.reset();
     }
   }
 
@@ -218,10 +219,16 @@ public:
       emitter_.reuse = op.tipsReuse || policyOf(op) == ir::TipPolicy::Reuse;
       std::visit([&](const auto &payload) { lower(payload, op); }, op.payload);
       tips_.releaseAll([&](const TipBinding &b) { return neededLater(b); });
-      if (checkpoint && checkpoint->state && tips_.swapped() && !checkpoint->prefix)
-        checkpoint->prefix.emplace(result.begin(),
-                                   result.begin() +
-                                       static_cast<std::ptrdiff_t>(checkpoint->commandsBefore));
+      // Only a survey's prefix serves (a real lowering resumed from it);
+      // the survey drops its commands from here on.
+      if (survey_ && checkpoint && checkpoint->state && tips_.swapped() &&
+          !checkpoint->prefix) {
+        result.erase(result.begin() + static_cast<std::ptrdiff_t>(checkpoint->commandsBefore),
+                     result.end());
+        checkpoint->prefix = std::move(result);
+        result.clear();
+        commandsBefore = 0;
+      }
       sinceCheckpoint += result.size() - commandsBefore;
       if (!keepsCommands())
         result.clear();
@@ -1061,7 +1068,7 @@ struct Trial {
 /// widths in the other mode), else records a checkpoint in `record`.
 Trial trial(const ir::Module &module, const Lookahead &lookahead, PassContext &context,
             const WidthPlan &widths, bool survey, Checkpoint *record,
-            const Checkpoint *resume = nullptr) {
+            Checkpoint *resume = nullptr) {
   DiagnosticEngine scratch(context.sources);
   PassContext quiet{scratch, context.sources, context.platform};
   std::optional<PipettingLowering> lowering;
