@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include <algorithm>
 #include <limits>
@@ -22,7 +24,9 @@ namespace plate::backend {
 
 ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> truth,
                          Params params)
-    : setup_(setup), params_(params), random_(params.seed) {
+    : setup_(setup), params_(params), random_(gsl_rng_alloc(gsl_rng_mt19937)) {
+  PLATE_ASSERT(random_ != nullptr, "gsl_rng_alloc failed");
+  gsl_rng_set(random_.get(), static_cast<unsigned long>(params.seed));
   double cmin = 0, cmax = 0;
   bool any = false;
   for (const LayoutLiquid &liquid : setup.layout) {
@@ -50,6 +54,8 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     }
   }
 }
+
+void ReaderModel::RngDeleter::operator()(gsl_rng *rng) const { gsl_rng_free(rng); }
 
 std::optional<double> ReaderModel::analyteConc(const std::string &liquid) const {
   auto it = analyte_.find(liquid);
@@ -171,17 +177,30 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   // Noise is drawn in the order the read lists the wells (the documented
   // sequence); values land in a per-well array, a repeated well keeping
   // its last value, and leave it in well order without a sort.
-  std::normal_distribution<double> noise(0, params_.sigma);
+  // The draws are taken first, in that order, into a buffer, so that the
+  // arithmetic below runs without a library call per well between its
+  // steps (a read was latency-bound on the call, the rounding and the
+  // division).
+  const bool withReference = result.referenceNm.has_value();
+  noise_.clear();
+  for (Well well : fields.wells) {
+    if (!shape.contains(well))
+      continue;
+    noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
+    if (withReference)
+      noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
+  }
   readValue_.resize(effective_.size());
   wasRead_.assign(effective_.size(), 0);
   size_t count = 0;
+  const double *draw = noise_.data();
   for (Well well : fields.wells) {
     if (!shape.contains(well))
       continue;
     size_t index = wellIndex(well);
-    double od = params_.baseline + scale * effective_[index] + noise(random_);
-    if (result.referenceNm)
-      od -= params_.referenceBaseline + noise(random_);
+    double od = params_.baseline + scale * effective_[index] + *draw++;
+    if (withReference)
+      od -= params_.referenceBaseline + *draw++;
     readValue_[index] = roundHalfAway(od * 1e4) / 1e4;
     count += !wasRead_[index];
     wasRead_[index] = 1;
