@@ -110,6 +110,23 @@ LiquidMix LiquidMix::take(double amount) {
   return taken;
 }
 
+void LiquidMix::moveTo(LiquidMix &destination, double amount) {
+  PLATE_ASSERT(&destination != this, "a mix moves into another mix");
+  double sum = total();
+  if (sum <= kEpsilon || amount <= 0)
+    return;
+  double fraction = std::min(1.0, amount / sum);
+  size_t kept = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    double part = parts[i].ul * fraction;
+    destination.add(parts[i].liquid, 0.0 + part);
+    parts[i].ul -= part;
+    if (parts[i].ul > kEpsilon)
+      parts[kept++] = parts[i];
+  }
+  parts.resize(kept);
+}
+
 void LiquidMix::addAll(const LiquidMix &other) {
   for (const Part &part : other.parts)
     add(part.liquid, part.ul);
@@ -593,7 +610,7 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
         tip.contactCol = col;
       }
     } else {
-      tip.contents.addAll(wellRef(wells[i]).take(volume));
+      wellRef(wells[i]).moveTo(tip.contents, volume);
       tip.contact = Contact::Well;
       tip.contactRow = wells[i].row;
       tip.contactCol = wells[i].col;
@@ -650,11 +667,13 @@ std::optional<Violation> DeckState::dispense(const Command &command, bool commit
   if (!commit)
     return std::nullopt;
   for (size_t i = 0; i < used.size(); ++i) {
-    LiquidMix moved = head_[used[i]]->contents.take(volume);
-    if (toWaste)
+    LiquidMix &tipContents = head_[used[i]]->contents;
+    if (toWaste) {
+      (void)tipContents.take(volume);
       solutionWasteUl_ += volume;
-    else
-      wellRef(wells[i]).addAll(moved);
+    } else {
+      tipContents.moveTo(wellRef(wells[i]), volume);
+    }
   }
   return std::nullopt;
 }

@@ -79,6 +79,9 @@ struct LiquidMix {
   void add(uint32_t liquid, double ul);
   /// Moves `amount` µL out, keeping the composition; returns what moved.
   LiquidMix take(double amount);
+  /// `destination.addAll(take(amount))` without the intermediate mix (no
+  /// allocation per channel and pipetting command); same arithmetic.
+  void moveTo(LiquidMix &destination, double amount);
   void addAll(const LiquidMix &other);
   Contents named(const LiquidTable &liquids) const;
 };

@@ -24,7 +24,7 @@ namespace plate::backend {
 
 ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> truth,
                          Params params)
-    : setup_(setup), params_(params), random_(gsl_rng_alloc(gsl_rng_mt19937)) {
+    : setup_(setup), params_(params), random_(gsl_rng_alloc(gsl_rng_taus2)) {
   PLATE_ASSERT(random_ != nullptr, "gsl_rng_alloc failed");
   gsl_rng_set(random_.get(), static_cast<unsigned long>(params.seed));
   double cmin = 0, cmax = 0;
