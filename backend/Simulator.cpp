@@ -175,44 +175,58 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   double scale = strongest > 0 ? (params_.top - params_.baseline) / strongest : 0;
 
   // Noise is drawn in the order the read lists the wells (the documented
-  // sequence); values land in a per-well array, a repeated well keeping
-  // its last value, and leave it in well order without a sort.
-  // The draws are taken first, in that order, into a buffer, so that the
+  // sequence), all of a read's draws first, into a buffer, so that the
   // arithmetic below runs without a library call per well between its
   // steps (a read was latency-bound on the call, the rounding and the
   // division).
   const bool withReference = result.referenceNm.has_value();
   noise_.clear();
+  bool increasing = true; // the usual read: each well once, in well order
+  std::optional<Well> previous;
   for (Well well : fields.wells) {
     if (!shape.contains(well))
       continue;
+    increasing = increasing && (!previous || *previous < well);
+    previous = well;
     noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
     if (withReference)
       noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
   }
-  readValue_.resize(effective_.size());
-  wasRead_.assign(effective_.size(), 0);
-  size_t count = 0;
   const double *draw = noise_.data();
-  for (Well well : fields.wells) {
-    if (!shape.contains(well))
-      continue;
-    size_t index = wellIndex(well);
-    double od = params_.baseline + scale * effective_[index] + *draw++;
+  auto od = [&](size_t index) {
+    double value = params_.baseline + scale * effective_[index] + *draw++;
     if (withReference)
-      od -= params_.referenceBaseline + *draw++;
-    readValue_[index] = roundHalfAway(od * 1e4) / 1e4;
-    count += !wasRead_[index];
-    wasRead_[index] = 1;
-  }
+      value -= params_.referenceBaseline + *draw++;
+    return roundHalfAway(value * 1e4) / 1e4;
+  };
   std::vector<WellValues::value_type> values;
-  values.reserve(count);
-  for (unsigned row = 1; row <= shape.rows; ++row)
-    for (unsigned col = 1; col <= shape.cols; ++col) {
-      Well well{uint8_t(row), uint8_t(col)};
-      if (size_t index = wellIndex(well); wasRead_[index])
-        values.emplace_back(well, readValue_[index]);
+  if (increasing) {
+    values.reserve(noise_.size() / (withReference ? 2 : 1));
+    for (Well well : fields.wells)
+      if (shape.contains(well))
+        values.emplace_back(well, od(wellIndex(well)));
+  } else {
+    // Any other order: a repeated well keeps its last value, and the
+    // values leave the per-well array in well order without a sort.
+    readValue_.resize(effective_.size());
+    wasRead_.assign(effective_.size(), 0);
+    size_t count = 0;
+    for (Well well : fields.wells) {
+      if (!shape.contains(well))
+        continue;
+      size_t index = wellIndex(well);
+      readValue_[index] = od(index);
+      count += !wasRead_[index];
+      wasRead_[index] = 1;
     }
+    values.reserve(count);
+    for (unsigned row = 1; row <= shape.rows; ++row)
+      for (unsigned col = 1; col <= shape.cols; ++col) {
+        Well well{uint8_t(row), uint8_t(col)};
+        if (size_t index = wellIndex(well); wasRead_[index])
+          values.emplace_back(well, readValue_[index]);
+      }
+  }
   result.values = WellValues::fromSorted(std::move(values));
   return result;
 }

@@ -172,6 +172,44 @@ TEST(ReaderModel, TopCalibrantReadsNearTopAndSamplesFollowTheTruthMap) {
   EXPECT_EQ(again.read(read, state).values, values.values);
 }
 
+TEST(ReaderModel, NoiseFollowsTheOrderTheReadListsTheWells) {
+  // Draws are taken per well in the order the read lists them, whether the
+  // list is in well order (the direct path) or not (a repeated well keeps
+  // its last value); values always come out in well order, once per well.
+  const Platform &platform = bioforge();
+  RunSetup setup;
+  setup.layout = bradfordLayout();
+  for (const LayoutLiquid &liquid : setup.layout)
+    for (const Well &well : liquid.wells)
+      setup.manualFills.push_back({1, well, liquid.name, 10});
+  setup.reservoir.push_back({1, 1, "bradford", 20});
+  DeckState state(platform, *platform.findLabware("plate96"), setup);
+  state.applyManualFills(1);
+  auto readOf = [&](ReaderModel &model, std::vector<std::string> wells) {
+    Command read;
+    read.seq = 1;
+    read.module = "RDR";
+    read.op = "ReadAbsorbance";
+    read.args = Json{{"wavelength_nm", 595}, {"wells", wells}};
+    return model.read(read, state).values;
+  };
+  ReaderModel::Params exact;
+  exact.sigma = 0;
+  ReaderModel noiseless(setup, {}, exact);
+  WellValues truth = readOf(noiseless, {"A1", "F1"});
+  ReaderModel::Params noisy;
+  noisy.sigma = 0.05;
+  ReaderModel inOrder(setup, {}, noisy), reversed(setup, {}, noisy);
+  WellValues first = readOf(inOrder, {"A1", "F1"});     // draws: A1, F1
+  WellValues second = readOf(reversed, {"F1", "A1", "F1"}); // draws: F1, A1, F1
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second.begin()->first, (Well{1, 1}));
+  // A1 took the second draw in both reads; each value is rounded to 1e-4.
+  double secondDraw = first.at(Well{6, 1}) - truth.at(Well{6, 1});
+  EXPECT_NEAR(second.at(Well{1, 1}) - truth.at(Well{1, 1}), secondDraw, 2.5e-4);
+  EXPECT_GT(std::fabs(first.at(Well{1, 1}) - second.at(Well{1, 1})), 1e-3);
+}
+
 TEST(ReaderCsv, WritesAPlateMapAndReadsItBack) {
   PlateRead read;
   read.wavelengthNm = 450;
