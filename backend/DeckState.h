@@ -113,6 +113,8 @@ public:
   const LiquidTable &liquids() const { return liquids_; }
   /// Changes whenever what the well holds changes (a per-state counter):
   /// lets the reader model reuse what it computed from unchanged wells.
+  /// The stamp of the latest change to any well (0: none yet).
+  uint64_t lastWellStamp() const { return lastStamp_; }
   uint64_t wellStamp(Well well) const {
     return wellStamps_[(well.row - 1) * labware_.shape.cols + (well.col - 1)];
   }

@@ -76,6 +76,7 @@ void ReaderModel::bind(const DeckState &state) {
   }
   if (boundState_ != &state) {
     boundState_ = &state;
+    strongestValid_ = false;
     effective_.assign(captured_.size(), 0.0);
     calibrantNow_.assign(captured_.size(), 0);
     effectiveStamp_.assign(captured_.size(), 0);
@@ -85,6 +86,7 @@ void ReaderModel::bind(const DeckState &state) {
   if (boundTable_ == &liquids && analyteById_.size() == liquids.size())
     return;
   boundTable_ = &liquids;
+  strongestValid_ = false;
   analyteById_.assign(liquids.size(), std::numeric_limits<double>::quiet_NaN());
   calibrantById_.assign(liquids.size(), 0);
   for (uint32_t id = 0; id < liquids.size(); ++id) {
@@ -125,6 +127,7 @@ void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> 
     captured_[index] = std::max(hasCaptured_[index] ? captured_[index] : 0.0, mixture);
     hasCaptured_[index] = 1;
     effectiveValid_[index] = 0;
+    strongestValid_ = false;
     if (holdsCalibrant(contents))
       calibrantWell_[index] = 1;
   }
@@ -156,23 +159,28 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   // Scale so the strongest calibrant well reads `top`. s(w) of every well
   // is computed once here and reused for the wells read.
   const PlateShape &shape = state.labware().shape;
-  double strongest = 0;
-  for (unsigned row = 1; row <= shape.rows; ++row)
-    for (unsigned col = 1; col <= shape.cols; ++col) {
-      Well well{uint8_t(row), uint8_t(col)};
-      size_t index = wellIndex(well);
-      uint64_t stamp = state.wellStamp(well);
-      if (!effectiveValid_[index] || effectiveStamp_[index] != stamp) {
-        const LiquidMix &contents = state.wellMix(well);
-        effective_[index] = effective(well, contents);
-        calibrantNow_[index] = holdsCalibrant(contents);
-        effectiveStamp_[index] = stamp;
-        effectiveValid_[index] = 1;
+  if (!strongestValid_ || strongestStamp_ != state.lastWellStamp()) {
+    double strongest = 0;
+    for (unsigned row = 1; row <= shape.rows; ++row)
+      for (unsigned col = 1; col <= shape.cols; ++col) {
+        Well well{uint8_t(row), uint8_t(col)};
+        size_t index = wellIndex(well);
+        uint64_t stamp = state.wellStamp(well);
+        if (!effectiveValid_[index] || effectiveStamp_[index] != stamp) {
+          const LiquidMix &contents = state.wellMix(well);
+          effective_[index] = effective(well, contents);
+          calibrantNow_[index] = holdsCalibrant(contents);
+          effectiveStamp_[index] = stamp;
+          effectiveValid_[index] = 1;
+        }
+        if (calibrantNow_[index] || calibrantWell_[index])
+          strongest = std::max(strongest, effective_[index]);
       }
-      if (calibrantNow_[index] || calibrantWell_[index])
-        strongest = std::max(strongest, effective_[index]);
-    }
-  double scale = strongest > 0 ? (params_.top - params_.baseline) / strongest : 0;
+    strongest_ = strongest;
+    strongestStamp_ = state.lastWellStamp();
+    strongestValid_ = true;
+  }
+  double scale = strongest_ > 0 ? (params_.top - params_.baseline) / strongest_ : 0;
 
   // Noise is drawn in the order the read lists the wells (the documented
   // sequence), all of a read's draws first, into a buffer, so that the

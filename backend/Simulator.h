@@ -90,6 +90,12 @@ private:
   std::vector<uint64_t> effectiveStamp_;
   std::vector<uint8_t> effectiveValid_;
   const DeckState *boundState_ = nullptr;
+  /// The strongest calibrant s(w) as of the state's lastWellStamp(): reads
+  /// with no change to any well between them (a read at several
+  /// wavelengths) skip the scan of the plate.
+  double strongest_ = 0;
+  uint64_t strongestStamp_ = 0;
+  bool strongestValid_ = false;
   std::vector<double> readValue_;      ///< OD during one read
   std::vector<double> noise_;          ///< the draws of one read, in order
   std::vector<uint8_t> wasRead_;
