@@ -89,13 +89,18 @@ void ReaderModel::bind(const DeckState &state) {
   strongestValid_ = false;
   analyteById_.assign(liquids.size(), std::numeric_limits<double>::quiet_NaN());
   calibrantById_.assign(liquids.size(), 0);
-  for (uint32_t id = 0; id < liquids.size(); ++id) {
-    const std::string &name = liquids.name(id);
-    if (auto it = analyte_.find(name); it != analyte_.end())
-      analyteById_[id] = it->second;
-    const LayoutLiquid *liquid = setup_.findLayout(name);
-    calibrantById_[id] = liquid && liquid->role == ir::LiquidRole::Calibrant;
-  }
+  // One pass over each name list with a binary search into the table
+  // (ids are in name order), not a scan of the layout per liquid. The
+  // first layout entry of a name decides, as findLayout does.
+  for (const auto &[name, conc] : analyte_)
+    if (auto id = liquids.find(name))
+      analyteById_[*id] = conc;
+  std::vector<uint8_t> decided(liquids.size(), 0);
+  for (const LayoutLiquid &liquid : setup_.layout)
+    if (auto id = liquids.find(liquid.name); id && !decided[*id]) {
+      decided[*id] = 1;
+      calibrantById_[*id] = liquid.role == ir::LiquidRole::Calibrant;
+    }
 }
 
 double ReaderModel::signal(const LiquidMix &contents) const {
