@@ -317,8 +317,11 @@ std::string optionalNumber(const std::optional<double> &value) {
 }
 std::string wellList(const std::vector<Well> &wells) {
   std::string text;
-  for (const Well &well : wells)
-    text += (text.empty() ? "" : " ") + well.name();
+  for (const Well &well : wells) {
+    if (!text.empty())
+      text += ' ';
+    text += well.name();
+  }
   return text;
 }
 } // namespace

@@ -109,88 +109,135 @@ CommandOp opNamed(std::string_view op) {
 
 } // namespace
 
-void decodeCommand(Command &command) {
-  static_assert(static_cast<size_t>(Opcode::Unknown) == 20, "one Opcode per schema row");
-  CommandFields fields;
-  fields.decoded = true;
+namespace {
+
+/// Opcode and op of the command's module and op names.
+void decodeName(const Command &command, CommandFields &fields) {
   const std::vector<CommandSpec> &schema = commandSchema();
   if (const CommandSpec *spec = findCommandSpec(command.module, command.op))
     fields.opcode = static_cast<Opcode>(spec - schema.data());
   fields.op = opNamed(command.op);
-  const Json &args = command.args;
-  if (args.is_object()) {
-    auto number = [&](const char *name) -> std::optional<double> {
-      auto it = args.find(name);
-      if (it == args.end() || !it->is_number())
-        return std::nullopt;
-      return it->get<double>();
-    };
-    auto index = [&](const char *name) -> unsigned {
-      auto it = args.find(name);
-      return it != args.end() && it->is_number() ? it->get<unsigned>() : 0u;
-    };
-    auto slot = [&](const char *name) -> std::string {
-      auto it = args.find(name);
-      return it == args.end() ? std::string() : slotId(*it);
-    };
-    fields.hasRowKey = args.contains("row");
-    fields.hasColKey = args.contains("col");
-    fields.row = number("row");
-    fields.col = number("col");
-    fields.rowIndex = index("row");
-    fields.colIndex = index("col");
-    if (auto it = args.find("mask"); it != args.end() && it->is_string()) {
-      const std::string &mask = it->get_ref<const std::string &>();
-      fields.maskLength = static_cast<uint32_t>(mask.size());
-      fields.maskBinary = std::all_of(mask.begin(), mask.end(),
-                                      [](char c) { return c == '0' || c == '1'; });
-      for (size_t channel = 0; channel < mask.size() && channel < 64; ++channel)
-        if (mask[channel] == '1')
-          fields.maskBits |= uint64_t(1) << channel;
-    }
-    fields.slot = slot("slot");
-    fields.from = slot("from");
-    fields.to = slot("to");
-    fields.volumeUl = number("volume_ul").value_or(0);
-    fields.cycles = number("cycles").value_or(0);
-    fields.celsius = number("celsius").value_or(0);
-    fields.rpm = number("rpm").value_or(0);
-    fields.seconds = number("seconds").value_or(0);
-    fields.wavelengthNm = number("wavelength_nm");
-    fields.referenceNm = number("reference_nm");
-    fields.hasReferenceKey = args.contains("reference_nm");
-    if (auto it = args.find("wells"); it != args.end() && it->is_array()) {
-      fields.wellsIsArray = true;
-      fields.wellsAllNamed = true;
-      fields.wells.reserve(it->size());
-      for (const Json &name : *it) {
-        std::optional<Well> well;
-        if (name.is_string())
-          well = Well::parse(name.get_ref<const std::string &>());
-        fields.wellsAllNamed &= well.has_value() && well->row >= 1 && well->col >= 1;
-        fields.wells.push_back(well.value_or(Well{}));
-        fields.wellsMaxRow = std::max(fields.wellsMaxRow, well.value_or(Well{}).row);
-        fields.wellsMaxCol = std::max(fields.wellsMaxCol, well.value_or(Well{}).col);
-      }
+}
+
+std::optional<double> numberArg(const Json &value) {
+  if (!value.is_number())
+    return std::nullopt;
+  return value.get<double>();
+}
+
+unsigned indexArg(const Json &value) { return value.is_number() ? value.get<unsigned>() : 0u; }
+
+/// The typed field of one argument; unknown keys are left to the stream
+/// reader's schema check.
+void decodeArg(CommandFields &fields, std::string_view key, const Json &value) {
+  if (key == "row") {
+    fields.hasRowKey = true;
+    fields.row = numberArg(value);
+    fields.rowIndex = indexArg(value);
+  } else if (key == "col") {
+    fields.hasColKey = true;
+    fields.col = numberArg(value);
+    fields.colIndex = indexArg(value);
+  } else if (key == "mask") {
+    if (!value.is_string())
+      return;
+    const std::string &mask = value.get_ref<const std::string &>();
+    fields.maskLength = static_cast<uint32_t>(mask.size());
+    fields.maskBinary =
+        std::all_of(mask.begin(), mask.end(), [](char c) { return c == '0' || c == '1'; });
+    fields.maskBits = 0;
+    for (size_t channel = 0; channel < mask.size() && channel < 64; ++channel)
+      if (mask[channel] == '1')
+        fields.maskBits |= uint64_t(1) << channel;
+  } else if (key == "slot") {
+    fields.slot = slotId(value);
+  } else if (key == "from") {
+    fields.from = slotId(value);
+  } else if (key == "to") {
+    fields.to = slotId(value);
+  } else if (key == "volume_ul") {
+    fields.volumeUl = numberArg(value).value_or(0);
+  } else if (key == "cycles") {
+    fields.cycles = numberArg(value).value_or(0);
+  } else if (key == "celsius") {
+    fields.celsius = numberArg(value).value_or(0);
+  } else if (key == "rpm") {
+    fields.rpm = numberArg(value).value_or(0);
+  } else if (key == "seconds") {
+    fields.seconds = numberArg(value).value_or(0);
+  } else if (key == "wavelength_nm") {
+    fields.wavelengthNm = numberArg(value);
+  } else if (key == "reference_nm") {
+    fields.hasReferenceKey = true;
+    fields.referenceNm = numberArg(value);
+  } else if (key == "wells" && value.is_array()) {
+    fields.wellsIsArray = true;
+    fields.wellsAllNamed = true;
+    fields.wells.clear();
+    fields.wells.reserve(value.size());
+    for (const Json &name : value) {
+      std::optional<Well> well;
+      if (name.is_string())
+        well = Well::parse(name.get_ref<const std::string &>());
+      Well parsed = well.value_or(Well{});
+      fields.wellsAllNamed &= well.has_value() && parsed.row >= 1 && parsed.col >= 1;
+      fields.wells.push_back(parsed);
+      fields.wellsMaxRow = std::max(fields.wellsMaxRow, parsed.row);
+      fields.wellsMaxCol = std::max(fields.wellsMaxCol, parsed.col);
     }
   }
+}
+
+} // namespace
+
+void decodeCommand(Command &command) {
+  static_assert(static_cast<size_t>(Opcode::Unknown) == 20, "one Opcode per schema row");
+  CommandFields fields;
+  fields.decoded = true;
+  decodeName(command, fields);
+  // One pass over the arguments (keys are unique in a JSON object), not a
+  // lookup per field: this runs for every command read from a stream.
+  if (command.args.is_object())
+    for (auto it = command.args.begin(); it != command.args.end(); ++it)
+      decodeArg(fields, it.key(), it.value());
   command.fields = std::move(fields);
 }
 
 namespace {
 
-void addPlace(Json &args, const ir::Place &place, bool hasCoordinates) {
-  args["slot"] = jsonSlot(place.slot);
-  if (hasCoordinates) {
-    args["row"] = place.row;
-    args["col"] = place.col;
+/// Appends each argument to the JSON the stream writes and decodes it into
+/// the typed fields at once, so a lowered command is never decoded from
+/// its JSON (CommandDecode.LoweredFieldsEqualDecoded proves both agree).
+/// Appending skips ordered_json's key search: lowering writes each key
+/// once.
+class ArgWriter {
+public:
+  explicit ArgWriter(Command &command)
+      : object_(command.args.get_ref<Json::object_t &>()), fields_(command.fields) {
+    object_.reserve(kMostArguments);
   }
-}
+  void operator()(const char *key, Json value) {
+    object_.emplace_back(key, std::move(value));
+    decodeArg(fields_, key, object_.back().second);
+  }
+  void place(const ir::Place &place, bool hasCoordinates) {
+    (*this)("slot", jsonSlot(place.slot));
+    if (hasCoordinates) {
+      (*this)("row", place.row);
+      (*this)("col", place.col);
+    }
+  }
+
+private:
+  static constexpr size_t kMostArguments = 6; ///< LH.Mix: slot row col mask volume cycles
+  Json::object_t &object_;
+  CommandFields &fields_;
+};
 
 /// Builds the command of one device op; false for host and manual ops.
 bool lowerOp(const ir::Op &op, const Platform &platform, Command &command) {
   auto us = [](const Quantity &q) { return jsonNumber(q.canonicalValue()); };
-  Json &args = command.args;
+  ArgWriter args(command);
   return std::visit(
       [&](const auto &payload) -> bool {
         using T = std::decay_t<decltype(payload)>;
@@ -198,74 +245,74 @@ bool lowerOp(const ir::Op &op, const Platform &platform, Command &command) {
                       std::is_same_v<T, ir::ReturnTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = std::is_same_v<T, ir::PickTipsOp> ? "PickTips" : "ReturnTips";
-          args["row"] = payload.row;
-          args["col"] = payload.col;
-          args["mask"] = payload.mask.str();
+          args("row", payload.row);
+          args("col", payload.col);
+          args("mask", payload.mask.str());
         } else if constexpr (std::is_same_v<T, ir::DropTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = "DropTips";
-          args["mask"] = payload.mask.str();
+          args("mask", payload.mask.str());
         } else if constexpr (std::is_same_v<T, ir::DevAspirateOp>) {
           command.module = platform.liquidHandler;
           command.op = "Aspirate";
-          addPlace(args, payload.place, true);
-          args["mask"] = payload.mask.str();
-          args["volume_ul"] = us(payload.volume);
+          args.place(payload.place, true);
+          args("mask", payload.mask.str());
+          args("volume_ul", us(payload.volume));
         } else if constexpr (std::is_same_v<T, ir::DevDispenseOp>) {
           command.module = platform.liquidHandler;
           command.op = "Dispense";
-          addPlace(args, payload.place, payload.place.slot != platform.solutionWasteSlot);
-          args["mask"] = payload.mask.str();
-          args["volume_ul"] = us(payload.volume);
+          args.place(payload.place, payload.place.slot != platform.solutionWasteSlot);
+          args("mask", payload.mask.str());
+          args("volume_ul", us(payload.volume));
         } else if constexpr (std::is_same_v<T, ir::DevMixOp>) {
           command.module = platform.liquidHandler;
           command.op = "Mix";
-          addPlace(args, payload.place, true);
-          args["mask"] = payload.mask.str();
-          args["volume_ul"] = us(payload.volume);
-          args["cycles"] = payload.cycles;
+          args.place(payload.place, true);
+          args("mask", payload.mask.str());
+          args("volume_ul", us(payload.volume));
+          args("cycles", payload.cycles);
         } else if constexpr (std::is_same_v<T, ir::MovePlateOp>) {
           command.module = payload.module;
           command.op = "MovePlate";
-          args["from"] = jsonSlot(payload.from);
-          args["to"] = jsonSlot(payload.to);
+          args("from", jsonSlot(payload.from));
+          args("to", jsonSlot(payload.to));
         } else if constexpr (std::is_same_v<T, ir::LidOp>) {
           command.module = payload.module;
           command.op = payload.place ? "PlaceLid" : "RemoveLid";
-          args["slot"] = jsonSlot(payload.slot);
+          args("slot", jsonSlot(payload.slot));
         } else if constexpr (std::is_same_v<T, ir::SwapTipRackOp>) {
           command.module = payload.module.empty() ? platform.tipSwapModule : payload.module;
           command.op = "SwapTipRack";
         } else if constexpr (std::is_same_v<T, ir::SetTemperatureOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "SetTemperature";
-          args["celsius"] = us(payload.temperature);
+          args("celsius", us(payload.temperature));
         } else if constexpr (std::is_same_v<T, ir::HeaterOffOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "Off";
         } else if constexpr (std::is_same_v<T, ir::DevShakeOp>) {
           command.module = payload.module.empty() ? platform.shakerModule : payload.module;
           command.op = "Shake";
-          args["rpm"] = us(payload.speed);
-          args["seconds"] = us(payload.time);
+          args("rpm", us(payload.speed));
+          args("seconds", us(payload.time));
         } else if constexpr (std::is_same_v<T, ir::DevReadOp>) {
           command.module = payload.module.empty() ? platform.readerModule : payload.module;
           command.op = "ReadAbsorbance";
-          args["wavelength_nm"] = us(payload.wavelength);
+          args("wavelength_nm", us(payload.wavelength));
           if (payload.reference)
-            args["reference_nm"] = us(*payload.reference);
+            args("reference_nm", us(*payload.reference));
           Json wells = Json::array();
           for (const Well &well : payload.wells)
             wells.push_back(well.name());
-          args["wells"] = std::move(wells);
+          args("wells", std::move(wells));
         } else if constexpr (std::is_same_v<T, ir::DevWaitOp>) {
           command.module = platform.systemModule;
           command.op = "Wait";
-          args["seconds"] = us(payload.time);
+          args("seconds", us(payload.time));
         } else if constexpr (std::is_same_v<T, ir::PromptOp>) {
           command.module = platform.systemModule;
           command.op = "Prompt";
-          args["text"] = payload.text;
+          args("text", payload.text);
         } else {
           return false; // high-level or host op: no device command
         }
@@ -289,7 +336,8 @@ std::vector<Command> lowerToCommands(const ir::Module &module,
     command.step = op.step;
     command.line = op.loc.line;
     command.tipsReuse = op.tipsReuse;
-    decodeCommand(command);
+    decodeName(command, command.fields);
+    command.fields.decoded = true;
     commands.push_back(std::move(command));
   }
   return commands;
@@ -359,11 +407,13 @@ std::string commandToText(const Command &command) {
     if (value.is_string())
       text += value.get<std::string>();
     else if (value.is_array()) {
-      std::string list;
-      for (const Json &item : value)
-        list += (list.empty() ? "" : ",") +
-                (item.is_string() ? item.get<std::string>() : item.dump());
-      text += list;
+      bool first = true;
+      for (const Json &item : value) {
+        if (!first)
+          text += ',';
+        first = false;
+        text += item.is_string() ? item.get_ref<const std::string &>() : item.dump();
+      }
     } else
       text += value.dump();
   }

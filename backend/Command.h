@@ -10,9 +10,9 @@
 // writes, the journal records and diagnostics quote; `commandSchema()`
 // lists, per module.op, the arguments and their JSON types so that the
 // reader validates a saved stream against the same table the emitter
-// writes. As `CommandFields` (an opcode and typed fields, decoded once by
-// `decodeCommand` when lowering creates the command or the reader reads
-// it) they are what the interpreter, the digital twin, the simulator and
+// writes. As `CommandFields` (an opcode and typed fields, decoded from
+// each argument as lowering writes it, or by `decodeCommand` when the
+// reader reads the command) they are what the interpreter, the digital twin, the simulator and
 // the timing model read per command: no name lookups, no string compares
 // on the hot path (bench/README.md, throughput).
 //
@@ -87,6 +87,8 @@ struct CommandFields {
   /// name: a read is inside a plate iff all parse and these fit.
   bool wellsAllNamed = false;
   uint8_t wellsMaxRow = 0, wellsMaxCol = 0;
+
+  friend bool operator==(const CommandFields &, const CommandFields &) = default;
 };
 
 struct Command {
@@ -100,7 +102,7 @@ struct Command {
   /// Where the command was read from (a .jsonl line); invalid for commands
   /// lowered in this process. Diagnostics point here when it is valid.
   SourceLoc streamLoc;
-  /// Typed arguments (see the file comment); filled by decodeCommand.
+  /// Typed arguments (see the file comment).
   CommandFields fields;
 
   std::string name() const { return module + "." + op; }

@@ -79,9 +79,15 @@ TEST(Differential, EveryCompiledTestScriptReplaysOnTheTwin) {
     auto reread = backend::parseCommandStream(fileId, sources, diags);
     ASSERT_TRUE(reread.has_value()) << path << ": the emitted stream does not read back";
     ASSERT_EQ(reread->size(), commands.size()) << path;
-    for (size_t i = 0; i < commands.size(); ++i)
+    for (size_t i = 0; i < commands.size(); ++i) {
       EXPECT_EQ(backend::commandToJsonLine((*reread)[i]), backend::commandToJsonLine(commands[i]))
           << path << " command " << i + 1;
+      // Lowering fills the typed fields as it writes the JSON; the checks
+      // must see exactly what a saved and re-read stream gives them.
+      EXPECT_TRUE((*reread)[i].fields == commands[i].fields)
+          << path << " command " << i + 1 << " `" << backend::commandToText(commands[i])
+          << "`: lowered fields differ from the decoded stream's";
+    }
     ++replayed;
   }
   // Both examples and the run tests compile; a drop means scripts stopped
