@@ -755,24 +755,38 @@ const Slot *DeckState::slotNamed(std::string_view id) const {
 
 std::optional<Violation> DeckState::movePlate(const Command &command, bool commit) {
   const std::string &from = command.fields.from, &to = command.fields.to;
-  for (const std::string *slot : {&from, &to})
-    if (!slotNamed(*slot))
-      return violation(Rule::Range, fmt::format("slot `{}` does not exist on `{}`", *slot,
-                                                platform_.name));
-  const TransportRoute *route = nullptr;
-  for (const TransportRoute &candidate : platform_.routes)
-    if (sameId(candidate.module, command.module))
-      route = &candidate;
-  if (!route)
-    return violation(Rule::Place, fmt::format("`{}` does not move plates", command.module));
-  auto serves = [&](const std::string &slot) {
-    return std::any_of(route->slots.begin(), route->slots.end(),
-                       [&](const std::string &served) { return sameId(served, slot); });
-  };
-  if (!serves(from) || !serves(to))
-    return violation(Rule::Place, fmt::format("`{}` moves plates only among slots {}, not from "
-                                              "{} to {}",
-                                              command.module, joined(route->slots), from, to));
+  bool checkedMove = std::any_of(platformMoves_.begin(), platformMoves_.end(),
+                                 [&](const PlatformMove &move) {
+                                   return sameId(move.from, from) &&
+                                          sameId(move.to, to) &&
+                                          sameId(move.module, command.module);
+                                 });
+  if (!checkedMove) {
+    for (const std::string *slot : {&from, &to})
+      if (!slotNamed(*slot))
+        return violation(Rule::Range,
+                         fmt::format("slot `{}` does not exist on `{}`", *slot,
+                                     platform_.name));
+    const TransportRoute *route = nullptr;
+    for (const TransportRoute &candidate : platform_.routes)
+      if (sameId(candidate.module, command.module))
+        route = &candidate;
+    if (!route)
+      return violation(Rule::Place, fmt::format("`{}` does not move plates",
+                                                command.module));
+    auto serves = [&](const std::string &slot) {
+      return std::any_of(
+          route->slots.begin(), route->slots.end(),
+          [&](const std::string &served) { return sameId(served, slot); });
+    };
+    if (!serves(from) || !serves(to))
+      return violation(
+          Rule::Place,
+          fmt::format("`{}` moves plates only among slots {}, not from "
+                      "{} to {}",
+                      command.module, joined(route->slots), from, to));
+    platformMoves_.push_back({command.module, from, to});
+  }
   if (!sameId(plateSlot_, from))
     return violation(Rule::Place, fmt::format("the move starts at slot {}, but the plate is on "
                                               "slot {}",

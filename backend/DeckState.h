@@ -194,6 +194,13 @@ private:
   std::vector<LiquidMix> wells_;
   std::vector<uint64_t> wellStamps_;
   uint64_t lastStamp_ = 0;
+  /// (module, from, to) of plate moves that passed the platform's checks
+  /// (slots exist, the module's route serves both): those depend on the
+  /// platform only, and a run repeats a handful of moves hundreds of times.
+  struct PlatformMove {
+    std::string module, from, to;
+  };
+  std::vector<PlatformMove> platformMoves_;
   std::vector<Reservoir> reservoir_;
   std::vector<RackPosition> rack_;
   std::vector<std::optional<Tip>> head_;
