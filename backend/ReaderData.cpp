@@ -18,8 +18,10 @@ namespace plate::backend {
 
 std::string plateReadCsv(const PlateRead &read, const PlateShape &shape) {
   std::string csv = formatNumber(read.wavelengthNm);
-  if (read.referenceNm)
-    csv += "/" + formatNumber(*read.referenceNm);
+  if (read.referenceNm) {
+    csv += '/';
+    csv += formatNumber(*read.referenceNm);
+  }
   csv += "nm";
   for (unsigned col = 1; col <= shape.cols; ++col)
     csv += fmt::format(",{}", col);
