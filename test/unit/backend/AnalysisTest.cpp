@@ -94,6 +94,18 @@ std::vector<LayoutLiquid> bradfordLayout() {
   layout.push_back({"FBS2", ir::LiquidRole::Sample, row(2, 4), {}, "", 100});
   return layout;
 }
+
+/// The Bradford-like layout with 10 µL of its liquid in every layout well
+/// before command 1, and the dye in reservoir (1,1).
+RunSetup filledBradfordSetup() {
+  RunSetup setup;
+  setup.layout = bradfordLayout();
+  for (const LayoutLiquid &liquid : setup.layout)
+    for (const Well &well : liquid.wells)
+      setup.manualFills.push_back({1, well, liquid.name, 10});
+  setup.reservoir.push_back({1, 1, "bradford", 20});
+  return setup;
+}
 } // namespace
 
 TEST(Analysis, BackCalculatesSamplesTimesDilutionAndFlagsOutOfRange) {
@@ -143,12 +155,7 @@ TEST(Analysis, SubtractBlankWithoutBlankWellsIsAnError) {
 
 TEST(ReaderModel, TopCalibrantReadsNearTopAndSamplesFollowTheTruthMap) {
   const Platform &platform = bioforge();
-  RunSetup setup;
-  setup.layout = bradfordLayout();
-  for (const LayoutLiquid &liquid : setup.layout)
-    for (const Well &well : liquid.wells)
-      setup.manualFills.push_back({1, well, liquid.name, 10});
-  setup.reservoir.push_back({1, 1, "bradford", 20});
+  RunSetup setup = filledBradfordSetup();
   DeckState state(platform, *platform.findLabware("plate96"), setup);
   state.applyManualFills(1);
   ReaderModel model(setup, {{"FBS1", 1500}}, ReaderModel::Params{});
@@ -177,12 +184,7 @@ TEST(ReaderModel, NoiseFollowsTheOrderTheReadListsTheWells) {
   // list is in well order (the direct path) or not (a repeated well keeps
   // its last value); values always come out in well order, once per well.
   const Platform &platform = bioforge();
-  RunSetup setup;
-  setup.layout = bradfordLayout();
-  for (const LayoutLiquid &liquid : setup.layout)
-    for (const Well &well : liquid.wells)
-      setup.manualFills.push_back({1, well, liquid.name, 10});
-  setup.reservoir.push_back({1, 1, "bradford", 20});
+  RunSetup setup = filledBradfordSetup();
   DeckState state(platform, *platform.findLabware("plate96"), setup);
   state.applyManualFills(1);
   auto readOf = [&](ReaderModel &model, std::vector<std::string> wells) {
