@@ -82,6 +82,10 @@ struct RunOptions {
   std::string journal;
   std::string resume;
   std::string inputName; ///< recorded in the journal header
+  /// Fill RunResult::finalState (`plate run --state-out`). Serializing
+  /// every well and tip is a sizable part of a short run, so only a
+  /// caller that asks pays for it.
+  bool keepFinalState = false;
 };
 
 struct RunResult {
@@ -94,7 +98,8 @@ struct RunResult {
   std::vector<std::string> outputs; ///< files written
   std::vector<std::string> events;  ///< recoveries and resume notes for the operator
   size_t resumedFrom = 0;           ///< commands taken from the journal
-  Json finalState;                  ///< DeckState::toJson() at the end
+  /// DeckState::toJson() where the run ended (RunOptions::keepFinalState).
+  Json finalState;
 };
 
 RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,

@@ -179,6 +179,7 @@ DeckState::DeckState(const Platform &platform, const Labware &labware,
 void DeckState::applyManualFills(uint32_t seq) {
   if (seq <= filledThrough_)
     return;
+  planned_ = nullptr;
   filledThrough_ = seq;
   // seq only grows (see above): a cursor walks the sorted fills once.
   while (nextFill_ < manualFillOrder_.size() &&
@@ -270,6 +271,9 @@ LiquidMix &DeckState::wellRef(Well well) {
 DeckState::RackPosition &DeckState::rack(unsigned row, unsigned col) {
   return rack_[(row - 1) * platform_.tipRackCols + (col - 1)];
 }
+const DeckState::RackPosition &DeckState::rack(unsigned row, unsigned col) const {
+  return rack_[(row - 1) * platform_.tipRackCols + (col - 1)];
+}
 DeckState::Reservoir &DeckState::reservoir(unsigned row, unsigned col) {
   return reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
 }
@@ -281,12 +285,56 @@ double DeckState::tipVolume(unsigned channel) const {
 }
 
 std::optional<Violation> DeckState::execute(const Command &command, bool commit) {
+  planned_ = nullptr;
   if (!command.fields.decoded) {
     Command decoded = command;
     decodeCommand(decoded);
-    return executeDecoded(decoded, commit);
+    Result violation = executeDecoded(decoded, commit);
+    // The plan belongs to the copy, which is gone: the caller's command
+    // commits through a full execute.
+    planned_ = nullptr;
+    return violation;
   }
   return executeDecoded(command, commit);
+}
+
+std::optional<Violation> DeckState::commitChecked(const Command &command) {
+  if (planned_ != &command || plannedSeq_ != command.seq)
+    return execute(command, /*commit=*/true);
+  planned_ = nullptr;
+  return liquidHandling(command, Stage::ApplyChecked);
+}
+
+std::optional<Violation> DeckState::liquidHandling(const Command &command, Stage stage) {
+  if (stage != Stage::ApplyChecked) {
+    plan_.used.clear();
+    plan_.wells.clear();
+    Result violation;
+    switch (command.fields.op) {
+    case CommandOp::PickTips: violation = checkPickTips(command, plan_); break;
+    case CommandOp::DropTips: violation = checkDropTips(command, plan_); break;
+    case CommandOp::ReturnTips: violation = checkReturnTips(command, plan_); break;
+    case CommandOp::Aspirate: violation = checkAspirate(command, plan_); break;
+    case CommandOp::Dispense: violation = checkDispense(command, plan_); break;
+    default: violation = checkMix(command, plan_); break;
+    }
+    if (violation)
+      return violation;
+    if (stage == Stage::Check) {
+      planned_ = &command;
+      plannedSeq_ = command.seq;
+      return std::nullopt;
+    }
+  }
+  switch (command.fields.op) {
+  case CommandOp::PickTips: applyPickTips(command, plan_); break;
+  case CommandOp::DropTips: applyDropTips(plan_); break;
+  case CommandOp::ReturnTips: applyReturnTips(command, plan_); break;
+  case CommandOp::Aspirate: applyAspirate(command, plan_); break;
+  case CommandOp::Dispense: applyDispense(command, plan_); break;
+  default: applyMix(plan_); break;
+  }
+  return std::nullopt;
 }
 
 std::optional<Violation> DeckState::executeDecoded(const Command &command, bool commit) {
@@ -301,14 +349,7 @@ std::optional<Violation> DeckState::executeDecoded(const Command &command, bool 
   case CommandOp::Mix:
     if (!sameId(module, platform_.liquidHandler))
       break;
-    switch (op) {
-    case CommandOp::PickTips: return pickTips(command, commit);
-    case CommandOp::DropTips: return dropTips(command, commit);
-    case CommandOp::ReturnTips: return returnTips(command, commit);
-    case CommandOp::Aspirate: return aspirate(command, commit);
-    case CommandOp::Dispense: return dispense(command, commit);
-    default: return mix(command, commit);
-    }
+    return liquidHandling(command, commit ? Stage::CheckAndApply : Stage::Check);
   case CommandOp::MovePlate: return movePlate(command, commit);
   case CommandOp::RemoveLid: return lid(command, false, commit);
   case CommandOp::PlaceLid: return lid(command, true, commit);
@@ -414,8 +455,8 @@ std::optional<Violation> DeckState::tipsOn(const Channels &channels,
 
 //===--- Tips --------------------------------------------------------------===//
 
-std::optional<Violation> DeckState::pickTips(const Command &command, bool commit) {
-  Channels used;
+std::optional<Violation> DeckState::checkPickTips(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
@@ -437,9 +478,12 @@ std::optional<Violation> DeckState::pickTips(const Command &command, bool commit
                                    "earlier and not returned)",
                                    row, col + channel));
   }
-  if (!commit)
-    return std::nullopt;
-  for (unsigned channel : used) {
+  return std::nullopt;
+}
+
+void DeckState::applyPickTips(const Command &command, const Plan &plan) {
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
+  for (unsigned channel : plan.used) {
     RackPosition &position = rack(row, col + channel);
     Tip tip;
     if (position.state == RackSlot::Returned)
@@ -449,11 +493,10 @@ std::optional<Violation> DeckState::pickTips(const Command &command, bool commit
     head_[channel] = std::move(tip);
     position = RackPosition{RackSlot::Empty, {}};
   }
-  return std::nullopt;
 }
 
-std::optional<Violation> DeckState::dropTips(const Command &command, bool commit) {
-  Channels used;
+std::optional<Violation> DeckState::checkDropTips(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
   if (auto v = tipsOn(used, "DropTips")) return v;
   if (tipsInWaste_ + used.size() > platform_.tipWasteCapacity)
@@ -462,16 +505,17 @@ std::optional<Violation> DeckState::dropTips(const Command &command, bool commit
                                  "{} more would overflow it",
                                  platform_.tipWasteSlot, platform_.tipWasteCapacity,
                                  tipsInWaste_, used.size()));
-  if (!commit)
-    return std::nullopt;
-  for (unsigned channel : used)
-    head_[channel].reset();
-  tipsInWaste_ += used.size();
   return std::nullopt;
 }
 
-std::optional<Violation> DeckState::returnTips(const Command &command, bool commit) {
-  Channels used;
+void DeckState::applyDropTips(const Plan &plan) {
+  for (unsigned channel : plan.used)
+    head_[channel].reset();
+  tipsInWaste_ += plan.used.size();
+}
+
+std::optional<Violation> DeckState::checkReturnTips(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
@@ -497,13 +541,15 @@ std::optional<Violation> DeckState::returnTips(const Command &command, bool comm
                                    "swapped since the tip was picked)",
                                    row, col + channel));
   }
-  if (!commit)
-    return std::nullopt;
-  for (unsigned channel : used) {
+  return std::nullopt;
+}
+
+void DeckState::applyReturnTips(const Command &command, const Plan &plan) {
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
+  for (unsigned channel : plan.used) {
     rack(row, col + channel) = RackPosition{RackSlot::Returned, std::move(*head_[channel])};
     head_[channel].reset();
   }
-  return std::nullopt;
 }
 
 std::optional<Violation> DeckState::swapTipRack(bool commit) {
@@ -519,8 +565,9 @@ std::optional<Violation> DeckState::swapTipRack(bool commit) {
 
 //===--- Pipetting ---------------------------------------------------------===//
 
-std::optional<Violation> DeckState::aspirate(const Command &command, bool commit) {
-  Channels used;
+std::optional<Violation> DeckState::checkAspirate(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
+  Wells &wells = plan.wells;
   if (auto v = channels(command, used)) return v;
   const std::string &slot = command.fields.slot;
   double volume = command.fields.volumeUl;
@@ -528,7 +575,6 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
     return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
   bool fromReservoir = sameId(slot, platform_.reservoirSlot);
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
-  Wells wells;
   if (fromReservoir) {
     if (row < 1 || row > platform_.reservoirRows || col < 1 || col > platform_.reservoirCols)
       return violation(Rule::Range,
@@ -596,8 +642,15 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
                          fmt::format("well {} holds {}; it cannot give {}", well.name(),
                                      ul(wellMix(well).total()), ul(volume)));
   }
-  if (!commit)
-    return std::nullopt;
+  return std::nullopt;
+}
+
+void DeckState::applyAspirate(const Command &command, const Plan &plan) {
+  const Channels &used = plan.used;
+  const Wells &wells = plan.wells;
+  double volume = command.fields.volumeUl;
+  bool fromReservoir = sameId(command.fields.slot, platform_.reservoirSlot);
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (size_t i = 0; i < used.size(); ++i) {
     Tip &tip = *head_[used[i]];
     if (fromReservoir) {
@@ -616,18 +669,17 @@ std::optional<Violation> DeckState::aspirate(const Command &command, bool commit
       tip.contactCol = wells[i].col;
     }
   }
-  return std::nullopt;
 }
 
-std::optional<Violation> DeckState::dispense(const Command &command, bool commit) {
-  Channels used;
+std::optional<Violation> DeckState::checkDispense(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
+  Wells &wells = plan.wells;
   if (auto v = channels(command, used)) return v;
   const std::string &slot = command.fields.slot;
   double volume = command.fields.volumeUl;
   if (volume <= 0)
     return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
   bool toWaste = sameId(slot, platform_.solutionWasteSlot);
-  Wells wells;
   if (toWaste) {
     if (command.fields.hasRowKey || command.fields.hasColKey)
       return violation(Rule::Range, fmt::format("the solution waste (slot {}) has no `row` "
@@ -664,22 +716,27 @@ std::optional<Violation> DeckState::dispense(const Command &command, bool commit
                                      ul(wellMix(well).total() + volume), labware_.name,
                                      ul(labware_.wellCapacityUl)));
   }
-  if (!commit)
-    return std::nullopt;
+  return std::nullopt;
+}
+
+void DeckState::applyDispense(const Command &command, const Plan &plan) {
+  const Channels &used = plan.used;
+  double volume = command.fields.volumeUl;
+  bool toWaste = sameId(command.fields.slot, platform_.solutionWasteSlot);
   for (size_t i = 0; i < used.size(); ++i) {
     LiquidMix &tipContents = head_[used[i]]->contents;
     if (toWaste) {
       (void)tipContents.take(volume);
       solutionWasteUl_ += volume;
     } else {
-      tipContents.moveTo(wellRef(wells[i]), volume);
+      tipContents.moveTo(wellRef(plan.wells[i]), volume);
     }
   }
-  return std::nullopt;
 }
 
-std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
-  Channels used;
+std::optional<Violation> DeckState::checkMix(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
+  Wells &wells = plan.wells;
   if (auto v = channels(command, used)) return v;
   const std::string &slot = command.fields.slot;
   double volume = command.fields.volumeUl;
@@ -692,7 +749,6 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
     return violation(Rule::Place, fmt::format("mixes on slot {}; mixing happens only in the "
                                               "plate on slot {}",
                                               slot, platform_.samplePlateSlot));
-  Wells wells;
   if (auto v = plateWells(command, used, wells)) return v;
   if (auto v = plateReady("mixing in the plate")) return v;
   if (auto v = tipsOn(used, "Mix")) return v;
@@ -733,15 +789,16 @@ std::optional<Violation> DeckState::mix(const Command &command, bool commit) {
                                                  wells[i].name(),
                                                  ul(wellMix(wells[i]).total()), ul(volume)));
   }
-  if (!commit)
-    return std::nullopt;
-  for (size_t i = 0; i < used.size(); ++i) {
-    Tip &tip = *head_[used[i]];
-    tip.contact = Contact::Well;
-    tip.contactRow = wells[i].row;
-    tip.contactCol = wells[i].col;
-  }
   return std::nullopt;
+}
+
+void DeckState::applyMix(const Plan &plan) {
+  for (size_t i = 0; i < plan.used.size(); ++i) {
+    Tip &tip = *head_[plan.used[i]];
+    tip.contact = Contact::Well;
+    tip.contactRow = plan.wells[i].row;
+    tip.contactCol = plan.wells[i].col;
+  }
 }
 
 //===--- Plate, lid, heater, shaker, reader, system ------------------------===//

@@ -7,7 +7,10 @@
 // command could break and, only when all hold and `commit` is set, applies
 // the command. Each handler checks everything before it changes anything,
 // so a rejected command leaves the state untouched and `check` costs no
-// copy.
+// copy. For the liquid handler's commands (most of a stream) the checks
+// are const functions that also work out a Plan (channels, wells), and
+// `commitChecked` applies the plan of the command just checked instead of
+// checking it a second time after the device confirmed it.
 //
 // Handlers read the command's typed fields (Command.h), never its JSON.
 // Liquids are interned once per run (LiquidTable: every name a run can
@@ -93,7 +96,15 @@ public:
   /// Checks the command against the current state; applies it when it is
   /// legal and `commit` is true. Returns the first violation.
   std::optional<Violation> execute(const Command &command, bool commit);
+  /// execute(command, false); what a liquid-handler command's checks
+  /// worked out (its channels and wells) is kept until anything changes.
   std::optional<Violation> check(const Command &command) { return execute(command, false); }
+  /// execute(command, true) for the command check() passed last, without
+  /// checking again: the interpreter checks a command, sends it to the
+  /// device and commits it only when the device confirms, and nothing
+  /// touches the twin in between. Any other command (or a state changed
+  /// since its check) takes the full execute.
+  std::optional<Violation> commitChecked(const Command &command);
 
   /// Puts what MANUAL steps add before command `seq` into the wells, once
   /// per seq (a retried command does not fill twice).
@@ -151,12 +162,27 @@ private:
   using Wells = llvm::SmallVector<Well, 8>;
 
   using Result = std::optional<Violation>;
-  Result pickTips(const Command &command, bool commit);
-  Result dropTips(const Command &command, bool commit);
-  Result returnTips(const Command &command, bool commit);
-  Result aspirate(const Command &command, bool commit);
-  Result dispense(const Command &command, bool commit);
-  Result mix(const Command &command, bool commit);
+  /// What the checks of a liquid-handler command worked out and applying
+  /// it needs: the masked channels and the plate wells under them. The
+  /// checks are const, so a rejected command cannot have changed anything.
+  struct Plan {
+    Channels used;
+    Wells wells;
+  };
+  enum class Stage : uint8_t { Check, CheckAndApply, ApplyChecked };
+  Result liquidHandling(const Command &command, Stage stage);
+  Result checkPickTips(const Command &command, Plan &plan) const;
+  Result checkDropTips(const Command &command, Plan &plan) const;
+  Result checkReturnTips(const Command &command, Plan &plan) const;
+  Result checkAspirate(const Command &command, Plan &plan) const;
+  Result checkDispense(const Command &command, Plan &plan) const;
+  Result checkMix(const Command &command, Plan &plan) const;
+  void applyPickTips(const Command &command, const Plan &plan);
+  void applyDropTips(const Plan &plan);
+  void applyReturnTips(const Command &command, const Plan &plan);
+  void applyAspirate(const Command &command, const Plan &plan);
+  void applyDispense(const Command &command, const Plan &plan);
+  void applyMix(const Plan &plan);
   Result movePlate(const Command &command, bool commit);
   Result lid(const Command &command, bool place, bool commit);
   Result swapTipRack(bool commit);
@@ -177,6 +203,7 @@ private:
   double tipTotal(unsigned channel) const { return head_[channel]->contents.total(); }
   LiquidMix &wellRef(Well well);
   RackPosition &rack(unsigned row, unsigned col);
+  const RackPosition &rack(unsigned row, unsigned col) const;
   Reservoir &reservoir(unsigned row, unsigned col);
 
   const Platform &platform_;
@@ -212,6 +239,12 @@ private:
   std::string lidHolderSlot_; ///< where the lid is when it is off the plate
   std::optional<double> heaterSetpoint_;
   uint32_t filledThrough_ = 0; ///< highest seq whose MANUAL fills are in
+  Plan plan_; ///< of the last liquid-handler command checked
+  /// The liquid-handler command whose plan_ check() made, while the state
+  /// is as it checked it (null once anything executes or fills); its seq
+  /// guards against a different command at the same address.
+  const Command *planned_ = nullptr;
+  uint32_t plannedSeq_ = 0;
 };
 
 } // namespace plate::backend

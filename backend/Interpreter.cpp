@@ -364,7 +364,8 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
 
   auto stop = [&](const Command &command, RunResult &result) -> RunResult & {
     result.failedSeq = command.seq;
-    result.finalState = twin.toJson();
+    if (options.keepFinalState)
+      result.finalState = twin.toJson();
     return result;
   };
 
@@ -427,7 +428,8 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
                                    ? fmt::format("command {} was sent but never confirmed; ",
                                                  *journalRecord->inFlight)
                                    : std::string()));
-      result.finalState = twin.toJson();
+      if (options.keepFinalState)
+        result.finalState = twin.toJson();
       return result;
     }
     result.events.push_back(fmt::format(
@@ -555,7 +557,10 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
                         {"fault", faultKindName(outcome.fault)}});
       return stop(command, result);
     }
-    twin.execute(*actual, /*commit=*/true);
+    // The twin passed the command before the device ran it and nothing
+    // has touched the twin since: committing cannot fail.
+    auto committed = twin.commitChecked(*actual);
+    PLATE_ASSERT(!committed, "a checked command failed to commit");
     result.robotSeconds += commandSeconds(*actual, platform);
     ++result.executed;
     std::optional<PlateRead> read;
@@ -585,7 +590,8 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
   runAnalyses(UINT32_MAX);
   journalWrite(Json{{"end", "complete"}, {"seq", commands.size()}});
   result.ok = diags.errorCount() == errorsBefore;
-  result.finalState = twin.toJson();
+  if (options.keepFinalState)
+    result.finalState = twin.toJson();
   return result;
 }
 

@@ -187,24 +187,31 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   }
   double scale = strongest_ > 0 ? (params_.top - params_.baseline) / strongest_ : 0;
 
-  // Noise is drawn in the order the read lists the wells (the documented
-  // sequence), all of a read's draws first, into a buffer, so that the
-  // arithmetic below runs without a library call per well between its
-  // steps (a read was latency-bound on the call, the rounding and the
-  // division).
-  const bool withReference = result.referenceNm.has_value();
-  noise_.clear();
-  bool increasing = true; // the usual read: each well once, in well order
-  std::optional<Well> previous;
+  // The wells read, as plate indices in the order the read lists them
+  // (names that are no well of this plate are skipped and draw nothing).
+  // The decoded bounds settle the usual read without a test per well.
+  readIndex_.clear();
+  readIndex_.reserve(fields.wells.size());
+  bool allInside = fields.wellsAllNamed && fields.wellsMaxRow <= shape.rows &&
+                   fields.wellsMaxCol <= shape.cols;
+  bool increasing = true; // each well once, in well order: no gather below
   for (Well well : fields.wells) {
-    if (!shape.contains(well))
+    if (!allInside && !shape.contains(well))
       continue;
-    increasing = increasing && (!previous || *previous < well);
-    previous = well;
-    noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
-    if (withReference)
-      noise_.push_back(gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma));
+    uint32_t index = static_cast<uint32_t>(wellIndex(well));
+    increasing = increasing && (readIndex_.empty() || readIndex_.back() < index);
+    readIndex_.push_back(index);
   }
+
+  // Noise is drawn in the documented order (per well, the sample
+  // wavelength's draw before the reference's), all of a read's draws
+  // first, into a buffer, so that the arithmetic below runs without a
+  // library call per well between its steps (a read was latency-bound on
+  // the call, the rounding and the division).
+  const bool withReference = result.referenceNm.has_value();
+  noise_.resize(readIndex_.size() * (withReference ? 2 : 1));
+  for (double &draw : noise_)
+    draw = gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma);
   const double *draw = noise_.data();
   auto od = [&](size_t index) {
     double value = params_.baseline + scale * effective_[index] + *draw++;
@@ -212,33 +219,30 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
       value -= params_.referenceBaseline + *draw++;
     return roundHalfAway(value * 1e4) / 1e4;
   };
+  auto wellAt = [&](uint32_t index) {
+    return Well{uint8_t(index / cols_ + 1), uint8_t(index % cols_ + 1)};
+  };
   std::vector<WellValues::value_type> values;
   if (increasing) {
-    values.reserve(noise_.size() / (withReference ? 2 : 1));
-    for (Well well : fields.wells)
-      if (shape.contains(well))
-        values.emplace_back(well, od(wellIndex(well)));
+    values.reserve(readIndex_.size());
+    for (uint32_t index : readIndex_)
+      values.emplace_back(wellAt(index), od(index));
   } else {
-    // Any other order: a repeated well keeps its last value, and the
-    // values leave the per-well array in well order without a sort.
+    // Any other order (a column-wise read list is the common one): a
+    // repeated well keeps its last value, and the values leave the
+    // per-well array in well order without a sort.
     readValue_.resize(effective_.size());
     wasRead_.assign(effective_.size(), 0);
     size_t count = 0;
-    for (Well well : fields.wells) {
-      if (!shape.contains(well))
-        continue;
-      size_t index = wellIndex(well);
+    for (uint32_t index : readIndex_) {
       readValue_[index] = od(index);
       count += !wasRead_[index];
       wasRead_[index] = 1;
     }
     values.reserve(count);
-    for (unsigned row = 1; row <= shape.rows; ++row)
-      for (unsigned col = 1; col <= shape.cols; ++col) {
-        Well well{uint8_t(row), uint8_t(col)};
-        if (size_t index = wellIndex(well); wasRead_[index])
-          values.emplace_back(well, readValue_[index]);
-      }
+    for (uint32_t index = 0; index < wasRead_.size(); ++index)
+      if (wasRead_[index])
+        values.emplace_back(wellAt(index), readValue_[index]);
   }
   result.values = WellValues::fromSorted(std::move(values));
   return result;

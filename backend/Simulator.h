@@ -98,6 +98,7 @@ private:
   bool strongestValid_ = false;
   std::vector<double> readValue_;      ///< OD during one read
   std::vector<double> noise_;          ///< the draws of one read, in order
+  std::vector<uint32_t> readIndex_;    ///< well indices of one read, in order
   std::vector<uint8_t> wasRead_;
   unsigned cols_ = 0;
   const LiquidTable *boundTable_ = nullptr;

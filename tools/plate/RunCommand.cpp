@@ -70,6 +70,7 @@ int runRunCommand(const RunCommandOptions &options) {
   run.seed = options.seed;
   run.inputName = options.compile.input;
   run.resume = options.resume;
+  run.keepFinalState = !options.stateOut.empty();
   run.faults.rate = options.faultRate;
   run.faults.seed = options.faultSeed;
   for (const std::string &spec : options.faults) {

@@ -265,6 +265,95 @@ TEST(Simulator, RejectedCommandLeavesTheStateUntouched) {
   EXPECT_DOUBLE_EQ(state.tipVolume(0), 0);
 }
 
+/// Decoded copies: a twin commits from its plan only for the caller's own
+/// decoded command (the interpreter's commands are all decoded).
+std::vector<Command> decoded(std::vector<Command> commands) {
+  for (Command &command : commands)
+    decodeCommand(command);
+  return commands;
+}
+
+std::vector<Command> pipettingRun() {
+  return decoded({
+      cmd(1, "LH", "RemoveLid", {{"slot", 1}}),
+      cmd(2, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
+      cmd(3, "LH", "Aspirate",
+          {{"slot", 5}, {"row", 1}, {"col", 1}, {"mask", "1111"}, {"volume_ul", 200}}),
+      cmd(4, "LH", "Dispense",
+          {{"slot", 1}, {"row", 1}, {"col", 1}, {"mask", "1111"}, {"volume_ul", 200}}),
+      cmd(5, "LH", "Mix",
+          {{"slot", 1}, {"row", 1}, {"col", 1}, {"mask", "1111"}, {"volume_ul", 50},
+           {"cycles", 3}}),
+      cmd(6, "LH", "Aspirate",
+          {{"slot", 1}, {"row", 1}, {"col", 1}, {"mask", "1111"}, {"volume_ul", 20}}),
+      cmd(7, "LH", "Dispense", {{"slot", 8}, {"mask", "1111"}, {"volume_ul", 20}}),
+      cmd(8, "LH", "ReturnTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
+      cmd(9, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "0110"}}),
+      cmd(10, "LH", "DropTips", {{"mask", "0110"}}),
+  });
+}
+
+TEST(DeckState, CommittingACheckedCommandEqualsExecutingIt) {
+  const Platform &platform = bioforge();
+  RunSetup setup = plateWithBuffer();
+  setup.manualFills.push_back({3, Well{1, 2}, "serum", 40});
+  const Labware &plate = *platform.findLabware("plate96");
+  DeckState executed(platform, plate, setup), committed(platform, plate, setup);
+  for (const Command &command : pipettingRun()) {
+    executed.applyManualFills(command.seq);
+    ASSERT_FALSE(executed.execute(command, true)) << command.seq;
+    committed.applyManualFills(command.seq);
+    ASSERT_FALSE(committed.check(command)) << command.seq;
+    ASSERT_FALSE(committed.commitChecked(command)) << command.seq;
+    ASSERT_EQ(committed.toJson(), executed.toJson()) << "after command " << command.seq;
+  }
+  EXPECT_DOUBLE_EQ(committed.solutionWasteUl(), 4 * 20);
+}
+
+TEST(DeckState, CommittingAnUncheckedOrStaleCommandChecksItFirst) {
+  const Platform &platform = bioforge();
+  RunSetup setup = plateWithBuffer();
+  setup.manualFills.push_back({4, Well{1, 1}, "serum", 300});
+  DeckState state(platform, *platform.findLabware("plate96"), setup);
+  std::vector<Command> commands = pipettingRun();
+  ASSERT_FALSE(state.commitChecked(commands[0])); // never checked: full path
+  auto noTips = state.commitChecked(commands[2]); // aspirate without tips
+  ASSERT_TRUE(noTips);
+  EXPECT_EQ(noTips->rule, Rule::Tips);
+  // Checked, then executed by another path: the plan is stale, and the
+  // commit checks again instead of picking the same tips twice.
+  ASSERT_FALSE(state.check(commands[1]));
+  ASSERT_FALSE(state.execute(commands[1], true));
+  auto twice = state.commitChecked(commands[1]);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(twice->rule, Rule::Tips);
+  ASSERT_FALSE(state.check(commands[2]));
+  ASSERT_FALSE(state.commitChecked(commands[2]));
+  EXPECT_DOUBLE_EQ(state.reservoirVolumeUl(1, 1), 20000 - 4 * 200);
+  EXPECT_DOUBLE_EQ(state.tipVolume(3), 200);
+  // A MANUAL fill landing between check and commit invalidates the plan:
+  // 200 µL more into A1's 300 would overflow a 96-well.
+  ASSERT_FALSE(state.check(commands[3]));
+  state.applyManualFills(4);
+  auto overflow = state.commitChecked(commands[3]);
+  ASSERT_TRUE(overflow);
+  EXPECT_EQ(overflow->rule, Rule::Volume);
+  EXPECT_DOUBLE_EQ(totalVolume(state.well(Well{1, 1})), 300);
+}
+
+TEST(Simulator, FinalStateOnlyWhenAskedFor) {
+  std::vector<Command> commands = pipettingRun();
+  Outcome plain = run(commands, plateWithBuffer());
+  ASSERT_TRUE(plain.result.ok);
+  EXPECT_TRUE(plain.result.finalState.is_null());
+  RunOptions options;
+  options.keepFinalState = true;
+  Outcome kept = run(commands, plateWithBuffer(), options);
+  ASSERT_TRUE(kept.result.ok);
+  ASSERT_TRUE(kept.result.finalState.is_object());
+  EXPECT_EQ(kept.result.finalState["tips_in_waste"], 2);
+}
+
 TEST(Simulator, ReturnedTipKeepsItsContactAndIsPickedAgain) {
   RunSetup setup = plateWithBuffer();
   setup.manualFills.push_back({1, Well{1, 1}, "serum", 200});
