@@ -122,13 +122,12 @@ public:
     return wells_[(well.row - 1) * labware_.shape.cols + (well.col - 1)];
   }
   const LiquidTable &liquids() const { return liquids_; }
-  /// Changes whenever what the well holds changes (a per-state counter):
-  /// lets the reader model reuse what it computed from unchanged wells.
-  /// The stamp of the latest change to any well (0: none yet).
+  /// A well's stamp changes whenever what the well holds changes (a
+  /// per-state counter): it lets the reader model reuse what it computed
+  /// from unchanged wells. Every well's stamp, row by row, and the stamp of
+  /// the latest change to any well (0: none yet).
+  const std::vector<uint64_t> &wellStamps() const { return wellStamps_; }
   uint64_t lastWellStamp() const { return lastStamp_; }
-  uint64_t wellStamp(Well well) const {
-    return wellStamps_[(well.row - 1) * labware_.shape.cols + (well.col - 1)];
-  }
   double reservoirVolumeUl(unsigned row, unsigned col) const;
   double solutionWasteUl() const { return solutionWasteUl_; }
   unsigned tipsInWaste() const { return tipsInWaste_; }

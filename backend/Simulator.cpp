@@ -79,8 +79,7 @@ void ReaderModel::bind(const DeckState &state) {
     strongestValid_ = false;
     effective_.assign(captured_.size(), 0.0);
     calibrantNow_.assign(captured_.size(), 0);
-    effectiveStamp_.assign(captured_.size(), 0);
-    effectiveValid_.assign(captured_.size(), 0);
+    effectiveStamp_.assign(captured_.size(), kStale);
   }
   const LiquidTable &liquids = state.liquids();
   if (boundTable_ == &liquids && analyteById_.size() == liquids.size())
@@ -131,7 +130,7 @@ void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> 
     size_t index = wellIndex(well);
     captured_[index] = std::max(hasCaptured_[index] ? captured_[index] : 0.0, mixture);
     hasCaptured_[index] = 1;
-    effectiveValid_[index] = 0;
+    effectiveStamp_[index] = kStale;
     strongestValid_ = false;
     if (holdsCalibrant(contents))
       calibrantWell_[index] = 1;
@@ -166,19 +165,18 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   const PlateShape &shape = state.labware().shape;
   if (!strongestValid_ || strongestStamp_ != state.lastWellStamp()) {
     double strongest = 0;
+    const uint64_t *stamps = state.wellStamps().data();
+    uint32_t index = 0;
     for (unsigned row = 1; row <= shape.rows; ++row)
-      for (unsigned col = 1; col <= shape.cols; ++col) {
-        Well well{uint8_t(row), uint8_t(col)};
-        size_t index = wellIndex(well);
-        uint64_t stamp = state.wellStamp(well);
-        if (!effectiveValid_[index] || effectiveStamp_[index] != stamp) {
+      for (unsigned col = 1; col <= shape.cols; ++col, ++index) {
+        if (effectiveStamp_[index] != stamps[index]) {
+          Well well{uint8_t(row), uint8_t(col)};
           const LiquidMix &contents = state.wellMix(well);
           effective_[index] = effective(well, contents);
           calibrantNow_[index] = holdsCalibrant(contents);
-          effectiveStamp_[index] = stamp;
-          effectiveValid_[index] = 1;
+          effectiveStamp_[index] = stamps[index];
         }
-        if (calibrantNow_[index] || calibrantWell_[index])
+        if (calibrantNow_[index] | calibrantWell_[index])
           strongest = std::max(strongest, effective_[index]);
       }
     strongest_ = strongest;
@@ -240,9 +238,11 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
       wasRead_[index] = 1;
     }
     values.reserve(count);
-    for (uint32_t index = 0; index < wasRead_.size(); ++index)
-      if (wasRead_[index])
-        values.emplace_back(wellAt(index), readValue_[index]);
+    uint32_t index = 0;
+    for (unsigned row = 1; row <= shape.rows; ++row)
+      for (unsigned col = 1; col <= shape.cols; ++col, ++index)
+        if (wasRead_[index])
+          values.emplace_back(Well{uint8_t(row), uint8_t(col)}, readValue_[index]);
   }
   result.values = WellValues::fromSorted(std::move(values));
   return result;

@@ -88,7 +88,8 @@ private:
   std::vector<double> effective_;
   std::vector<uint8_t> calibrantNow_;
   std::vector<uint64_t> effectiveStamp_;
-  std::vector<uint8_t> effectiveValid_;
+  /// An effectiveStamp_ no well has: s(w) must be computed (again).
+  static constexpr uint64_t kStale = ~uint64_t(0);
   const DeckState *boundState_ = nullptr;
   /// The strongest calibrant s(w) as of the state's lastWellStamp(): reads
   /// with no change to any well between them (a read at several
