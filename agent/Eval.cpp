@@ -148,7 +148,8 @@ std::string classifyBlock(const std::vector<backend::Command> &commands) {
        dispenseWaste = false;
   for (const backend::Command &c : commands) {
     std::string name = c.name();
-    std::string slot = c.args.contains("slot") ? backend::slotId(c.args["slot"]) : "";
+    backend::Json args = backend::commandArgs(c);
+    std::string slot = args.contains("slot") ? backend::slotId(args["slot"]) : "";
     if (name == "RDR.ReadAbsorbance")
       read = true;
     else if (name == "SYS.Prompt")
@@ -204,7 +205,8 @@ std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &com
     for (const backend::Command &c : group) {
       CommandRow row;
       row.type = c.name();
-      for (auto it = c.args.begin(); it != c.args.end(); ++it)
+      backend::Json args = backend::commandArgs(c);
+      for (auto it = args.begin(); it != args.end(); ++it)
         row.args.emplace_back(it.key(), it.value().dump());
       block.rows.push_back(std::move(row));
     }

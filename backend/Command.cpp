@@ -170,6 +170,9 @@ void decodeArg(CommandFields &fields, std::string_view key, const Json &value) {
   } else if (key == "reference_nm") {
     fields.hasReferenceKey = true;
     fields.referenceNm = numberArg(value);
+  } else if (key == "text") {
+    if (value.is_string())
+      fields.text = value.get<std::string>();
   } else if (key == "wells" && value.is_array()) {
     fields.wellsIsArray = true;
     fields.wellsAllNamed = true;
@@ -205,39 +208,92 @@ void decodeCommand(Command &command) {
 
 namespace {
 
-/// Appends each argument to the JSON the stream writes and decodes it into
-/// the typed fields at once, so a lowered command is never decoded from
-/// its JSON (CommandDecode.LoweredFieldsEqualDecoded proves both agree).
-/// Appending skips ordered_json's key search: lowering writes each key
-/// once.
-class ArgWriter {
+/// A number as it reads back from the stream: jsonNumber writes integral
+/// values as integers, so -0 reads back as 0.
+double streamNumber(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+    return static_cast<double>(static_cast<int64_t>(value));
+  return value;
+}
+
+bool allDigits(const std::string &text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// The slot id the stream reader decodes from jsonSlot(slot): "05" is
+/// written as 5 and reads back as "5".
+std::string streamSlot(const std::string &slot) {
+  if (allDigits(slot) && (slot[0] == '0' || slot.size() > 18))
+    return slotId(jsonSlot(slot));
+  return slot;
+}
+
+/// Fills the typed fields of a lowered command exactly as decodeCommand
+/// would from the JSON the stream writes for it (CommandDecode tests prove
+/// both agree). What the fields cannot spell goes into `spelled`, which
+/// lowerToCommands turns into `args`.
+class FieldWriter {
 public:
-  explicit ArgWriter(Command &command)
-      : object_(command.args.get_ref<Json::object_t &>()), fields_(command.fields) {
-    object_.reserve(kMostArguments);
+  FieldWriter(CommandFields &fields, Json &spelled) : fields_(fields), spelled_(spelled) {}
+
+  void row(unsigned value) {
+    fields_.hasRowKey = true;
+    fields_.row = value;
+    fields_.rowIndex = value;
   }
-  void operator()(const char *key, Json value) {
-    object_.emplace_back(key, std::move(value));
-    decodeArg(fields_, key, object_.back().second);
+  void col(unsigned value) {
+    fields_.hasColKey = true;
+    fields_.col = value;
+    fields_.colIndex = value;
   }
   void place(const ir::Place &place, bool hasCoordinates) {
-    (*this)("slot", jsonSlot(place.slot));
+    fields_.slot = streamSlot(place.slot);
     if (hasCoordinates) {
-      (*this)("row", place.row);
-      (*this)("col", place.col);
+      row(place.row);
+      col(place.col);
+    }
+  }
+  void mask(const ir::ChannelMask &mask) {
+    if (mask.channels > 64) {
+      spelled_["mask"] = mask.str();
+      return;
+    }
+    fields_.maskLength = mask.channels;
+    fields_.maskBinary = true;
+    fields_.maskBits = 0;
+    for (unsigned channel = 0; channel < mask.channels; ++channel)
+      if (mask.test(channel))
+        fields_.maskBits |= uint64_t(1) << channel;
+  }
+  void wells(const std::vector<Well> &wells) {
+    fields_.wellsIsArray = true;
+    fields_.wellsAllNamed = true;
+    fields_.wells = wells;
+    for (const Well &well : wells) {
+      // A well whose name() does not parse back reads as Well{}: spell it.
+      if (well.row < 1 || well.row > kMaxRows || well.col < 1 || well.col > kMaxCols) {
+        Json names = Json::array();
+        for (const Well &each : wells)
+          names.push_back(each.name());
+        spelled_["wells"] = std::move(names);
+        return;
+      }
+      fields_.wellsMaxRow = std::max(fields_.wellsMaxRow, well.row);
+      fields_.wellsMaxCol = std::max(fields_.wellsMaxCol, well.col);
     }
   }
 
 private:
-  static constexpr size_t kMostArguments = 6; ///< LH.Mix: slot row col mask volume cycles
-  Json::object_t &object_;
   CommandFields &fields_;
+  Json &spelled_;
 };
 
 /// Builds the command of one device op; false for host and manual ops.
-bool lowerOp(const ir::Op &op, const Platform &platform, Command &command) {
-  auto us = [](const Quantity &q) { return jsonNumber(q.canonicalValue()); };
-  ArgWriter args(command);
+bool lowerOp(const ir::Op &op, const Platform &platform, Command &command, Json &spelled) {
+  auto us = [](const Quantity &q) { return streamNumber(q.canonicalValue()); };
+  CommandFields &f = command.fields;
+  FieldWriter args(f, spelled);
   return std::visit(
       [&](const auto &payload) -> bool {
         using T = std::decay_t<decltype(payload)>;
@@ -245,80 +301,177 @@ bool lowerOp(const ir::Op &op, const Platform &platform, Command &command) {
                       std::is_same_v<T, ir::ReturnTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = std::is_same_v<T, ir::PickTipsOp> ? "PickTips" : "ReturnTips";
-          args("row", payload.row);
-          args("col", payload.col);
-          args("mask", payload.mask.str());
+          args.row(payload.row);
+          args.col(payload.col);
+          args.mask(payload.mask);
         } else if constexpr (std::is_same_v<T, ir::DropTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = "DropTips";
-          args("mask", payload.mask.str());
+          args.mask(payload.mask);
         } else if constexpr (std::is_same_v<T, ir::DevAspirateOp>) {
           command.module = platform.liquidHandler;
           command.op = "Aspirate";
           args.place(payload.place, true);
-          args("mask", payload.mask.str());
-          args("volume_ul", us(payload.volume));
+          args.mask(payload.mask);
+          f.volumeUl = us(payload.volume);
         } else if constexpr (std::is_same_v<T, ir::DevDispenseOp>) {
           command.module = platform.liquidHandler;
           command.op = "Dispense";
           args.place(payload.place, payload.place.slot != platform.solutionWasteSlot);
-          args("mask", payload.mask.str());
-          args("volume_ul", us(payload.volume));
+          args.mask(payload.mask);
+          f.volumeUl = us(payload.volume);
         } else if constexpr (std::is_same_v<T, ir::DevMixOp>) {
           command.module = platform.liquidHandler;
           command.op = "Mix";
           args.place(payload.place, true);
-          args("mask", payload.mask.str());
-          args("volume_ul", us(payload.volume));
-          args("cycles", payload.cycles);
+          args.mask(payload.mask);
+          f.volumeUl = us(payload.volume);
+          f.cycles = payload.cycles;
         } else if constexpr (std::is_same_v<T, ir::MovePlateOp>) {
           command.module = payload.module;
           command.op = "MovePlate";
-          args("from", jsonSlot(payload.from));
-          args("to", jsonSlot(payload.to));
+          f.from = streamSlot(payload.from);
+          f.to = streamSlot(payload.to);
         } else if constexpr (std::is_same_v<T, ir::LidOp>) {
           command.module = payload.module;
           command.op = payload.place ? "PlaceLid" : "RemoveLid";
-          args("slot", jsonSlot(payload.slot));
+          f.slot = streamSlot(payload.slot);
         } else if constexpr (std::is_same_v<T, ir::SwapTipRackOp>) {
           command.module = payload.module.empty() ? platform.tipSwapModule : payload.module;
           command.op = "SwapTipRack";
         } else if constexpr (std::is_same_v<T, ir::SetTemperatureOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "SetTemperature";
-          args("celsius", us(payload.temperature));
+          f.celsius = us(payload.temperature);
         } else if constexpr (std::is_same_v<T, ir::HeaterOffOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "Off";
         } else if constexpr (std::is_same_v<T, ir::DevShakeOp>) {
           command.module = payload.module.empty() ? platform.shakerModule : payload.module;
           command.op = "Shake";
-          args("rpm", us(payload.speed));
-          args("seconds", us(payload.time));
+          f.rpm = us(payload.speed);
+          f.seconds = us(payload.time);
         } else if constexpr (std::is_same_v<T, ir::DevReadOp>) {
           command.module = payload.module.empty() ? platform.readerModule : payload.module;
           command.op = "ReadAbsorbance";
-          args("wavelength_nm", us(payload.wavelength));
-          if (payload.reference)
-            args("reference_nm", us(*payload.reference));
-          Json wells = Json::array();
-          for (const Well &well : payload.wells)
-            wells.push_back(well.name());
-          args("wells", std::move(wells));
+          f.wavelengthNm = us(payload.wavelength);
+          if (payload.reference) {
+            f.hasReferenceKey = true;
+            f.referenceNm = us(*payload.reference);
+          }
+          args.wells(payload.wells);
         } else if constexpr (std::is_same_v<T, ir::DevWaitOp>) {
           command.module = platform.systemModule;
           command.op = "Wait";
-          args("seconds", us(payload.time));
+          f.seconds = us(payload.time);
         } else if constexpr (std::is_same_v<T, ir::PromptOp>) {
           command.module = platform.systemModule;
           command.op = "Prompt";
-          args("text", payload.text);
+          f.text = payload.text;
         } else {
           return false; // high-level or host op: no device command
         }
         return true;
       },
       op.payload);
+}
+
+/// Which typed field an argument of the schema lives in.
+enum class ArgKey : uint8_t {
+  Row, Col, Mask, Slot, From, To, VolumeUl, Cycles, Celsius, Rpm, Seconds, WavelengthNm,
+  ReferenceNm, Wells, Text
+};
+
+/// The schema's argument names as ArgKeys, per opcode: the emitter walks
+/// the table without comparing names.
+struct SchemaKeys {
+  std::vector<ArgKey> keys[static_cast<size_t>(Opcode::Unknown)];
+  SchemaKeys() {
+    static constexpr std::pair<std::string_view, ArgKey> kKeys[] = {
+        {"row", ArgKey::Row},         {"col", ArgKey::Col},
+        {"mask", ArgKey::Mask},       {"slot", ArgKey::Slot},
+        {"from", ArgKey::From},       {"to", ArgKey::To},
+        {"volume_ul", ArgKey::VolumeUl}, {"cycles", ArgKey::Cycles},
+        {"celsius", ArgKey::Celsius}, {"rpm", ArgKey::Rpm},
+        {"seconds", ArgKey::Seconds}, {"wavelength_nm", ArgKey::WavelengthNm},
+        {"reference_nm", ArgKey::ReferenceNm}, {"wells", ArgKey::Wells},
+        {"text", ArgKey::Text},
+    };
+    const std::vector<CommandSpec> &schema = commandSchema();
+    for (size_t row = 0; row < schema.size(); ++row)
+      for (const ArgSpec &arg : schema[row].args) {
+        auto it = std::find_if(std::begin(kKeys), std::end(kKeys),
+                               [&](const auto &entry) { return entry.first == arg.name; });
+        PLATE_ASSERT(it != std::end(kKeys), "every schema argument has a typed field");
+        keys[row].push_back(it->second);
+      }
+  }
+};
+
+const SchemaKeys &schemaKeys() {
+  static const SchemaKeys table;
+  return table;
+}
+
+/// Whether an optional argument is present in the fields.
+bool present(const CommandFields &fields, ArgKey key) {
+  switch (key) {
+  case ArgKey::Row: return fields.hasRowKey;
+  case ArgKey::Col: return fields.hasColKey;
+  case ArgKey::ReferenceNm: return fields.hasReferenceKey;
+  default: return true;
+  }
+}
+
+/// Calls visit(name, key) for each argument a command with null `args`
+/// has, in schema order.
+template <typename Visit> void forEachFieldArg(const CommandFields &fields, Visit &&visit) {
+  if (fields.opcode == Opcode::Unknown)
+    return;
+  size_t row = static_cast<size_t>(fields.opcode);
+  const std::vector<ArgSpec> &specs = commandSchema()[row].args;
+  const std::vector<ArgKey> &keys = schemaKeys().keys[row];
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].required || present(fields, keys[i]))
+      visit(specs[i].name, keys[i]);
+}
+
+std::string maskText(const CommandFields &fields) {
+  std::string text(fields.maskLength, '0');
+  for (uint32_t channel = 0; channel < fields.maskLength && channel < 64; ++channel)
+    if (fields.maskBits >> channel & 1)
+      text[channel] = '1';
+  return text;
+}
+
+Json optionalNumber(const std::optional<double> &value) {
+  return value ? jsonNumber(*value) : Json(nullptr);
+}
+
+Json fieldArg(const CommandFields &fields, ArgKey key) {
+  switch (key) {
+  case ArgKey::Row: return optionalNumber(fields.row);
+  case ArgKey::Col: return optionalNumber(fields.col);
+  case ArgKey::Mask: return maskText(fields);
+  case ArgKey::Slot: return jsonSlot(fields.slot);
+  case ArgKey::From: return jsonSlot(fields.from);
+  case ArgKey::To: return jsonSlot(fields.to);
+  case ArgKey::VolumeUl: return jsonNumber(fields.volumeUl);
+  case ArgKey::Cycles: return jsonNumber(fields.cycles);
+  case ArgKey::Celsius: return jsonNumber(fields.celsius);
+  case ArgKey::Rpm: return jsonNumber(fields.rpm);
+  case ArgKey::Seconds: return jsonNumber(fields.seconds);
+  case ArgKey::WavelengthNm: return optionalNumber(fields.wavelengthNm);
+  case ArgKey::ReferenceNm: return optionalNumber(fields.referenceNm);
+  case ArgKey::Wells: {
+    Json names = Json::array();
+    for (const Well &well : fields.wells)
+      names.push_back(well.name());
+    return names;
+  }
+  case ArgKey::Text: return fields.text;
+  }
+  return nullptr;
 }
 
 } // namespace
@@ -330,7 +483,9 @@ std::vector<Command> lowerToCommands(const ir::Module &module,
     if (op.manual)
       continue;
     Command command;
-    if (!lowerOp(op, platform, command))
+    command.args = nullptr;
+    Json spelled;
+    if (!lowerOp(op, platform, command, spelled))
       continue;
     command.seq = static_cast<uint32_t>(commands.size() + 1);
     command.step = op.step;
@@ -338,9 +493,31 @@ std::vector<Command> lowerToCommands(const ir::Module &module,
     command.tipsReuse = op.tipsReuse;
     decodeName(command, command.fields);
     command.fields.decoded = true;
+    if (!spelled.is_null()) {
+      // Rare: arguments the fields cannot spell. Keep them as JSON, which
+      // makes `args` authoritative, and decode the fields from it.
+      Json args = commandArgs(command);
+      for (auto it = spelled.begin(); it != spelled.end(); ++it)
+        args[it.key()] = it.value();
+      command.args = std::move(args);
+      decodeCommand(command);
+    }
     commands.push_back(std::move(command));
   }
   return commands;
+}
+
+Json commandArgs(const Command &command) {
+  if (!command.args.is_null())
+    return command.args;
+  Json args = Json::object();
+  if (!command.fields.decoded)
+    return args;
+  auto &object = args.get_ref<Json::object_t &>();
+  forEachFieldArg(command.fields, [&](const char *name, ArgKey key) {
+    object.emplace_back(name, fieldArg(command.fields, key));
+  });
+  return args;
 }
 
 Json commandToJson(const Command &command) {
@@ -348,7 +525,7 @@ Json commandToJson(const Command &command) {
   object["seq"] = command.seq;
   object["module"] = command.module;
   object["op"] = command.op;
-  object["args"] = command.args.is_null() ? Json::object() : command.args;
+  object["args"] = commandArgs(command);
   object["step"] = command.step;
   object["line"] = command.line;
   if (command.tipsReuse)
@@ -372,35 +549,125 @@ void appendJsonString(std::string &out, const std::string &text) {
   out += text;
   out += '"';
 }
+
+/// Appends a number as dump() writes jsonNumber(value): integers in
+/// decimal, anything else through nlohmann's own serializer (its
+/// shortest round-trip form is not printf's).
+void appendNumber(std::string &out, double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+    fmt::format_to(std::back_inserter(out), "{}", static_cast<int64_t>(value));
+    return;
+  }
+  out += Json(value).dump();
+}
+
+void appendOptionalNumber(std::string &out, const std::optional<double> &value) {
+  if (value)
+    appendNumber(out, *value);
+  else
+    out += "null";
+}
+
+/// Appends a slot as dump() writes jsonSlot(slot).
+void appendSlot(std::string &out, const std::string &slot) {
+  if (!allDigits(slot)) {
+    appendJsonString(out, slot);
+  } else if (slot[0] == '0' || slot.size() > 18) {
+    out += jsonSlot(slot).dump();
+  } else {
+    out += slot;
+  }
+}
+
+void appendFieldArg(std::string &out, const CommandFields &fields, ArgKey key) {
+  switch (key) {
+  case ArgKey::Row: return appendOptionalNumber(out, fields.row);
+  case ArgKey::Col: return appendOptionalNumber(out, fields.col);
+  case ArgKey::Mask:
+    out += '"';
+    out += maskText(fields);
+    out += '"';
+    return;
+  case ArgKey::Slot: return appendSlot(out, fields.slot);
+  case ArgKey::From: return appendSlot(out, fields.from);
+  case ArgKey::To: return appendSlot(out, fields.to);
+  case ArgKey::VolumeUl: return appendNumber(out, fields.volumeUl);
+  case ArgKey::Cycles: return appendNumber(out, fields.cycles);
+  case ArgKey::Celsius: return appendNumber(out, fields.celsius);
+  case ArgKey::Rpm: return appendNumber(out, fields.rpm);
+  case ArgKey::Seconds: return appendNumber(out, fields.seconds);
+  case ArgKey::WavelengthNm: return appendOptionalNumber(out, fields.wavelengthNm);
+  case ArgKey::ReferenceNm: return appendOptionalNumber(out, fields.referenceNm);
+  case ArgKey::Wells: {
+    out += '[';
+    bool first = true;
+    for (const Well &well : fields.wells) {
+      if (!first)
+        out += ',';
+      first = false;
+      // Well::name() without its temporary string; well names are plain
+      // ASCII, so no escaping.
+      out += '"';
+      out += static_cast<char>('A' + well.row - 1);
+      fmt::format_to(std::back_inserter(out), "{}", well.col);
+      out += '"';
+    }
+    out += ']';
+    return;
+  }
+  case ArgKey::Text: return appendJsonString(out, fields.text);
+  }
+}
 } // namespace
 
-std::string commandToJsonLine(const Command &command) {
-  // Byte for byte commandToJson(command).dump(), without copying the
-  // arguments into a new object first: emission is a hot path on large
-  // streams (bench/README.md).
-  std::string line;
-  line.reserve(160);
+void appendCommandJsonLine(std::string &line, const Command &command) {
+  // Byte for byte commandToJson(command).dump(), without building the
+  // JSON object: emission is a hot path on large streams (bench/README.md).
   line += "{\"seq\":";
-  line += std::to_string(command.seq);
+  fmt::format_to(std::back_inserter(line), "{}", command.seq);
   line += ",\"module\":";
   appendJsonString(line, command.module);
   line += ",\"op\":";
   appendJsonString(line, command.op);
   line += ",\"args\":";
-  line += command.args.is_null() ? "{}" : command.args.dump();
+  if (!command.args.is_null()) {
+    line += command.args.dump();
+  } else if (!command.fields.decoded) {
+    line += "{}";
+  } else {
+    line += '{';
+    bool first = true;
+    forEachFieldArg(command.fields, [&](const char *name, ArgKey key) {
+      if (!first)
+        line += ',';
+      first = false;
+      line += '"';
+      line += name; // schema names are plain ASCII
+      line += "\":";
+      appendFieldArg(line, command.fields, key);
+    });
+    line += '}';
+  }
   line += ",\"step\":";
   appendJsonString(line, command.step);
   line += ",\"line\":";
-  line += std::to_string(command.line);
+  fmt::format_to(std::back_inserter(line), "{}", command.line);
   if (command.tipsReuse)
     line += ",\"tips\":\"reuse\"";
   line += '}';
+}
+
+std::string commandToJsonLine(const Command &command) {
+  std::string line;
+  line.reserve(160);
+  appendCommandJsonLine(line, command);
   return line;
 }
 
 std::string commandToText(const Command &command) {
   std::string text = command.name();
-  for (const auto &[key, value] : command.args.items()) {
+  Json args = commandArgs(command);
+  for (const auto &[key, value] : args.items()) {
     text += ' ';
     text += key;
     text += '=';

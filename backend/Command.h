@@ -5,20 +5,35 @@
 // that trace it back to the script. The emitter, the stream reader, the
 // interpreter and the devices all speak this one type.
 //
-// Arguments are kept twice. As a JSON object (insertion-ordered, so the
-// emitted key order is the table order of §3) they are what the emitter
+// Arguments have two forms. `CommandFields` (an opcode and typed fields)
+// are what the interpreter, the digital twin, the simulator and the timing
+// model read per command: no name lookups, no string compares on the hot
+// path (bench/README.md, throughput). The JSON object of the arguments
+// (insertion-ordered, keys in the table order of §3) is what the emitter
 // writes, the journal records and diagnostics quote; `commandSchema()`
 // lists, per module.op, the arguments and their JSON types so that the
 // reader validates a saved stream against the same table the emitter
-// writes. As `CommandFields` (an opcode and typed fields, decoded from
-// each argument as lowering writes it, or by `decodeCommand` when the
-// reader reads the command) they are what the interpreter, the digital twin, the simulator and
-// the timing model read per command: no name lookups, no string compares
-// on the hot path (bench/README.md, throughput).
+// writes.
 //
-// Code that edits `args` after decoding calls `decodeCommand` again;
-// consumers handed a command that was never decoded (built by hand in a
-// test) decode a copy on the fly.
+// Which form is authoritative depends on where the command came from:
+//  - Lowering fills only `fields` and leaves `args` null: building a JSON
+//    object per command cost as much as the rest of `plate compile`
+//    (issue 7). The fields hold everything the stream line needs (slot ids
+//    as the stream spells them, numbers as the IR computed them, the mask
+//    as bits plus length, well positions, prompt text); a command whose
+//    arguments the fields cannot spell (a mask wider than 64 channels, a
+//    well with no name) is lowered with `args` set instead.
+//  - The stream reader and commands built by hand (tests, the bench's
+//    naive lowering) set `args` to the object as written; `fields` are
+//    decoded from it by `decodeCommand` (consumers handed a command that
+//    was never decoded decode a copy on the fly).
+// So: if `args` is not null it is authoritative and `fields` were decoded
+// from it; otherwise `fields` are. Output and diagnostics never read
+// `args` directly but go through `commandArgs`, `commandToJson`,
+// `commandToJsonLine` or `commandToText`, which give the same bytes for
+// both forms (CommandDecode.LoweredLinesAreTheJsonDump proves it for the
+// examples). Code that edits `args` calls `decodeCommand` again; code that
+// edits a command with null `args` sets its fields.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -87,6 +102,7 @@ struct CommandFields {
   /// name: a read is inside a plate iff all parse and these fit.
   bool wellsAllNamed = false;
   uint8_t wellsMaxRow = 0, wellsMaxCol = 0;
+  std::string text; ///< SYS.Prompt
 
   friend bool operator==(const CommandFields &, const CommandFields &) = default;
 };
@@ -95,6 +111,8 @@ struct Command {
   uint32_t seq = 0;
   std::string module; ///< LH, PT, PL, HP, SHK, RDR, SYS
   std::string op;     ///< PickTips, Aspirate, ...
+  /// The arguments as a stream spelled them, or null for a lowered
+  /// command (see the file comment; read them through `commandArgs`).
   Json args = Json::object();
   std::string step;   ///< step label of the source statement
   uint32_t line = 0;  ///< source line in the script
@@ -156,11 +174,21 @@ const CommandSpec *findCommandSpec(std::string_view module, std::string_view op)
 std::vector<Command> lowerToCommands(const ir::Module &module,
                                      const Platform &platform);
 
+/// The arguments as a JSON object: `args` when set, else built from the
+/// fields in schema order (required arguments always, optional ones when
+/// their key is present).
+Json commandArgs(const Command &command);
+
 /// The JSON object of one stream line, keys seq, module, op, args, step,
 /// line and (for reuse) tips.
 Json commandToJson(const Command &command);
-/// One stream line without the newline.
+/// One stream line without the newline: byte for byte
+/// `commandToJson(command).dump()`, written straight from the fields for a
+/// lowered command.
 std::string commandToJsonLine(const Command &command);
+/// Appends that line (without the newline) to `out`: the emitter writes a
+/// whole stream into one buffer.
+void appendCommandJsonLine(std::string &out, const Command &command);
 /// `LH.Aspirate slot=5 row=1 col=2 mask=1111 volume_ul=100`.
 std::string commandToText(const Command &command);
 

@@ -396,9 +396,10 @@ std::optional<Violation> DeckState::channels(const Command &command, Channels &o
   bool wellFormed = fields.maskLength == platform_.channels && fields.maskBinary &&
                     fields.maskBits != 0;
   if (!wellFormed) {
-    auto it = command.args.find("mask");
-    std::string mask = it != command.args.end() && it->is_string() ? it->get<std::string>()
-                                                                   : std::string();
+    Json args = commandArgs(command);
+    auto it = args.find("mask");
+    std::string mask = it != args.end() && it->is_string() ? it->get<std::string>()
+                                                           : std::string();
     return violation(Rule::Range,
                      fmt::format("mask `{}` is not {} characters of `1` and `0` with at "
                                  "least one `1`",
@@ -952,7 +953,8 @@ std::optional<Violation> DeckState::read(const Command &command) {
   for (size_t i = 0; i < wells.size() && !allInside; ++i)
     if (!labware_.shape.contains(wells[i])) {
       // Well{} stands for a name that is no well; quote the argument.
-      const Json &name = command.args["wells"][i];
+      Json args = commandArgs(command);
+      const Json &name = args["wells"][i];
       return violation(Rule::Range,
                        fmt::format("`{}` is not a well of `{}`",
                                    name.is_string() ? name.get<std::string>() : name.dump(),

@@ -36,8 +36,20 @@ Json loadingPlanJson(const ir::Module &module, const Platform &platform) {
 void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream &out,
                bool withPlan) {
   std::vector<Command> commands = lowerToCommands(module, platform);
-  for (const Command &command : commands)
-    out << commandToJsonLine(command) << '\n';
+  // One buffer, written in chunks: a stream write per line costs more
+  // than formatting the line.
+  constexpr size_t kChunk = 1 << 16;
+  std::string buffer;
+  buffer.reserve(kChunk + 1024);
+  for (const Command &command : commands) {
+    appendCommandJsonLine(buffer, command);
+    buffer += '\n';
+    if (buffer.size() >= kChunk) {
+      out << buffer;
+      buffer.clear();
+    }
+  }
+  out << buffer;
   if (withPlan) {
     std::istringstream plan(planText(setupFromModule(module, platform, commands),
                                      commands.size()));

@@ -124,6 +124,15 @@ std::optional<RackAnchor> rackAnchor(const Command &command) {
 /// The command with its rack anchor moved to (row, col).
 Command withRackAnchor(const Command &command, unsigned row, unsigned col) {
   Command moved = command;
+  if (moved.args.is_null()) {
+    // Lowered: the fields are the arguments (Command.h).
+    moved.fields.hasRowKey = moved.fields.hasColKey = true;
+    moved.fields.row = row;
+    moved.fields.col = col;
+    moved.fields.rowIndex = row;
+    moved.fields.colIndex = col;
+    return moved;
+  }
   moved.args["row"] = row;
   moved.args["col"] = col;
   decodeCommand(moved);

@@ -120,7 +120,7 @@ CompileResult compileStaged(const CompileRequest &request) {
   start = Clock::now();
   std::string jsonl;
   for (const backend::Command &command : commands) {
-    jsonl += backend::commandToJsonLine(command);
+    backend::appendCommandJsonLine(jsonl, command);
     jsonl += '\n';
   }
   stage("emit", start);
