@@ -289,8 +289,26 @@ private:
   Json &spelled_;
 };
 
+/// The schema row of `kind` on `module`: decodeName's answer for an op
+/// name that opNamed maps to `kind`.
+Opcode opcodeOf(CommandOp kind, const std::string &module) {
+  static const auto rows = [] {
+    std::vector<std::vector<uint8_t>> rows(static_cast<size_t>(CommandOp::Other) + 1);
+    const std::vector<CommandSpec> &schema = commandSchema();
+    for (size_t row = 0; row < schema.size(); ++row)
+      rows[static_cast<size_t>(opNamed(schema[row].op))].push_back(static_cast<uint8_t>(row));
+    return rows;
+  }();
+  const std::vector<CommandSpec> &schema = commandSchema();
+  for (uint8_t row : rows[static_cast<size_t>(kind)])
+    if (module == schema[row].module)
+      return static_cast<Opcode>(row);
+  return Opcode::Unknown;
+}
+
 /// Builds the command of one device op; false for host and manual ops.
 bool lowerOp(const ir::Op &op, const Platform &platform, Command &command, Json &spelled) {
+  CommandOp kind = CommandOp::Other;
   auto us = [](const Quantity &q) { return streamNumber(q.canonicalValue()); };
   CommandFields &f = command.fields;
   FieldWriter args(f, spelled);
@@ -301,28 +319,33 @@ bool lowerOp(const ir::Op &op, const Platform &platform, Command &command, Json 
                       std::is_same_v<T, ir::ReturnTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = std::is_same_v<T, ir::PickTipsOp> ? "PickTips" : "ReturnTips";
+          kind = std::is_same_v<T, ir::PickTipsOp> ? CommandOp::PickTips : CommandOp::ReturnTips;
           args.row(payload.row);
           args.col(payload.col);
           args.mask(payload.mask);
         } else if constexpr (std::is_same_v<T, ir::DropTipsOp>) {
           command.module = platform.liquidHandler;
           command.op = "DropTips";
+          kind = CommandOp::DropTips;
           args.mask(payload.mask);
         } else if constexpr (std::is_same_v<T, ir::DevAspirateOp>) {
           command.module = platform.liquidHandler;
           command.op = "Aspirate";
+          kind = CommandOp::Aspirate;
           args.place(payload.place, true);
           args.mask(payload.mask);
           f.volumeUl = us(payload.volume);
         } else if constexpr (std::is_same_v<T, ir::DevDispenseOp>) {
           command.module = platform.liquidHandler;
           command.op = "Dispense";
+          kind = CommandOp::Dispense;
           args.place(payload.place, payload.place.slot != platform.solutionWasteSlot);
           args.mask(payload.mask);
           f.volumeUl = us(payload.volume);
         } else if constexpr (std::is_same_v<T, ir::DevMixOp>) {
           command.module = platform.liquidHandler;
           command.op = "Mix";
+          kind = CommandOp::Mix;
           args.place(payload.place, true);
           args.mask(payload.mask);
           f.volumeUl = us(payload.volume);
@@ -330,30 +353,37 @@ bool lowerOp(const ir::Op &op, const Platform &platform, Command &command, Json 
         } else if constexpr (std::is_same_v<T, ir::MovePlateOp>) {
           command.module = payload.module;
           command.op = "MovePlate";
+          kind = CommandOp::MovePlate;
           f.from = streamSlot(payload.from);
           f.to = streamSlot(payload.to);
         } else if constexpr (std::is_same_v<T, ir::LidOp>) {
           command.module = payload.module;
           command.op = payload.place ? "PlaceLid" : "RemoveLid";
+          kind = payload.place ? CommandOp::PlaceLid : CommandOp::RemoveLid;
           f.slot = streamSlot(payload.slot);
         } else if constexpr (std::is_same_v<T, ir::SwapTipRackOp>) {
           command.module = payload.module.empty() ? platform.tipSwapModule : payload.module;
           command.op = "SwapTipRack";
+          kind = CommandOp::SwapTipRack;
         } else if constexpr (std::is_same_v<T, ir::SetTemperatureOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "SetTemperature";
+          kind = CommandOp::SetTemperature;
           f.celsius = us(payload.temperature);
         } else if constexpr (std::is_same_v<T, ir::HeaterOffOp>) {
           command.module = payload.module.empty() ? platform.heaterModule : payload.module;
           command.op = "Off";
+          kind = CommandOp::Off;
         } else if constexpr (std::is_same_v<T, ir::DevShakeOp>) {
           command.module = payload.module.empty() ? platform.shakerModule : payload.module;
           command.op = "Shake";
+          kind = CommandOp::Shake;
           f.rpm = us(payload.speed);
           f.seconds = us(payload.time);
         } else if constexpr (std::is_same_v<T, ir::DevReadOp>) {
           command.module = payload.module.empty() ? platform.readerModule : payload.module;
           command.op = "ReadAbsorbance";
+          kind = CommandOp::ReadAbsorbance;
           f.wavelengthNm = us(payload.wavelength);
           if (payload.reference) {
             f.hasReferenceKey = true;
@@ -363,14 +393,21 @@ bool lowerOp(const ir::Op &op, const Platform &platform, Command &command, Json 
         } else if constexpr (std::is_same_v<T, ir::DevWaitOp>) {
           command.module = platform.systemModule;
           command.op = "Wait";
+          kind = CommandOp::Wait;
           f.seconds = us(payload.time);
         } else if constexpr (std::is_same_v<T, ir::PromptOp>) {
           command.module = platform.systemModule;
           command.op = "Prompt";
+          kind = CommandOp::Prompt;
           f.text = payload.text;
         } else {
           return false; // high-level or host op: no device command
         }
+        // What decodeName would find, without comparing names: the op is
+        // known here, only the module (from the platform) is looked up.
+        f.op = kind;
+        f.opcode = opcodeOf(kind, command.module);
+        f.decoded = true;
         return true;
       },
       op.payload);
@@ -479,11 +516,11 @@ Json fieldArg(const CommandFields &fields, ArgKey key) {
 std::vector<Command> lowerToCommands(const ir::Module &module,
                                      const Platform &platform) {
   std::vector<Command> commands;
+  commands.reserve(module.ops.size());
   for (const ir::Op &op : module.ops) {
     if (op.manual)
       continue;
-    Command command;
-    command.args = nullptr;
+    Command command{Command::FromFields{}};
     Json spelled;
     if (!lowerOp(op, platform, command, spelled))
       continue;
@@ -491,8 +528,6 @@ std::vector<Command> lowerToCommands(const ir::Module &module,
     command.step = op.step;
     command.line = op.loc.line;
     command.tipsReuse = op.tipsReuse;
-    decodeName(command, command.fields);
-    command.fields.decoded = true;
     if (!spelled.is_null()) {
       // Rare: arguments the fields cannot spell. Keep them as JSON, which
       // makes `args` authoritative, and decode the fields from it.
@@ -550,12 +585,17 @@ void appendJsonString(std::string &out, const std::string &text) {
   out += '"';
 }
 
+template <typename Int> void appendInt(std::string &out, Int value) {
+  fmt::format_int digits(value);
+  out.append(digits.data(), digits.size());
+}
+
 /// Appends a number as dump() writes jsonNumber(value): integers in
 /// decimal, anything else through nlohmann's own serializer (its
 /// shortest round-trip form is not printf's).
 void appendNumber(std::string &out, double value) {
   if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
-    fmt::format_to(std::back_inserter(out), "{}", static_cast<int64_t>(value));
+    appendInt(out, static_cast<int64_t>(value));
     return;
   }
   out += Json(value).dump();
@@ -585,7 +625,8 @@ void appendFieldArg(std::string &out, const CommandFields &fields, ArgKey key) {
   case ArgKey::Col: return appendOptionalNumber(out, fields.col);
   case ArgKey::Mask:
     out += '"';
-    out += maskText(fields);
+    for (uint32_t channel = 0; channel < fields.maskLength; ++channel)
+      out += channel < 64 && (fields.maskBits >> channel & 1) ? '1' : '0';
     out += '"';
     return;
   case ArgKey::Slot: return appendSlot(out, fields.slot);
@@ -609,7 +650,7 @@ void appendFieldArg(std::string &out, const CommandFields &fields, ArgKey key) {
       // ASCII, so no escaping.
       out += '"';
       out += static_cast<char>('A' + well.row - 1);
-      fmt::format_to(std::back_inserter(out), "{}", well.col);
+      appendInt(out, well.col);
       out += '"';
     }
     out += ']';
@@ -624,7 +665,7 @@ void appendCommandJsonLine(std::string &line, const Command &command) {
   // Byte for byte commandToJson(command).dump(), without building the
   // JSON object: emission is a hot path on large streams (bench/README.md).
   line += "{\"seq\":";
-  fmt::format_to(std::back_inserter(line), "{}", command.seq);
+  appendInt(line, command.seq);
   line += ",\"module\":";
   appendJsonString(line, command.module);
   line += ",\"op\":";
@@ -651,7 +692,7 @@ void appendCommandJsonLine(std::string &line, const Command &command) {
   line += ",\"step\":";
   appendJsonString(line, command.step);
   line += ",\"line\":";
-  fmt::format_to(std::back_inserter(line), "{}", command.line);
+  appendInt(line, command.line);
   if (command.tipsReuse)
     line += ",\"tips\":\"reuse\"";
   line += '}';

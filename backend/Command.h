@@ -108,6 +108,12 @@ struct CommandFields {
 };
 
 struct Command {
+  Command() = default;
+  /// Tag of a lowered command: null `args`, the fields carry the arguments
+  /// (no empty JSON object allocated per command).
+  struct FromFields {};
+  explicit Command(FromFields) : args(nullptr) {}
+
   uint32_t seq = 0;
   std::string module; ///< LH, PT, PL, HP, SHK, RDR, SYS
   std::string op;     ///< PickTips, Aspirate, ...
