@@ -1,8 +1,9 @@
 //===- Command.cpp - Command schema, lowering from the IR, timing ----------===//
 //
-// The schema table below is bioforge1.md §3 verbatim; the emitter builds
-// arguments in its order and the reader checks against it. Durations follow
-// §5 with every number taken from the platform's TimingModel and routes.
+// The schema table below is bioforge1.md §3 verbatim; the emitter writes
+// arguments in its order (from the typed fields of a lowered command, see
+// Command.h) and the reader checks against it. Durations follow §5 with
+// every number taken from the platform's TimingModel and routes.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Command.h"
@@ -230,7 +231,7 @@ std::string streamSlot(const std::string &slot) {
 }
 
 /// Fills the typed fields of a lowered command exactly as decodeCommand
-/// would from the JSON the stream writes for it (CommandDecode tests prove
+/// would from the JSON the stream writes for it (CommandEmit tests prove
 /// both agree). What the fields cannot spell goes into `spelled`, which
 /// lowerToCommands turns into `args`.
 class FieldWriter {

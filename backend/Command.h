@@ -16,10 +16,10 @@
 // writes.
 //
 // Which form is authoritative depends on where the command came from:
-//  - Lowering fills only `fields` and leaves `args` null: building a JSON
-//    object per command cost as much as the rest of `plate compile`
-//    (issue 7). The fields hold everything the stream line needs (slot ids
-//    as the stream spells them, numbers as the IR computed them, the mask
+//  - Lowering fills only `fields` and leaves `args` null: building and
+//    dumping a JSON object per command was half of `plate compile`'s time
+//    on IL-6 (issue 7). The fields hold everything the stream line needs
+//    (slot ids and numbers as they read back from the stream, the mask
 //    as bits plus length, well positions, prompt text); a command whose
 //    arguments the fields cannot spell (a mask wider than 64 channels, a
 //    well with no name) is lowered with `args` set instead.
@@ -31,7 +31,7 @@
 // from it; otherwise `fields` are. Output and diagnostics never read
 // `args` directly but go through `commandArgs`, `commandToJson`,
 // `commandToJsonLine` or `commandToText`, which give the same bytes for
-// both forms (CommandDecode.LoweredLinesAreTheJsonDump proves it for the
+// both forms (CommandEmit.LoweredLinesAreTheJsonDump proves it for the
 // examples). Code that edits `args` calls `decodeCommand` again; code that
 // edits a command with null `args` sets its fields.
 //
