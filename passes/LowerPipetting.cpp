@@ -118,6 +118,10 @@ struct Lookahead {
   /// Per liquid, the last op that takes it per source; -1: none.
   std::vector<long> lastLiquidUse;
   std::vector<double> needUl; ///< per LiquidId
+  /// Commands of the longest lowering so far, which the next one reserves
+  /// up front: the ops are large, and growing the vector by doubling in
+  /// every trial moved them again and again and faulted in fresh pages.
+  mutable size_t commandsHint = 0;
 
   explicit Lookahead(const ir::Module &module);
 };
@@ -194,6 +198,7 @@ public:
     // figures, so it drops each op's commands once they are counted (but
     // keeps them up to its first swap when it records a checkpoint).
     std::vector<ir::Op> &result = emitter_.ops;
+    result.reserve(lookahead_.commandsHint);
     keepPrefix_ = checkpoint != nullptr;
     // A checkpoint costs a copy of the state: one is taken at the start,
     // then only after enough commands to be worth it.
@@ -233,6 +238,7 @@ public:
       if (!keepsCommands())
         result.clear();
     }
+    lookahead_.commandsHint = std::max(lookahead_.commandsHint, result.size());
     lowered_.ops = std::move(result);
     outcome_.tips = tips_.tipsUsed();
     outcome_.parkedTipsLost = tips_.parkedTipsLost();
