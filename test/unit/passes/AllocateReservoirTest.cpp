@@ -3,6 +3,7 @@
 
 #include "passes/AllocateReservoir.h"
 
+#include <fmt/format.h>
 #include <cmath>
 
 namespace plate::test {
@@ -122,7 +123,7 @@ TEST_F(AllocateReservoirTest, TooManyLiquidsIsE700WithShortfallAndManualHint) {
     Well well{static_cast<uint8_t>(1 + i % 8), static_cast<uint8_t>(1 + i / 8)};
     WellSet set;
     set.insert(well);
-    samples.push_back(addLiquid("X" + std::to_string(i + 1), ir::LiquidRole::Sample, set));
+    samples.push_back(addLiquid(fmt::format("X{}", i + 1), ir::LiquidRole::Sample, set));
     dispense(samples.back(), set, 50);
   }
   EXPECT_FALSE(allocate());

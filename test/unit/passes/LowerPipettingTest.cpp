@@ -11,6 +11,7 @@
 #include "ir/Verifier.h"
 #include "passes/LowerPipetting.h"
 
+#include <fmt/format.h>
 #include <set>
 
 namespace plate::testing {
@@ -49,7 +50,7 @@ TEST_F(LowerPipettingTest, BradfordLayoutAndReagent) {
   for (int i = 0; i < 5; ++i) {
     std::string r(1, rows[i]);
     WellSet w = wells((r + "1").c_str(), (r + "3").c_str());
-    ir::LiquidId s = addLiquid("S" + std::to_string(i + 1), ir::LiquidRole::Calibrant, w);
+    ir::LiquidId s = addLiquid(fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant, w);
     portions.push_back({s, w});
     load(s, 1 + (i + 1) / 5, 1 + (i + 1) % 5, 1);
   }

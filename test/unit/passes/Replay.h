@@ -161,7 +161,7 @@ private:
     for (unsigned k = 0; k < head_.size(); ++k) {
       if (!op.mask.test(k))
         continue;
-      Tip *tip;
+      Tip *tip = nullptr;
       if (std::string e = tipFor(k, tip); !e.empty())
         return e;
       if (fromReservoir) {
@@ -197,7 +197,7 @@ private:
     for (unsigned k = 0; k < head_.size(); ++k) {
       if (!op.mask.test(k))
         continue;
-      Tip *tip;
+      Tip *tip = nullptr;
       if (std::string e = tipFor(k, tip); !e.empty())
         return e;
       if (tip->held < v - 1e-6)
@@ -219,7 +219,7 @@ private:
     for (unsigned k = 0; k < head_.size(); ++k) {
       if (!op.mask.test(k))
         continue;
-      Tip *tip;
+      Tip *tip = nullptr;
       if (std::string e = tipFor(k, tip); !e.empty())
         return e;
       Well well = wellAt(op.place, k);
