@@ -456,18 +456,25 @@ std::optional<Violation> DeckState::tipsOn(const Channels &channels,
 
 //===--- Tips --------------------------------------------------------------===//
 
-std::optional<Violation> DeckState::checkPickTips(const Command &command, Plan &plan) const {
-  Channels &used = plan.used;
-  if (auto v = channels(command, used)) return v;
+std::optional<Violation> DeckState::rackInReach(const Command &command, const Channels &used,
+                                                std::string_view action) const {
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
     if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
         col + channel > platform_.tipRackCols)
       return violation(Rule::Range,
-                       fmt::format("channel {} would pick at rack row {} column {}; the rack "
-                                   "has rows 1..{} and columns 1..{}",
-                                   channel + 1, row, col + channel, platform_.tipRackRows,
-                                   platform_.tipRackCols));
+                       fmt::format("channel {} would {} rack row {} column {}; the rack has "
+                                   "rows 1..{} and columns 1..{}",
+                                   channel + 1, action, row, col + channel,
+                                   platform_.tipRackRows, platform_.tipRackCols));
+  return std::nullopt;
+}
+
+std::optional<Violation> DeckState::checkPickTips(const Command &command, Plan &plan) const {
+  Channels &used = plan.used;
+  if (auto v = channels(command, used)) return v;
+  if (auto v = rackInReach(command, used, "pick at")) return v;
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used) {
     if (head_[channel])
       return violation(Rule::Tips, fmt::format("channel {} already carries a tip; drop or "
@@ -518,16 +525,9 @@ void DeckState::applyDropTips(const Plan &plan) {
 std::optional<Violation> DeckState::checkReturnTips(const Command &command, Plan &plan) const {
   Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
-  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
-  for (unsigned channel : used)
-    if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
-        col + channel > platform_.tipRackCols)
-      return violation(Rule::Range,
-                       fmt::format("channel {} would return to rack row {} column {}; the "
-                                   "rack has rows 1..{} and columns 1..{}",
-                                   channel + 1, row, col + channel, platform_.tipRackRows,
-                                   platform_.tipRackCols));
+  if (auto v = rackInReach(command, used, "return to")) return v;
   if (auto v = tipsOn(used, "ReturnTips")) return v;
+  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used) {
     const Tip &tip = *head_[channel];
     if (tip.rackRow != row || tip.rackCol != col + channel)

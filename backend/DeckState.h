@@ -199,6 +199,10 @@ private:
   Result plateWells(const Command &command, const Channels &channels, Wells &out) const;
   Result plateReady(std::string_view action) const;
   Result tipsOn(const Channels &channels, std::string_view action) const;
+  /// Whether the rack positions under the masked channels at the command's
+  /// row and col exist; `action` ("pick at") words the violation.
+  Result rackInReach(const Command &command, const Channels &used,
+                     std::string_view action) const;
   double tipTotal(unsigned channel) const { return head_[channel]->contents.total(); }
   LiquidMix &wellRef(Well well);
   RackPosition &rack(unsigned row, unsigned col);
