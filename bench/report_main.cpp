@@ -190,6 +190,23 @@ int reportCompile(bool quick) {
   return failed ? 1 : 0;
 }
 
+/// An example compiled with its IR and stream kept, for a table; one that
+/// does not compile is reported, left out and fails the report.
+std::optional<CompileResult> compileForTable(const Workload &workload, bool &failed) {
+  CompileRequest request;
+  request.name = workload.name;
+  request.text = workload.text;
+  request.keepIR = true;
+  CompileResult result = compileStaged(request);
+  if (!result.ok) {
+    std::cerr << fmt::format("{}: does not compile (left out):\n{}", workload.name,
+                             result.firstError);
+    failed = true;
+    return std::nullopt;
+  }
+  return result;
+}
+
 //===--- throughput --------------------------------------------------------===//
 
 struct Throughput {
@@ -306,17 +323,10 @@ int reportQuality() {
   bool headsMet = true, failed = false;
   std::optional<double> fullElisaRatio;
   for (const Workload &workload : exampleWorkloads(true)) {
-    CompileRequest request;
-    request.name = workload.name;
-    request.text = workload.text;
-    request.keepIR = true;
-    CompileResult result = compileStaged(request);
-    if (!result.ok) {
-      std::cerr << fmt::format("{}: does not compile (left out):\n{}", workload.name,
-                               result.firstError);
-      failed = true;
+    std::optional<CompileResult> compiled = compileForTable(workload, failed);
+    if (!compiled)
       continue;
-    }
+    const CompileResult &result = *compiled;
     Quality quality = measureQuality(result, platform);
     double ratio = quality.handlingSeconds / quality.naiveHandlingSeconds;
     headsMet &= quality.headPositions == quality.headPositionBound;
@@ -343,17 +353,10 @@ int reportTokens() {
              "ratio", "commands");
   bool failed = false;
   for (const Workload &workload : exampleWorkloads(true)) {
-    CompileRequest request;
-    request.name = workload.name;
-    request.text = workload.text;
-    request.keepIR = true;
-    CompileResult result = compileStaged(request);
-    if (!result.ok) {
-      std::cerr << fmt::format("{}: does not compile (left out):\n{}", workload.name,
-                               result.firstError);
-      failed = true;
+    std::optional<CompileResult> compiled = compileForTable(workload, failed);
+    if (!compiled)
       continue;
-    }
+    const CompileResult &result = *compiled;
     TokenCount script = countTokens(workload.text), stream = countTokens(result.jsonl);
     fmt::print("{:<20} {:>7} ({:>6}) {:>9} ({:>8}) {:>7.0f}x {:>9}\n", workload.name,
                script.pretokens, script.quarterBytes(), stream.pretokens,
