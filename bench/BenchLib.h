@@ -71,9 +71,6 @@ struct CompileRequest {
 /// verification between passes (the driver's default in Release).
 CompileResult compileStaged(const CompileRequest &request);
 
-/// Reads a whole file; nullopt when it cannot be read.
-std::optional<std::string> readFile(const std::string &path);
-
 //===--- Schedule quality --------------------------------------------------===//
 
 struct Quality {

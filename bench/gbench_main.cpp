@@ -40,7 +40,7 @@ void compileOrSkip(benchmark::State &state, const std::string &name, const std::
 
 void BM_CompileExample(benchmark::State &state, const char *file) {
   std::string path = std::string(PLATE_SOURCE_DIR) + "/" + file;
-  std::optional<std::string> text = readFile(path);
+  std::optional<std::string> text = readWholeFile(path);
   if (!text) {
     state.SkipWithError(("cannot read " + path).c_str());
     return;

@@ -68,7 +68,7 @@ std::vector<Workload> exampleWorkloads(bool withFullElisa) {
   if (withFullElisa)
     paths.push_back(PLATE_SOURCE_DIR "/bench/elisa96_full.plate");
   for (const auto &path : paths)
-    if (auto text = readFile(path.string()))
+    if (auto text = readWholeFile(path.string()))
       workloads.push_back({path.filename().string(), *text});
   return workloads;
 }
@@ -494,7 +494,7 @@ int reportGuard(const std::string &baselinePath, bool write) {
     return 1;
   }
   nlohmann::ordered_json baseline;
-  if (auto text = readFile(baselinePath))
+  if (auto text = readWholeFile(baselinePath))
     baseline = nlohmann::ordered_json::parse(*text, nullptr, false);
   if (baseline.is_discarded() || !baseline.is_object())
     baseline = nlohmann::ordered_json::object();

@@ -20,12 +20,13 @@ uint32_t SourceManager::addBuffer(std::string name, std::string contents) {
   return static_cast<uint32_t>(buffers_.size());
 }
 
-std::optional<uint32_t> SourceManager::addFile(const std::string &path) {
-  // Every input (scripts, streams, CSVs, plans, journals) is read whole, so
-  // hostile input is bounded here, before any allocation of its size.
+std::optional<std::string> readWholeFile(const std::string &path) {
+  // Every input (scripts, streams, CSVs, plans, journals, protocols) is
+  // read whole, so hostile input is bounded here, before any allocation of
+  // its size.
   std::error_code error;
   auto size = std::filesystem::file_size(path, error);
-  if (!error && size > kMaxFileBytes) {
+  if (!error && size > SourceManager::kMaxFileBytes) {
     errno = EFBIG;
     return std::nullopt;
   }
@@ -36,7 +37,14 @@ std::optional<uint32_t> SourceManager::addFile(const std::string &path) {
   text << in.rdbuf();
   if (in.bad())
     return std::nullopt;
-  return addBuffer(path, text.str());
+  return text.str();
+}
+
+std::optional<uint32_t> SourceManager::addFile(const std::string &path) {
+  std::optional<std::string> text = readWholeFile(path);
+  if (!text)
+    return std::nullopt;
+  return addBuffer(path, std::move(*text));
 }
 
 const SourceManager::Buffer *SourceManager::get(uint32_t fileId) const {

@@ -28,6 +28,10 @@ struct SourceLoc {
   friend bool operator==(const SourceLoc &, const SourceLoc &) = default;
 };
 
+/// Reads a whole file of at most SourceManager::kMaxFileBytes; nullopt
+/// when it cannot be read or is larger (errno EFBIG).
+std::optional<std::string> readWholeFile(const std::string &path);
+
 class SourceManager {
 public:
   /// Largest file addFile() reads (64 MiB); larger files fail with EFBIG.

@@ -130,7 +130,7 @@ TEST(TipBound, NewPolicyCountsTripsPerLiquid) {
   // Layout dispense (`new`): 11 liquids of 3 wells x 10 uL, one trip each,
   // plus one tip for the bradford reagent.
   std::optional<std::string> text =
-      readFile(std::string(PLATE_SOURCE_DIR) + "/docs/examples/bradford.plate");
+      readWholeFile(std::string(PLATE_SOURCE_DIR) + "/docs/examples/bradford.plate");
   ASSERT_TRUE(text);
   CompileResult result = compileText(*text);
   ASSERT_TRUE(result.ok) << result.firstError;

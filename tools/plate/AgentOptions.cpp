@@ -32,15 +32,6 @@ int reportUsageError(std::string_view command, const std::string &message) {
   return static_cast<int>(ExitCode::Usage);
 }
 
-std::optional<std::string> readTextFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::optional<Platform> loadBioforge1(const std::string &stdlibDir) {
   SourceManager sources;
   DiagnosticEngine diags(sources);

@@ -40,9 +40,6 @@ void addTransportOptions(CLI::App &command, agent::ClientOptions &client, AgentC
 /// code for the caller to return.
 int reportUsageError(std::string_view command, const std::string &message);
 
-/// The whole file as text; nullopt when it cannot be opened.
-std::optional<std::string> readTextFile(const std::string &path);
-
 /// The BioForge-1 platform from `stdlibDir`; when it does not load, its
 /// diagnostics are printed on stderr and the result is nullopt.
 std::optional<Platform> loadBioforge1(const std::string &stdlibDir);

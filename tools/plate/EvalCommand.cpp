@@ -152,14 +152,14 @@ std::optional<std::vector<CorpusEntry>> loadCorpus(const std::string &dir, const
     std::string name = folder.filename().string();
     if (!only.empty() && name.find(only) == std::string::npos)
       continue;
-    std::optional<std::string> protocol = readTextFile((folder / "protocol.txt").string());
-    std::optional<std::string> truth = readTextFile((folder / "truth.plate").string());
+    std::optional<std::string> protocol = readWholeFile((folder / "protocol.txt").string());
+    std::optional<std::string> truth = readWholeFile((folder / "truth.plate").string());
     if (!protocol || !truth) {
       error = fmt::format("`{}` needs protocol.txt and truth.plate", folder.string());
       return std::nullopt;
     }
     corpus.push_back({name, *protocol, *truth,
-                      readTextFile((folder / "layout.csv").string()).value_or("")});
+                      readWholeFile((folder / "layout.csv").string()).value_or("")});
   }
   if (corpus.empty()) {
     error = fmt::format("no protocols in `{}`{}", dir,
@@ -178,10 +178,10 @@ std::string percent(size_t part, size_t whole) {
 int runScore(const EvalOptions &options, const std::string &stdlib) {
   if (options.truth.empty())
     return usageError("--score needs --truth TRUTH.plate");
-  std::optional<std::string> candidate = readTextFile(options.candidate);
+  std::optional<std::string> candidate = readWholeFile(options.candidate);
   if (!candidate)
     return usageError(fmt::format("cannot read `{}`", options.candidate));
-  std::optional<std::string> truthText = readTextFile(options.truth);
+  std::optional<std::string> truthText = readWholeFile(options.truth);
   if (!truthText)
     return usageError(fmt::format("cannot read `{}`", options.truth));
   ScriptLayers truth = layersOfScript(*truthText, stdlib);

@@ -126,12 +126,12 @@ agent::CompileReport compileCandidate(const std::string &script, const std::stri
 
 int runTranslateCommand(const TranslateOptions &options) {
   std::string stdlibDir = options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir;
-  std::optional<std::string> protocol = readTextFile(options.protocol);
+  std::optional<std::string> protocol = readWholeFile(options.protocol);
   if (!protocol)
     return usageError(fmt::format("cannot read `{}`", options.protocol));
   std::string layout;
   if (!options.layout.empty()) {
-    std::optional<std::string> text = readTextFile(options.layout);
+    std::optional<std::string> text = readWholeFile(options.layout);
     if (!text)
       return usageError(fmt::format("cannot read `{}`", options.layout));
     layout = *text;

@@ -1,8 +1,6 @@
 //===- SectionTest.cpp - Tags, LAYOUT, REAGENTS, PLATFORM, the examples ---===//
 #include "ParseTestUtil.h"
-
-#include <fstream>
-#include <sstream>
+#include "ir/SourceManager.h"
 
 using namespace plate;
 using namespace plate::test;
@@ -12,10 +10,10 @@ using WK = ast::WellItem::Kind;
 namespace {
 
 std::string readExample(const std::string &name) {
-  std::ifstream in(std::string(PLATE_SOURCE_DIR) + "/docs/examples/" + name);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::optional<std::string> text =
+      readWholeFile(std::string(PLATE_SOURCE_DIR) + "/docs/examples/" + name);
+  EXPECT_TRUE(text) << name << " not found";
+  return text.value_or("");
 }
 
 TEST(ParseSections, BradfordExample) {

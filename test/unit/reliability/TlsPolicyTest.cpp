@@ -6,18 +6,18 @@
 // transfer, so a debugging shortcut cannot ship.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/SourceManager.h"
+
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 TEST(TlsPolicy, LlmClientNeverDisablesPeerVerification) {
-  std::ifstream in(std::string(PLATE_SOURCE_DIR) + "/agent/LlmClient.cpp");
-  ASSERT_TRUE(in) << "agent/LlmClient.cpp not found";
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string source = text.str();
+  std::optional<std::string> read =
+      plate::readWholeFile(std::string(PLATE_SOURCE_DIR) + "/agent/LlmClient.cpp");
+  ASSERT_TRUE(read) << "agent/LlmClient.cpp not found";
+  std::string source = std::move(*read);
   ASSERT_NE(source.find("curl_easy_setopt"), std::string::npos)
       << "the client no longer uses libcurl; re-check its TLS settings by hand";
   std::regex disabled(R"(CURLOPT_SSL_VERIFY(PEER|HOST)\s*,\s*(0|0L|false)\b)");
