@@ -78,7 +78,9 @@ struct Place {
 struct ChannelMask {
   uint8_t bits = 0;
   uint8_t channels = 4;
-  bool test(unsigned channel) const { return bits & (1u << channel); }
+  /// Channels past the 8 bits are never set (a wider `channels` only pads
+  /// the mask's text with `0`).
+  bool test(unsigned channel) const { return channel < 8 && (bits >> channel & 1u); }
   unsigned count() const { return __builtin_popcount(bits); }
   std::string str() const;
   friend bool operator==(const ChannelMask &, const ChannelMask &) = default;
