@@ -16,15 +16,26 @@
 
 namespace plate::backend {
 
+namespace {
+/// Whether the stream writes the number as an integer (`100`, not `100.0`).
+bool writtenAsInteger(double value) {
+  return std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15;
+}
+
+bool allDigits(const std::string &text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+} // namespace
+
 Json jsonNumber(double value) {
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+  if (writtenAsInteger(value))
     return Json(static_cast<int64_t>(value));
   return Json(value);
 }
 
 Json jsonSlot(const std::string &slot) {
-  if (!slot.empty() && std::all_of(slot.begin(), slot.end(),
-                                   [](char c) { return c >= '0' && c <= '9'; }))
+  if (allDigits(slot))
     return Json(std::stoll(slot));
   return Json(slot);
 }
@@ -212,14 +223,9 @@ namespace {
 /// A number as it reads back from the stream: jsonNumber writes integral
 /// values as integers, so -0 reads back as 0.
 double streamNumber(double value) {
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+  if (writtenAsInteger(value))
     return static_cast<double>(static_cast<int64_t>(value));
   return value;
-}
-
-bool allDigits(const std::string &text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 /// The slot id the stream reader decodes from jsonSlot(slot): "05" is
@@ -595,7 +601,7 @@ template <typename Int> void appendInt(std::string &out, Int value) {
 /// decimal, anything else through nlohmann's own serializer (its
 /// shortest round-trip form is not printf's).
 void appendNumber(std::string &out, double value) {
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+  if (writtenAsInteger(value)) {
     appendInt(out, static_cast<int64_t>(value));
     return;
   }
