@@ -311,6 +311,9 @@ struct Module {
   const Liquid &liquid(LiquidId id) const { return liquids.at(id); }
   /// Wells any layout liquid occupies (`all`).
   WellSet layoutWells() const;
+  /// The wells a `read` reads: its own, or without any (language spec §7)
+  /// every layout well, or the whole plate when there is no layout.
+  WellSet readWells(const WellSet &written) const;
 };
 
 /// Deterministic text form (`--emit=ir`, `--print-after`): a header, the

@@ -67,6 +67,13 @@ WellSet Module::layoutWells() const {
   return wells;
 }
 
+WellSet Module::readWells(const WellSet &written) const {
+  if (!written.empty())
+    return written;
+  WellSet wells = layoutWells();
+  return wells.empty() ? WellSet::all(shape) : wells;
+}
+
 namespace {
 
 std::string quoted(std::string_view text) {

@@ -138,13 +138,6 @@ public:
   }
 
 private:
-  WellSet readWells(const WellSet &named) const {
-    if (!named.empty())
-      return named;
-    WellSet layout = module_.layoutWells();
-    return layout.empty() ? WellSet::all(module_.shape) : layout;
-  }
-
   /// W804 needs the reads after each dispense: one backward walk.
   void findUnreadDispenses() {
     bool anyRead = false;
@@ -153,10 +146,10 @@ private:
       const ir::Op &op = module_.ops[i];
       if (auto *read = op.as<ir::ReadAbsorbanceOp>()) {
         anyRead = true;
-        readLater |= readWells(read->wells);
+        readLater |= module_.readWells(read->wells);
       } else if (auto *read = op.as<ir::ReadFluorescenceOp>()) {
         anyRead = true;
-        readLater |= readWells(read->wells);
+        readLater |= module_.readWells(read->wells);
       } else if (auto *dispense = op.as<ir::DispenseOp>()) {
         WellSet wells;
         for (const ir::Portion &portion : dispense->portions)

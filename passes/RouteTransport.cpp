@@ -267,13 +267,8 @@ private:
   bool lower(ir::ReadAbsorbanceOp &op, ir::Op &) {
     moveTo(platform_.readerSlot);
     setLid(false);
-    WellSet wells = op.wells;
-    if (wells.empty())
-      wells = module_.layoutWells();
-    if (wells.empty())
-      wells = WellSet::all(module_.shape);
     emitter_.emit(ir::DevReadOp{platform_.readerModule, op.wavelength, op.reference,
-                                wells.columnMajor()});
+                                module_.readWells(op.wells).columnMajor()});
     return false;
   }
   bool lower(ir::ReadFluorescenceOp &, ir::Op &op) {
