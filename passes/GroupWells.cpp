@@ -29,8 +29,34 @@
 // the leftmost uncovered column of the row is the leftmost uncovered index
 // of its class, and positions come out ordered by row then column.
 //
+// Transfers: why the batches mean what the pairs mean.
+//
+// The statement means its pairs run one at a time in order (spec §7). A
+// head position runs its pairs together: per trip, every channel aspirates
+// from its source, then every channel dispenses into its destination.
+// groupTransfer opens a position at the first pair not yet run, i, and
+// puts on channel k the pair j > i whose source and destination lie k
+// strides to the right of i's, if j may join (the conflicts of j are only
+// the pair that fills j's source and the pair that draws from j's
+// destination: sources are distinct, and so are destinations):
+//  - a conflicting pair m < j that is not run yet and not in the position
+//    stays behind j: j may not join (it would overtake m);
+//  - a conflicting pair inside the position: if the earlier of the two
+//    fills what the later draws from, the later must see it: no; if the
+//    later fills what the earlier draws from, the position's aspirations
+//    all come before its dispenses, so the earlier draws first as in the
+//    statement, but only when the volume takes one trip (with two, the
+//    second aspiration would draw what the later pair gave).
+// Running the positions in the order they open is then the statement's
+// order with independent pairs exchanged, and each position's joint trip
+// equals its pairs in order: the same result, well by well. A serial
+// dilution along a row (each pair draws what the one before filled) thus
+// runs one pair per position, which is the fewest any correct order can
+// use; series down columns and independent pairs still fill the head.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/GroupWells.h"
+#include "passes/Dependences.h"
 #include "passes/Passes.h"
 
 #include <cmath>
@@ -109,6 +135,77 @@ WellSet pipettedWells(const ir::Op &op) {
   return wells;
 }
 
+unsigned transferTrips(double volumeUl, double tipCapacityUl) {
+  return std::max(1u, static_cast<unsigned>(std::ceil(volumeUl / tipCapacityUl - 1e-9)));
+}
+
+std::vector<TransferBatch> groupTransfer(const ir::TransferOp &transfer,
+                                         const HeadGeometry &geometry, unsigned trips) {
+  const auto &pairs = transfer.pairs;
+  auto indexOf = [](Well well) {
+    return static_cast<size_t>(well.col - 1) * kMaxRows + (well.row - 1);
+  };
+  std::vector<int> drawingFrom(kMaxRows * kMaxCols, -1), filling(kMaxRows * kMaxCols, -1);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    drawingFrom[indexOf(pairs[i].first)] = static_cast<int>(i);
+    filling[indexOf(pairs[i].second)] = static_cast<int>(i);
+  }
+  std::vector<bool> done(pairs.size(), false), member(pairs.size(), false);
+  auto mayJoin = [&](int j) {
+    for (int m : {filling[indexOf(pairs[j].first)], drawingFrom[indexOf(pairs[j].second)]}) {
+      if (m < 0 || m == j || done[m])
+        continue;
+      if (!member[m]) {
+        if (m < j)
+          return false;
+        continue;
+      }
+      auto [earlier, later] = std::minmax(m, j);
+      PairConflict conflict = transferConflict(pairs[earlier], pairs[later]);
+      if (conflict == PairConflict::DrawsWhatEarlierFilled ||
+          (conflict == PairConflict::FillsWhatEarlierDrew && trips > 1))
+        return false;
+    }
+    return true;
+  };
+  auto shifted = [&](Well well, unsigned k) -> std::optional<Well> {
+    unsigned col = well.col + k * geometry.stride;
+    if (col > geometry.shape.cols)
+      return std::nullopt;
+    return Well{well.row, static_cast<uint8_t>(col)};
+  };
+
+  std::vector<TransferBatch> batches;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (done[i])
+      continue;
+    const uint8_t channels = static_cast<uint8_t>(geometry.channels);
+    TransferBatch batch{{pairs[i].first, {1, channels}}, {pairs[i].second, {1, channels}},
+                        std::vector<int>(geometry.channels, -1)};
+    batch.pairs[0] = static_cast<int>(i);
+    member[i] = true;
+    for (unsigned k = 1; k < geometry.channels; ++k) {
+      std::optional<Well> from = shifted(pairs[i].first, k), to = shifted(pairs[i].second, k);
+      if (!from || !to)
+        break;
+      int j = drawingFrom[indexOf(*from)];
+      if (j < 0 || done[j] || member[j] || pairs[j].second != *to || !mayJoin(j))
+        continue;
+      member[j] = true;
+      batch.pairs[k] = j;
+      batch.source.mask.bits |= static_cast<uint8_t>(1u << k);
+    }
+    batch.destination.mask = batch.source.mask;
+    for (int j : batch.pairs)
+      if (j >= 0) {
+        member[j] = false;
+        done[j] = true;
+      }
+    batches.push_back(std::move(batch));
+  }
+  return batches;
+}
+
 namespace {
 
 class GroupWellsPass final : public Pass {
@@ -127,6 +224,13 @@ public:
       op.blocks.clear();
       if (op.manual)
         continue;
+      if (const auto *transfer = op.as<ir::TransferOp>()) {
+        unsigned trips = transferTrips(transfer->volume.canonicalValue(),
+                                       context.platform.tipCapacityUl);
+        for (const TransferBatch &batch : groupTransfer(*transfer, *geometry, trips))
+          op.blocks.push_back(batch.destination);
+        continue;
+      }
       WellSet wells = pipettedWells(op);
       if (!wells.empty())
         op.blocks = groupWells(wells, *geometry);

@@ -56,4 +56,24 @@ unsigned headPositionLowerBound(const WellSet &wells, const HeadGeometry &geomet
 /// destinations); empty for other ops.
 WellSet pipettedWells(const ir::Op &op);
 
+/// One head position of a transfer: channel k draws from the well under
+/// `source`'s channel k and gives to the well under `destination`'s
+/// channel k; `pairs[k]` is that pair's index in TransferOp::pairs, or -1
+/// for a channel that is off. Channel 1 is always on.
+struct TransferBatch {
+  ir::HeadPosition source, destination;
+  std::vector<int> pairs;
+};
+
+/// The aspirate/dispense trips a transfer of `volumeUl` per pair takes
+/// with tips of `tipCapacityUl`.
+unsigned transferTrips(double volumeUl, double tipCapacityUl);
+
+/// A transfer's pairs as head positions, in the order they run, such that
+/// running them equals running the pairs one at a time in the statement's
+/// order (language spec §7; the rule is in passes/Dependences.h and the
+/// argument in GroupWells.cpp). `trips`: aspirate/dispense trips per pair.
+std::vector<TransferBatch> groupTransfer(const ir::TransferOp &transfer,
+                                         const HeadGeometry &geometry, unsigned trips);
+
 } // namespace plate

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LowerPipetting.h"
+#include "passes/GroupWells.h"
 #include "passes/TipAllocator.h"
 #include "passes/AllocateReservoir.h"
 
@@ -951,43 +952,37 @@ private:
     }
   }
 
-  /// Transfers go in groups of pairs whose sources and destinations both
-  /// line up under the head, so that one aspiration and one dispense serve
-  /// up to four pairs.
-  void lower(const ir::TransferOp &op, const ir::Op &) {
-    std::map<Well, size_t> bySource;
-    for (size_t i = 0; i < op.pairs.size(); ++i)
-      bySource.emplace(op.pairs[i].first, i);
-    std::vector<bool> done(op.pairs.size(), false);
+  /// Transfers run in the head positions groupTransfer chose (the pairs
+  /// that line up under the head and may run together: Dependences.h), so
+  /// that one aspiration and one dispense serve up to four pairs.
+  void lower(const ir::TransferOp &op, const ir::Op &origin) {
     double volume = op.volume.canonicalValue();
+    HeadGeometry geometry{channels_, stride_, module_.shape};
+    unsigned trips = transferTrips(volume, capacity_);
+    std::vector<TransferBatch> batches = groupTransfer(op, geometry, trips);
+    if (!origin.blocks.empty()) {
+      PLATE_ASSERT(origin.blocks.size() == batches.size(),
+                   "group-wells and lower-pipetting disagree on a transfer's head positions");
+      for (size_t i = 0; i < batches.size(); ++i)
+        PLATE_ASSERT(origin.blocks[i] == batches[i].destination,
+                     "group-wells and lower-pipetting disagree on a transfer's head positions");
+    }
     bool reuse = op.tips == ir::TipPolicy::Reuse;
-    for (size_t i = 0; i < op.pairs.size(); ++i) {
-      if (done[i])
-        continue;
-      auto [from, to] = op.pairs[i];
-      ir::HeadPosition source{from, {0, static_cast<uint8_t>(channels_)}};
-      ir::HeadPosition target{to, {0, static_cast<uint8_t>(channels_)}};
-      for (unsigned k = 0; k < channels_; ++k) {
-        auto it = bySource.find(wellOf(source, k));
-        if (it == bySource.end() || done[it->second] ||
-            op.pairs[it->second].second != wellOf(target, k))
-          continue;
-        done[it->second] = true;
-        source.mask.bits |= static_cast<uint8_t>(1u << k);
-      }
-      target.mask = source.mask;
+    for (const TransferBatch &batch : batches) {
+      const ir::HeadPosition &source = batch.source;
       tips_.acquire(want(source.mask, [&](unsigned k) {
                       return reuse ? TipBinding::reuse() : TipBinding::touching(wellOf(source, k));
                     }),
                     op.tips == ir::TipPolicy::New ? TipAllocator::Mode::Fresh
                                                   : TipAllocator::Mode::Match);
       double left = volume;
-      while (left > kEpsilon) {
+      for (unsigned trip = 0; trip < trips; ++trip) {
         double round = std::min(left, capacity_);
         left -= round;
         emitter_.emit(ir::DevAspirateOp{platePlace(source), source.mask,
-                                        Quantity::microliters(round), liquidInWell(from)});
-        emitter_.emit(ir::DevDispenseOp{platePlace(target), target.mask,
+                                        Quantity::microliters(round),
+                                        liquidInWell(source.anchor)});
+        emitter_.emit(ir::DevDispenseOp{platePlace(batch.destination), batch.destination.mask,
                                         Quantity::microliters(round)});
       }
       if (!reuse)

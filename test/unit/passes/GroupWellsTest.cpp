@@ -3,6 +3,7 @@
 
 #include "passes/GroupWells.h"
 
+#include <map>
 #include <random>
 
 namespace plate::test {
@@ -213,10 +214,211 @@ TEST_F(GroupWellsTest, PassSetsBlocksOnInstrumentPipettingOps) {
   EXPECT_EQ(blocks[1], (ir::HeadPosition{W("A5"), ir::ChannelMask{0b0001, 4}}));
   EXPECT_TRUE(module.ops[manual].blocks.empty());
   EXPECT_EQ(module.ops[wash].blocks.size(), 2u);
-  ASSERT_EQ(module.ops[transfer].blocks.size(), 1u);
-  EXPECT_EQ(module.ops[transfer].blocks[0].anchor, W("C2"));
-  EXPECT_EQ(module.ops[transfer].blocks[0].mask.str(), "1010");
+  // A1 and A2 are neighbours, C2 and C4 are not: no head position reaches
+  // both pairs, so each pair has its own (the destinations it serves).
+  ASSERT_EQ(module.ops[transfer].blocks.size(), 2u);
+  EXPECT_EQ(module.ops[transfer].blocks[0], (ir::HeadPosition{W("C2"), ir::ChannelMask{1, 4}}));
+  EXPECT_EQ(module.ops[transfer].blocks[1], (ir::HeadPosition{W("C4"), ir::ChannelMask{1, 4}}));
   EXPECT_TRUE(module.ops[incubate].blocks.empty());
+}
+
+//===--- Transfers: dependences between pairs (Dependences.h) -------------===//
+
+/// The pairs of `from` -> `to` (column-major pairing, as the frontend
+/// pairs two well sets).
+ir::TransferOp transferOf(const std::vector<std::string> &from,
+                          const std::vector<std::string> &to) {
+  ir::TransferOp transfer;
+  for (size_t i = 0; i < from.size(); ++i)
+    transfer.pairs.push_back({*Well::parse(from[i]), *Well::parse(to[i])});
+  transfer.volume = Quantity::microliters(10);
+  return transfer;
+}
+
+std::vector<std::string> row(char letter, unsigned first, unsigned last) {
+  std::vector<std::string> wells;
+  for (unsigned col = first; col <= last; ++col)
+    wells.push_back(std::string(1, letter) + std::to_string(col));
+  return wells;
+}
+
+/// What each well holds, by the index of the well whose liquid it was at
+/// the start (every well starts with 100 units of its own liquid).
+using Amounts = std::map<Well, std::map<Well, double>>;
+
+Amounts startingPlate(const ir::TransferOp &transfer) {
+  Amounts plate;
+  for (const auto &[from, to] : transfer.pairs) {
+    plate[from][from] = 100;
+    plate[to][to] = 100;
+  }
+  return plate;
+}
+
+std::map<Well, double> take(Amounts &plate, Well well, double amount) {
+  std::map<Well, double> taken;
+  double total = 0;
+  for (const auto &[liquid, units] : plate[well])
+    total += units;
+  for (auto &[liquid, units] : plate[well]) {
+    double part = units * amount / total;
+    taken[liquid] = part;
+    units -= part;
+  }
+  return taken;
+}
+
+void give(Amounts &plate, Well well, const std::map<Well, double> &liquid) {
+  for (const auto &[source, units] : liquid)
+    plate[well][source] += units;
+}
+
+/// The statement's meaning: one pair at a time, `trips` trips each.
+Amounts sequential(const ir::TransferOp &transfer, unsigned trips) {
+  Amounts plate = startingPlate(transfer);
+  for (const auto &[from, to] : transfer.pairs)
+    for (unsigned trip = 0; trip < trips; ++trip)
+      give(plate, to, take(plate, from, 20));
+  return plate;
+}
+
+/// What the head does: per position and trip, every channel aspirates,
+/// then every channel dispenses.
+Amounts batched(const ir::TransferOp &transfer, const std::vector<TransferBatch> &batches,
+                unsigned trips) {
+  Amounts plate = startingPlate(transfer);
+  for (const TransferBatch &batch : batches)
+    for (unsigned trip = 0; trip < trips; ++trip) {
+      std::vector<std::pair<Well, std::map<Well, double>>> held;
+      for (int pair : batch.pairs)
+        if (pair >= 0)
+          held.push_back({transfer.pairs[pair].second,
+                          take(plate, transfer.pairs[pair].first, 20)});
+      for (const auto &[to, liquid] : held)
+        give(plate, to, liquid);
+    }
+  return plate;
+}
+
+void expectSameResult(const Amounts &a, const Amounts &b, const std::string &what) {
+  for (const auto &[well, liquids] : a)
+    for (const auto &[source, units] : liquids) {
+      auto it = b.find(well);
+      double other = 0;
+      if (it != b.end() && it->second.count(source))
+        other = it->second.at(source);
+      ASSERT_NEAR(units, other, 1e-9) << what << ": " << well.name() << " from " << source.name();
+    }
+}
+
+/// Every batch lines up under the head and every pair runs exactly once.
+void expectWellFormed(const ir::TransferOp &transfer, const std::vector<TransferBatch> &batches,
+                      const HeadGeometry &geometry) {
+  std::vector<int> runs(transfer.pairs.size(), 0);
+  for (const TransferBatch &batch : batches) {
+    ASSERT_EQ(batch.pairs.size(), geometry.channels);
+    ASSERT_GE(batch.pairs[0], 0) << "channel 1 is off";
+    for (unsigned k = 0; k < geometry.channels; ++k) {
+      ASSERT_EQ(batch.source.mask.test(k), batch.pairs[k] >= 0);
+      ASSERT_EQ(batch.destination.mask.test(k), batch.pairs[k] >= 0);
+      if (batch.pairs[k] < 0)
+        continue;
+      const auto &[from, to] = transfer.pairs[batch.pairs[k]];
+      EXPECT_EQ(from, (Well{batch.source.anchor.row,
+                            static_cast<uint8_t>(batch.source.anchor.col + k * geometry.stride)}));
+      EXPECT_EQ(to, (Well{batch.destination.anchor.row,
+                          static_cast<uint8_t>(batch.destination.anchor.col +
+                                               k * geometry.stride)}));
+      ++runs[batch.pairs[k]];
+    }
+  }
+  for (int count : runs)
+    EXPECT_EQ(count, 1);
+}
+
+TEST_F(GroupWellsTest, SerialDilutionAlongARowRunsOnePairPerPosition) {
+  HeadGeometry geometry = geometryOf("plate96");
+  ir::TransferOp transfer = transferOf(row('A', 1, 11), row('A', 2, 12));
+  std::vector<TransferBatch> batches = groupTransfer(transfer, geometry, 1);
+  expectWellFormed(transfer, batches, geometry);
+  // Each pair draws what the one before filled: no two may share a
+  // position, so 11 is also the fewest any correct lowering can use.
+  ASSERT_EQ(batches.size(), 11u);
+  for (size_t i = 0; i < batches.size(); ++i)
+    EXPECT_EQ(batches[i].pairs[0], static_cast<int>(i));
+  expectSameResult(sequential(transfer, 1), batched(transfer, batches, 1), "series");
+}
+
+TEST_F(GroupWellsTest, SeriesDownColumnsFillTheHead) {
+  // Rows A..G to B..H in columns 1..4: each column is a chain, but the
+  // chains are independent and lie side by side under the head.
+  HeadGeometry geometry = geometryOf("plate96");
+  std::vector<std::string> from, to;
+  for (unsigned col = 1; col <= 4; ++col)
+    for (char r = 'A'; r <= 'G'; ++r) {
+      from.push_back(std::string(1, r) + std::to_string(col));
+      to.push_back(std::string(1, static_cast<char>(r + 1)) + std::to_string(col));
+    }
+  ir::TransferOp transfer = transferOf(from, to);
+  std::vector<TransferBatch> batches = groupTransfer(transfer, geometry, 1);
+  expectWellFormed(transfer, batches, geometry);
+  EXPECT_EQ(batches.size(), 7u); // 28 pairs / 4 channels
+  expectSameResult(sequential(transfer, 1), batched(transfer, batches, 1), "columns");
+}
+
+TEST_F(GroupWellsTest, ShiftAgainstTheSeriesNeedsOneTrip) {
+  // A2..A9 -> A1..A8: each pair fills the well an earlier pair drew from.
+  // In one trip the head draws all four before it gives: the same result;
+  // in two, the second draw would take what the first gave.
+  HeadGeometry geometry = geometryOf("plate96");
+  ir::TransferOp transfer = transferOf(row('A', 2, 9), row('A', 1, 8));
+  std::vector<TransferBatch> oneTrip = groupTransfer(transfer, geometry, 1);
+  expectWellFormed(transfer, oneTrip, geometry);
+  EXPECT_EQ(oneTrip.size(), 2u);
+  expectSameResult(sequential(transfer, 1), batched(transfer, oneTrip, 1), "one trip");
+  std::vector<TransferBatch> twoTrips = groupTransfer(transfer, geometry, 2);
+  expectWellFormed(transfer, twoTrips, geometry);
+  EXPECT_EQ(twoTrips.size(), 8u);
+  expectSameResult(sequential(transfer, 2), batched(transfer, twoTrips, 2), "two trips");
+}
+
+TEST_F(GroupWellsTest, TransferBatchesEqualThePairsOneAtATime) {
+  // Random pairings over a small part of the plate (so that pairs collide
+  // often), on both plate types and with one and two trips: the batches
+  // always give what running the pairs in order gives.
+  std::mt19937 random(20261201);
+  for (const char *plateType : {"plate96", "plate384"}) {
+    HeadGeometry geometry = geometryOf(plateType);
+    for (unsigned round = 0; round < 2000; ++round) {
+      std::vector<Well> cells;
+      for (uint8_t r = 1; r <= 2; ++r)
+        for (uint8_t c = 1; c <= 10; ++c)
+          cells.push_back({r, c});
+      std::shuffle(cells.begin(), cells.end(), random);
+      size_t pairs = 1 + random() % 8;
+      std::vector<Well> sources(cells.begin(), cells.begin() + pairs);
+      // Targets overlap the sources (chains, shifts, swaps) by a random
+      // offset into the same shuffled cells.
+      long offset = static_cast<long>(random() % 4);
+      std::vector<Well> targets(cells.begin() + offset,
+                                cells.begin() + offset + static_cast<long>(pairs));
+      // Pairs as a statement makes them: both sets in column-major order.
+      auto columnMajor = [](Well a, Well b) { return std::pair(a.col, a.row) < std::pair(b.col, b.row); };
+      std::sort(sources.begin(), sources.end(), columnMajor);
+      std::sort(targets.begin(), targets.end(), columnMajor);
+      ir::TransferOp transfer;
+      for (size_t i = 0; i < pairs; ++i)
+        transfer.pairs.push_back({sources[i], targets[i]});
+      for (unsigned trips : {1u, 2u}) {
+        std::vector<TransferBatch> batches = groupTransfer(transfer, geometry, trips);
+        expectWellFormed(transfer, batches, geometry);
+        expectSameResult(sequential(transfer, trips), batched(transfer, batches, trips),
+                         fmt::format("{} round {} trips {}", plateType, round, trips));
+        if (HasFatalFailure())
+          return;
+      }
+    }
+  }
 }
 
 TEST_F(GroupWellsTest, UnknownPlateTypeIsReported) {
