@@ -71,7 +71,8 @@ LiquidTable::LiquidTable(const Platform &platform, const RunSetup &setup) {
       if (!named[(row - 1) * platform.reservoirCols + (col - 1)])
         names_.push_back(unnamedReservoir(row, col));
   for (const ManualFill &fill : setup.manualFills)
-    names_.push_back(fill.liquid);
+    if (fill.action == ManualFill::Action::Fill)
+      names_.push_back(fill.liquid);
   std::sort(names_.begin(), names_.end());
   names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
 }
@@ -145,7 +146,8 @@ DeckState::DeckState(const Platform &platform, const Labware &labware,
   PLATE_ASSERT(platform.channels <= 64, "masks are decoded into 64 bits");
   for (const ManualFill &fill : setup.manualFills) {
     manualFillOrder_.push_back(static_cast<uint32_t>(manualFillIds_.size()));
-    manualFillIds_.push_back(*liquids_.find(fill.liquid));
+    manualFillIds_.push_back(fill.action == ManualFill::Action::Fill ? *liquids_.find(fill.liquid)
+                                                                     : 0);
   }
   std::stable_sort(manualFillOrder_.begin(), manualFillOrder_.end(),
                    [&](uint32_t a, uint32_t b) {
@@ -176,7 +178,7 @@ DeckState::DeckState(const Platform &platform, const Labware &labware,
   lidOn_ = true;
 }
 
-void DeckState::applyManualFills(uint32_t seq) {
+void DeckState::applyManualFills(uint32_t seq, ManualHook before, ManualHook after) {
   if (seq <= filledThrough_)
     return;
   planned_ = nullptr;
@@ -190,8 +192,25 @@ void DeckState::applyManualFills(uint32_t seq) {
     const ManualFill &fill = setup_.manualFills[index];
     if (fill.beforeSeq != seq)
       break;
-    if (labware_.shape.contains(fill.well))
-      wellRef(fill.well).add(manualFillIds_[index], fill.volumeUl);
+    if (!labware_.shape.contains(fill.well))
+      continue;
+    if (before)
+      before(fill);
+    LiquidMix &well = wellRef(fill.well);
+    switch (fill.action) {
+    case ManualFill::Action::Fill:
+      well.add(manualFillIds_[index], fill.volumeUl);
+      break;
+    case ManualFill::Action::Remove:
+      well.take(fill.all ? well.total() : fill.volumeUl);
+      break;
+    case ManualFill::Action::Transfer:
+      if (labware_.shape.contains(fill.into) && fill.into != fill.well)
+        well.moveTo(wellRef(fill.into), fill.volumeUl);
+      break;
+    }
+    if (after)
+      after(fill);
   }
 }
 

@@ -25,6 +25,7 @@
 #include "backend/Command.h"
 #include "backend/RunSetup.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <map>
@@ -106,9 +107,12 @@ public:
   /// since its check) takes the full execute.
   std::optional<Violation> commitChecked(const Command &command);
 
-  /// Puts what MANUAL steps add before command `seq` into the wells, once
-  /// per seq (a retried command does not fill twice).
-  void applyManualFills(uint32_t seq);
+  /// Does to the wells what MANUAL steps do before command `seq` (fills,
+  /// removals, transfers), once per seq (a retried command does not fill
+  /// twice). `before` and `after` see each one around its effect (the
+  /// reader's capture term, translation validation).
+  using ManualHook = llvm::function_ref<void(const ManualFill &)>;
+  void applyManualFills(uint32_t seq, ManualHook before = nullptr, ManualHook after = nullptr);
 
   /// The whole state as JSON (volumes rounded to 1e-6 µL): what a journal
   /// replay is compared against and what `plate run --state-out` writes.

@@ -69,12 +69,42 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
     }
     if (!op.manual)
       continue;
+    // What the operator does to the plate, in the statement's own order.
+    auto action = [&](ManualFill::Action kind, Well well) {
+      ManualFill fill;
+      fill.beforeSeq = emitted + 1;
+      fill.well = well;
+      fill.action = kind;
+      fill.line = op.loc.line;
+      fill.step = op.step;
+      setup.manualFills.push_back(std::move(fill));
+      return &setup.manualFills.back();
+    };
     if (const auto *dispense = op.as<ir::DispenseOp>()) {
-      double volume = dispense->volume.canonicalValue();
       for (const ir::Portion &portion : dispense->portions)
-        for (const Well &well : portion.wells.columnMajor())
-          setup.manualFills.push_back(
-              {emitted + 1, well, module.liquid(portion.liquid).name, volume});
+        for (const Well &well : portion.wells.columnMajor()) {
+          ManualFill *fill = action(ManualFill::Action::Fill, well);
+          fill->liquid = module.liquid(portion.liquid).name;
+          fill->volumeUl = dispense->volume.canonicalValue();
+        }
+    } else if (const auto *aspirate = op.as<ir::AspirateOp>()) {
+      for (const Well &well : aspirate->wells.columnMajor()) {
+        ManualFill *removal = action(ManualFill::Action::Remove, well);
+        removal->all = !aspirate->volume;
+        if (aspirate->volume)
+          removal->volumeUl = aspirate->volume->canonicalValue();
+      }
+    } else if (const auto *wash = op.as<ir::WashOp>()) {
+      // A wash ends with its wells empty (language spec §7); what passes
+      // through them on the way leaves nothing behind.
+      for (const Well &well : wash->wells.columnMajor())
+        action(ManualFill::Action::Remove, well)->all = true;
+    } else if (const auto *transfer = op.as<ir::TransferOp>()) {
+      for (const auto &[from, to] : transfer->pairs) {
+        ManualFill *move = action(ManualFill::Action::Transfer, from);
+        move->into = to;
+        move->volumeUl = transfer->volume.canonicalValue();
+      }
     }
   }
 
@@ -117,11 +147,32 @@ Json setupToJson(const RunSetup &setup) {
   }
   json["layout"] = std::move(layout);
   Json fills = Json::array();
-  for (const ManualFill &fill : setup.manualFills)
-    fills.push_back(Json{{"before_seq", fill.beforeSeq},
-                         {"well", fill.well.name()},
-                         {"liquid", fill.liquid},
-                         {"volume_ul", jsonNumber(fill.volumeUl)}});
+  for (const ManualFill &fill : setup.manualFills) {
+    Json entry{{"before_seq", fill.beforeSeq}, {"well", fill.well.name()}};
+    switch (fill.action) {
+    case ManualFill::Action::Fill:
+      entry["liquid"] = fill.liquid;
+      entry["volume_ul"] = jsonNumber(fill.volumeUl);
+      break;
+    case ManualFill::Action::Remove:
+      entry["action"] = "remove";
+      if (fill.all)
+        entry["all"] = true;
+      else
+        entry["volume_ul"] = jsonNumber(fill.volumeUl);
+      break;
+    case ManualFill::Action::Transfer:
+      entry["action"] = "transfer";
+      entry["into"] = fill.into.name();
+      entry["volume_ul"] = jsonNumber(fill.volumeUl);
+      break;
+    }
+    if (fill.line) {
+      entry["line"] = fill.line;
+      entry["step"] = fill.step;
+    }
+    fills.push_back(std::move(entry));
+  }
   json["manual_wells"] = std::move(fills);
   Json analyses = Json::array();
   for (const AnalysisStep &step : setup.analyses) {
@@ -277,8 +328,29 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
         fill.beforeSeq = 1;
       if (auto well = fields.well(fields.string(entry, "well")))
         fill.well = *well;
-      fill.liquid = fields.string(entry, "liquid");
-      fill.volumeUl = fields.number(entry, "volume_ul");
+      std::string kind = entry.contains("action") ? fields.string(entry, "action") : "fill";
+      if (kind == "fill") {
+        fill.liquid = fields.string(entry, "liquid");
+        fill.volumeUl = fields.number(entry, "volume_ul");
+      } else if (kind == "remove") {
+        fill.action = ManualFill::Action::Remove;
+        if (auto all = entry.find("all"); all != entry.end() && all->is_boolean())
+          fill.all = all->get<bool>();
+        if (!fill.all)
+          fill.volumeUl = fields.number(entry, "volume_ul");
+      } else if (kind == "transfer") {
+        fill.action = ManualFill::Action::Transfer;
+        if (auto into = fields.well(fields.string(entry, "into")))
+          fill.into = *into;
+        fill.volumeUl = fields.number(entry, "volume_ul");
+      } else if (error.empty()) {
+        error = fmt::format("`action` of {} is `{}`; actions are fill, remove, transfer",
+                            fields.where, kind);
+      }
+      if (entry.contains("line")) {
+        fill.line = static_cast<uint32_t>(fields.number(entry, "line"));
+        fill.step = fields.string(entry, "step", false);
+      }
       setup.manualFills.push_back(std::move(fill));
     }
   }

@@ -12,9 +12,14 @@
 //   "tips", "tip_racks", "robot_time_s"                           (§11)
 //   "plate_type"   "plate96" | "plate384"
 //   "layout"       [{"name","role","wells":["A1",..],"conc","unit","dilution"}]
-//   "manual_wells" [{"before_seq","well","liquid","volume_ul"}] what MANUAL
-//                  steps put into wells before command `before_seq`
-//                  (1: before the run)
+//   "manual_wells" [{"before_seq","well","liquid","volume_ul",
+//                    "action","all","into","line","step"}] what MANUAL
+//                  steps do to wells before command `before_seq` (1: before
+//                  the run): "action" is "fill" (the default: `volume_ul`
+//                  of `liquid` into `well`), "remove" (`volume_ul` out of
+//                  `well`, or everything with "all": true) or "transfer"
+//                  (`volume_ul` from `well` into `into`); "line" and "step"
+//                  name the MANUAL statement
 //   "analyses"     [{"after_seq","model":"linear"|"4pl","wavelength_nm",
 //                    "subtract_blank","step","line"}]
 //
@@ -48,11 +53,20 @@ struct LayoutLiquid {
   std::optional<double> dilution;
 };
 
+/// What a MANUAL statement does to one well (the operator's pipetting is
+/// part of the run: a MANUAL wash or removal leaves the twin's wells as
+/// the operator leaves the plate's).
 struct ManualFill {
+  enum class Action : uint8_t { Fill, Remove, Transfer };
   uint32_t beforeSeq = 1;
   Well well;
-  std::string liquid;
+  std::string liquid; ///< Fill: what goes in
   double volumeUl = 0;
+  Action action = Action::Fill;
+  bool all = false; ///< Remove: everything the well holds
+  Well into;        ///< Transfer: the destination well
+  uint32_t line = 0; ///< the MANUAL statement (0: unknown)
+  std::string step;
 };
 
 struct AnalysisStep {

@@ -357,7 +357,7 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
     decodeCommand(decoded);
     return execute(decoded);
   }
-  world_.applyManualFills(command.seq);
+  applyManualSteps(command.seq);
   DeviceResult result;
   switch (FaultKind fault = injectedFault(command)) {
   case FaultKind::None: break;
@@ -416,6 +416,15 @@ std::optional<std::string> SimulatedDevice::verifyState(const DeckState &expecte
   return std::string("the deck differs from the journal");
 }
 
+void SimulatedDevice::applyManualSteps(uint32_t seq) {
+  world_.applyManualFills(seq, [&](const ManualFill &fill) {
+    // What the operator takes out leaves its captured analyte behind, as
+    // the robot's removals do.
+    if (fill.action != ManualFill::Action::Fill)
+      reader_.beforeRemoval(world_, {fill.well});
+  });
+}
+
 std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const {
   std::vector<Well> wells;
   const CommandFields &fields = command.fields;
@@ -438,7 +447,7 @@ void SimulatedDevice::restoreConfirmed(const Command &command) {
     decodeCommand(decoded);
     return restoreConfirmed(decoded);
   }
-  world_.applyManualFills(command.seq);
+  applyManualSteps(command.seq);
   if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (world_.execute(command, /*commit=*/true))

@@ -156,6 +156,9 @@ public:
 
 private:
   FaultKind injectedFault(const Command &command);
+  /// MANUAL steps before command `seq`, with the capture term of what
+  /// they remove.
+  void applyManualSteps(uint32_t seq);
   /// Plate wells an LH.Aspirate or LH.Mix on the sample plate reaches.
   std::vector<Well> wellsUnderHead(const Command &command) const;
 
