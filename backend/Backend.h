@@ -106,10 +106,6 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
                       const Platform &platform, const RunOptions &options,
                       SourceManager &sources, DiagnosticEngine &diags);
 
-/// Convenience for the driver after a compile: lowers and runs.
-RunResult runModule(const ir::Module &module, const Platform &platform,
-                    const RunOptions &options, SourceManager &sources,
-                    DiagnosticEngine &diags);
 
 /// A progress printer: on a terminal one updating bar with the step and
 /// robot time, otherwise one plain line per step.

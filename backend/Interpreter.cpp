@@ -604,17 +604,6 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
   return result;
 }
 
-RunResult runModule(const ir::Module &module, const Platform &platform,
-                    const RunOptions &options, SourceManager &sources,
-                    DiagnosticEngine &diags) {
-  std::vector<Command> commands = lowerToCommands(module, platform);
-  RunSetup setup = setupFromModule(module, platform, commands);
-  RunOptions withScript = options;
-  if (!withScript.scriptFileId)
-    withScript.scriptFileId = module.fileId;
-  return runCommands(commands, setup, platform, withScript, sources, diags);
-}
-
 std::function<void(const RunProgress &)> makeProgressPrinter(std::ostream &out, bool terminal) {
   auto lastStep = std::make_shared<std::string>("\x01");
   return [&out, terminal, lastStep](const RunProgress &progress) {

@@ -80,6 +80,8 @@ CompileResult compileStaged(const CompileRequest &request) {
   ir::Module &module = program->module;
   const Platform &platform = *program->platform;
   PassContext context{diags, sources, platform};
+  if (request.keepIR)
+    result.checked = module;
   for (const PassInfo &info : registeredPasses()) {
     start = Clock::now();
     std::unique_ptr<Pass> pass = info.create();

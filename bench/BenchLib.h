@@ -53,6 +53,7 @@ struct CompileResult {
   // For the quality figures (set when keepIR).
   unsigned headPositions = 0;      ///< Σ blocks after group-wells
   unsigned headPositionBound = 0;  ///< Σ headPositionLowerBound
+  std::optional<ir::Module> checked;   ///< the frontend's module, before any pass
   std::optional<ir::Module> highLevel; ///< the module after track-volumes
   std::optional<ir::Module> lowered;
   std::vector<backend::Command> commands;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "agent/ParserAgent.h"
 #include "backend/Backend.h"
+#include "backend/TranslationValidation.h"
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
 
@@ -569,6 +570,52 @@ int reportGuard(const std::string &baselinePath, bool write) {
   return failures || checked == 0 ? 1 : 0;
 }
 
+/// Translation validation's cost (docs/validation.md): what `plate run`
+/// adds before the first command, against the compile it follows.
+int reportValidate() {
+  constexpr unsigned kRuns = 15;
+  fmt::print("translation validation (reference interpreter + twin replay + comparison), "
+             "median of {}, build {}\n",
+             kRuns, PLATE_BENCH_BUILD_TYPE);
+  fmt::print("{:<22} {:>9} {:>9} {:>12} {:>13} {:>10} {:>14}\n", "script", "commands",
+             "events", "compile ms", "validate ms", "ratio", "µs per command");
+  std::vector<Workload> workloads = exampleWorkloads(true);
+  for (const char *plate : {"plate96", "plate384"})
+    workloads.push_back(synthetic(plate, 1000));
+  for (const Workload &workload : workloads) {
+    CompileRequest request;
+    request.name = workload.name;
+    request.text = workload.text;
+    request.keepIR = true;
+    CompileResult compiled = compileStaged(request);
+    if (!compiled.ok) {
+      std::cerr << workload.name << ": " << compiled.firstError;
+      return 1;
+    }
+    const Platform &platform = benchPlatform();
+    backend::RunSetup setup = backend::setupFromModule(*compiled.lowered, platform, compiled.commands);
+    std::vector<double> seconds;
+    size_t events = 0;
+    for (unsigned run = 0; run < kRuns; ++run) {
+      Clock::time_point start = Clock::now();
+      backend::Validation validation =
+          backend::validateTranslation(*compiled.checked, compiled.commands, setup, platform);
+      seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+      if (validation.difference) {
+        std::cerr << workload.name << ": " << *validation.difference << "\n";
+        return 1;
+      }
+      events = validation.wellEvents + validation.plateEvents;
+    }
+    double compile = timeCompile(workload, 3, 0.2).totalSeconds;
+    double validate = median(seconds);
+    fmt::print("{:<22} {:>9} {:>9} {:>12} {:>13} {:>9.2f}x {:>14.2f}\n", workload.name,
+               compiled.commandCount, events, ms(compile), ms(validate), validate / compile,
+               validate * 1e6 / compiled.commandCount);
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -580,6 +627,7 @@ int main(int argc, char **argv) {
   app.add_subcommand("throughput", "interpreter + simulator commands per second");
   app.add_subcommand("quality", "head positions, tips and handling time vs bounds and naive");
   app.add_subcommand("tokens", "tokens of scripts, command streams and the Parser prompt");
+  app.add_subcommand("validate", "translation validation time against compile time");
   std::string baselinePath = PLATE_SOURCE_DIR "/bench/baseline.json";
   bool write = false;
   CLI::App *guard = app.add_subcommand("guard", "fail when a figure regressed past tolerance");
@@ -595,6 +643,8 @@ int main(int argc, char **argv) {
     return reportQuality();
   if (app.got_subcommand("tokens"))
     return reportTokens();
+  if (app.got_subcommand("validate"))
+    return reportValidate();
   if (guard->parsed())
     return reportGuard(baselinePath, write);
   return 2;

@@ -3,10 +3,12 @@
 // The whole compile pipeline to BioForge-1 commands, then the differential
 // check of docs/reliability.md: a script the compiler accepts must lower
 // to a stream that the interpreter's twin accepts command by command, and
-// that survives emission and re-reading unchanged. Either failing is a
-// compiler bug, so the target aborts.
+// that survives emission and re-reading unchanged, and that translation
+// validation finds equal to the script. Any failing is a compiler bug, so
+// the target aborts.
 //
 //===----------------------------------------------------------------------===//
+#include "CompileAndValidate.h"
 #include "FuzzCommon.h"
 #include "backend/Backend.h"
 #include "backend/DeckState.h"
@@ -18,39 +20,20 @@
 using namespace plate;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz::Compiled compiled = fuzz::compileAndValidate(
+      "fuzz.plate", std::string(reinterpret_cast<const char *>(data), size), fuzz::stdlibDir());
+  if (!compiled.accepted)
+    return 0;
+  const Platform &platform = *compiled.program->platform;
+  const std::vector<backend::Command> &commands = compiled.commands;
+  // Validation replays the stream on the twin first: an illegal command
+  // and a stream that does not mean the script both show here.
+  if (compiled.validation.difference)
+    fuzz::fuzzFailure("accepted script: " + *compiled.validation.difference);
+
   SourceManager sources;
-  DiagnosticEngine diags(sources);
-  uint32_t fileId =
-      sources.addBuffer("fuzz.plate", std::string(reinterpret_cast<const char *>(data), size));
-  ast::Script script = parseScript(sources, fileId, diags);
-  if (diags.hasErrors())
-    return 0;
-  FrontendOptions frontendOptions;
-  frontendOptions.stdlibDir = fuzz::stdlibDir();
-  auto program = checkScript(script, sources, diags, frontendOptions);
-  if (!program || diags.hasErrors())
-    return 0;
-  PassManager manager = PassManager::defaultPipeline();
-  PassContext context{diags, sources, *program->platform};
-  if (!manager.run(program->module, context) || diags.hasErrors() || !program->module.lowered)
-    return 0;
-
-  const Platform &platform = *program->platform;
-  std::vector<backend::Command> commands = backend::lowerToCommands(program->module, platform);
-  backend::RunSetup setup = backend::setupFromModule(program->module, platform, commands);
-  const Labware *labware = platform.findLabware(setup.plateType);
-  if (!labware)
-    fuzz::fuzzFailure("accepted script names no known labware");
-  backend::DeckState twin(platform, *labware, setup);
-  for (const backend::Command &command : commands) {
-    twin.applyManualFills(command.seq);
-    if (auto violation = twin.execute(command, /*commit=*/true))
-      fuzz::fuzzFailure("accepted script lowers to an illegal command " +
-                        backend::commandToText(command) + ": " + violation->message);
-  }
-
   std::ostringstream jsonl;
-  backend::emitJsonl(program->module, platform, jsonl, /*withPlan=*/true);
+  backend::emitJsonl(compiled.program->module, platform, jsonl, /*withPlan=*/true);
   uint32_t streamId = sources.addBuffer("fuzz.jsonl", jsonl.str());
   DiagnosticEngine streamDiags(sources);
   auto reread = backend::parseCommandStream(streamId, sources, streamDiags);

@@ -19,8 +19,11 @@ config.substitutions.append(("%stdlib", config.plate_stdlib))
 config.substitutions.append(("%examples", config.plate_examples))
 config.substitutions.append(("%python", "python3"))
 config.environment["PLATE_STDLIB"] = config.plate_stdlib
-# Verify the IR after every pass whatever the build type (passes/Pass.h).
+# Verify the IR after every pass whatever the build type (passes/Pass.h),
+# and check every compiled stream against its script
+# (backend/TranslationValidation.h).
 config.environment["PLATE_VERIFY_EACH"] = "1"
+config.environment["PLATE_VALIDATE"] = "1"
 # Diagnostics must not depend on the terminal.
 config.environment["NO_COLOR"] = "1"
 config.environment["TERM"] = "dumb"

@@ -2,6 +2,9 @@
 #include "tools/plate/Commands.h"
 
 #include "backend/Backend.h"
+#include "backend/TranslationValidation.h"
+
+#include <chrono>
 
 #include <fstream>
 #include <iostream>
@@ -14,6 +17,28 @@ const std::vector<std::string> &emitKinds() {
   return kinds;
 }
 
+/// `--validate` (and PLATE_VALIDATE=1): the lowered stream must mean what
+/// the script says. Returns the exit code when validation refuses.
+static std::optional<int> validateCompile(Compilation &compilation, bool explicitly) {
+  if (!compilation.module().lowered)
+    return std::nullopt; // a partial pipeline: nothing reaches a robot
+  auto start = std::chrono::steady_clock::now();
+  std::vector<backend::Command> commands =
+      backend::lowerToCommands(compilation.module(), compilation.platform());
+  backend::RunSetup setup =
+      backend::setupFromModule(compilation.module(), compilation.platform(), commands);
+  if (!compilation.validate(commands, setup))
+    return static_cast<int>(ExitCode::InternalError);
+  if (explicitly) {
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           start)
+                    .count();
+    std::cerr << fmt::format("validated: the {} command(s) do what the script says ({:.2f} ms)\n",
+                             commands.size(), ms);
+  }
+  return std::nullopt;
+}
+
 static int exitFor(bool ok) {
   return static_cast<int>(ok ? ExitCode::Success : ExitCode::InputErrors);
 }
@@ -24,6 +49,9 @@ int runCheckCommand(const CompileOptions &options) {
   // resource errors come from passes), it only emits nothing.
   std::ostringstream ignoredDump;
   bool ok = compilation.compile(ignoredDump);
+  if (ok && backend::validateByDefault())
+    if (std::optional<int> refused = validateCompile(compilation, false))
+      return *refused;
   compilation.finishDiagnostics();
   return exitFor(ok);
 }
@@ -69,14 +97,17 @@ int runCompileCommand(const CompileCommandOptions &options) {
     ok = writeOutput(options.output, ir::print(compilation.module(), compilation.sources()),
                      compilation.diags());
   bool wantsCommands = options.emit == "bf1" || options.emit == "bf1-json" ||
-                       !options.loadingPlan.empty();
+                       !options.loadingPlan.empty() || options.validate;
   if (ok && wantsCommands && !compilation.module().lowered) {
     compilation.diags().report(
         DiagId::MalformedFile, SourceLoc{},
-        "--emit=bf1, --emit=bf1-json and --loading-plan need the whole pipeline; the "
-        "chosen --passes do not lower the script to device commands");
+        "--emit=bf1, --emit=bf1-json, --loading-plan and --validate need the whole "
+        "pipeline; the chosen --passes do not lower the script to device commands");
     ok = false;
   }
+  if (ok && (options.validate || backend::validateByDefault()))
+    if (std::optional<int> refused = validateCompile(compilation, options.validate))
+      return *refused;
   if (ok && (options.emit == "bf1" || options.emit == "bf1-json")) {
     std::ostringstream out;
     if (options.emit == "bf1")

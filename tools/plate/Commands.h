@@ -13,6 +13,9 @@ struct CompileCommandOptions {
   std::string emit = "bf1"; ///< ast, ir, bf1, bf1-json
   std::string output;       ///< -o; empty: stdout
   std::string loadingPlan;  ///< --loading-plan FILE
+  /// --validate: translation validation of the lowered stream against the
+  /// script, with its figures; PLATE_VALIDATE=1 validates silently.
+  bool validate = false;
 };
 
 int runCheckCommand(const CompileOptions &options);

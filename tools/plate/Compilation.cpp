@@ -1,6 +1,8 @@
 //===- Compilation.cpp ----------------------------------------------------===//
 #include "tools/plate/Compilation.h"
 
+#include "backend/TranslationValidation.h"
+
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -65,6 +67,8 @@ bool Compilation::check() {
   frontendOptions.stdlibDir = options_.stdlibDir;
   frontendOptions.layoutCsv = options_.layoutCsv;
   program_ = checkScript(*script_, sources_, diags_, frontendOptions);
+  if (program_)
+    checked_ = program_->module;
   return program_.has_value() && !diags_.hasErrors();
 }
 
@@ -89,6 +93,27 @@ bool Compilation::compile(std::ostream &dump) {
   }
   PassContext context{diags_, sources_, *program_->platform};
   return manager->run(program_->module, context) && !diags_.hasErrors();
+}
+
+} // namespace plate
+
+namespace plate {
+
+bool Compilation::validate(const std::vector<backend::Command> &commands,
+                           const backend::RunSetup &setup) {
+  PLATE_ASSERT(checked_, "validation before the script was checked");
+  backend::Validation validation =
+      backend::validateTranslation(*checked_, commands, setup, platform());
+  if (!validation.difference)
+    return true;
+  finishDiagnostics();
+  std::cerr << fmt::format(
+      "plate: internal compiler error: translation validation failed: the command stream "
+      "does not do what the script says: {}\n"
+      "No command was sent to the robot. This is a bug in plate, not in your script; please "
+      "report it with the script.\n",
+      *validation.difference);
+  return false;
 }
 
 } // namespace plate

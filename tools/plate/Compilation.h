@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "backend/Command.h"
+#include "backend/RunSetup.h"
 #include "frontend/Frontend.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -24,6 +26,9 @@ enum class ExitCode : int {
   Success = 0,
   InputErrors = 1, ///< the script (or another input) has errors
   Usage = 2,       ///< bad command line or configuration
+  /// plate broke its own promise (translation validation refused the
+  /// stream): never the script's fault.
+  InternalError = 3,
 };
 
 enum class DiagnosticsFormat { Text, Json };
@@ -56,6 +61,9 @@ public:
 
   const ast::Script &script() const { return *script_; }
   ir::Module &module() { return program_->module; }
+  /// The module as the frontend checked it, before any pass: what
+  /// translation validation reads the script as.
+  const ir::Module &checkedModule() const { return *checked_; }
   const Platform &platform() const { return *program_->platform; }
   SourceManager &sources() { return sources_; }
   DiagnosticEngine &diags() { return diags_; }
@@ -63,6 +71,10 @@ public:
   /// Prints the diagnostics collected so far in the chosen format (JSON is
   /// printed once, at the end).
   void finishDiagnostics();
+  /// Translation validation of the lowered commands against the script
+  /// (backend/TranslationValidation.h). On a difference prints the
+  /// internal error that refuses the stream and returns false.
+  bool validate(const std::vector<backend::Command> &commands, const backend::RunSetup &setup);
 
 private:
   CompileOptions options_;
@@ -70,6 +82,7 @@ private:
   DiagnosticEngine diags_;
   std::optional<ast::Script> script_;
   std::optional<CheckedProgram> program_;
+  std::optional<ir::Module> checked_;
   bool diagnosticsFinished_ = false;
 };
 

@@ -8,6 +8,7 @@
 #include "tools/plate/RunCommand.h"
 
 #include "backend/Backend.h"
+#include "backend/TranslationValidation.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,6 +25,10 @@ namespace plate {
 void addRunOptions(CLI::App &command, RunCommandOptions &options) {
   command.add_option("--loading-plan", options.loadingPlan,
                      "loading plan JSON written by `compile --loading-plan` (for .jsonl input)");
+  command.add_option("--script", options.script,
+                     "for a .jsonl stream: the .plate script it was compiled from; the stream "
+                     "runs only if it does what the script says, with the script's loading "
+                     "plan unless --loading-plan is given");
   command.add_option("--truth", options.truthFile,
                      "true sample concentrations for the simulated reader (JSON or CSV name,value)");
   command.add_option("--reader-data", options.readerData,
@@ -124,7 +129,15 @@ int runRunCommand(const RunCommandOptions &options) {
       return fail();
     }
     platform = &compilation.platform();
-    result = backend::runModule(compilation.module(), *platform, run, sources, diags);
+    std::vector<backend::Command> commands =
+        backend::lowerToCommands(compilation.module(), *platform);
+    backend::RunSetup setup = backend::setupFromModule(compilation.module(), *platform, commands);
+    // Nothing reaches the device unless the stream does what the script
+    // says (backend/TranslationValidation.h).
+    if (!compilation.validate(commands, setup))
+      return static_cast<int>(ExitCode::InternalError);
+    run.scriptFileId = compilation.module().fileId;
+    result = backend::runCommands(commands, setup, *platform, run, sources, diags);
   } else {
     streamPlatform = loadPlatform("bioforge1", compilation.options().stdlibDir, diags, {});
     if (!streamPlatform)
@@ -134,11 +147,42 @@ int runRunCommand(const RunCommandOptions &options) {
     if (!commands)
       return fail();
     backend::RunSetup setup;
+    std::optional<Compilation> script;
+    if (!options.script.empty()) {
+      CompileOptions scriptOptions = options.compile;
+      scriptOptions.input = options.script;
+      script.emplace(scriptOptions);
+      std::ostringstream dump;
+      if (!script->compile(dump) || !script->module().lowered) {
+        script->finishDiagnostics();
+        return fail();
+      }
+      std::vector<backend::Command> compiled =
+          backend::lowerToCommands(script->module(), script->platform());
+      setup = backend::setupFromModule(script->module(), script->platform(), compiled);
+    }
     if (!options.loadingPlan.empty()) {
       auto loaded = backend::readSetupFile(options.loadingPlan, sources, diags);
       if (!loaded)
         return fail();
       setup = std::move(*loaded);
+    }
+    if (script) {
+      backend::Validation validation =
+          backend::validateTranslation(script->checkedModule(), *commands, setup, *platform);
+      if (validation.difference) {
+        // At the statement where the stream and the script part.
+        SourceLoc at;
+        for (const ir::Op &op : script->checkedModule().ops)
+          if (op.loc.line == validation.line) {
+            at = op.loc;
+            break;
+          }
+        script->diags().report(DiagId::StreamNotTheScript, at, options.compile.input,
+                               *validation.difference);
+        script->finishDiagnostics();
+        return fail();
+      }
     }
     result = backend::runCommands(*commands, setup, *platform, run, sources, diags);
   }

@@ -1,7 +1,10 @@
 //===- RunCommand.h - `plate run`: replay a stream or a script -------------===//
 //
-// `plate run FILE.jsonl [--loading-plan PLAN.json]` replays a saved command
-// stream; `plate run FILE.plate` compiles the script first. Either way the
+// `plate run FILE.jsonl [--loading-plan PLAN.json] [--script FILE.plate]`
+// replays a saved command stream; `plate run FILE.plate` compiles the
+// script first. A stream compiled here, or given with the script it came
+// from, runs only if translation validation finds that it does what the
+// script says (backend/TranslationValidation.h). Either way the
 // backend interpreter checks every invariant of bioforge1.md §4 before each
 // command, simulates the plate reader (or takes --reader-data files) and
 // runs the `analyze` steps.
@@ -29,6 +32,10 @@ namespace plate {
 struct RunCommandOptions {
   CompileOptions compile;              ///< input, stdlib, diagnostics format
   std::string loadingPlan;             ///< --loading-plan (streams only)
+  /// --script (streams only): the script the stream claims to be; the run
+  /// takes its loading plan and layout and refuses a stream that does not
+  /// do what the script says (E950).
+  std::string script;
   std::string truthFile;               ///< --truth
   std::vector<std::string> readerData; ///< --reader-data (repeatable)
   std::string outDir = ".";            ///< --out-dir

@@ -63,6 +63,9 @@ int main(int argc, char **argv) {
   compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
   compile->add_option("--loading-plan", compileOptions.loadingPlan,
                       "write the loading plan as JSON (language spec §11)");
+  compile->add_flag("--validate", compileOptions.validate,
+                    "check that the command stream does what the script says (translation "
+                    "validation; `plate run` always does)");
   compile->add_flag("--list-passes", listPasses,
                     "list the registered passes in default pipeline order and exit (no FILE)");
   compile->add_option("--passes", passes,

@@ -1,0 +1,200 @@
+//===- ReferenceInterpreter.cpp - The script run as the spec reads it ----===//
+#include "backend/ReferenceInterpreter.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace plate::backend {
+namespace {
+
+class Reference {
+public:
+  Reference(const ir::Module &module, const Platform &platform, History &history)
+      : module_(module), platform_(platform), history_(history), names_(history.names()),
+        wells_(module.shape.rows * module.shape.cols) {}
+
+  ReferenceRun run() {
+    for (const ir::Op &op : module_.ops) {
+      origin_ = names_.origin(op.loc.line, op.step);
+      manual_ = op.manual;
+      std::visit([&](const auto &payload) { step(payload); }, op.payload);
+      if (run_.impossible)
+        break;
+    }
+    return std::move(run_);
+  }
+
+private:
+  //===--- One well at a time ---------------------------------------------===//
+
+  Composition &at(Well well) {
+    return wells_[(well.row - 1) * module_.shape.cols + (well.col - 1)];
+  }
+
+  void record(Well well, WellEventKind kind, double wavelengthNm = 0, double referenceNm = 0) {
+    if (manual_)
+      history_.wellChanged(well, WellEventKind::Manual, origin_, at(well));
+    else if (changesWell(kind))
+      history_.wellChanged(well, kind, origin_, at(well));
+    else
+      history_.wellLookedAt(well, kind, origin_, wavelengthNm, referenceNm);
+  }
+
+  void add(Well well, const Composition &liquid) {
+    Composition &contents = at(well);
+    contents.addAll(liquid);
+    if (contents.total() > module_.wellCapacityUl + kHistoryToleranceUl)
+      impossible(fmt::format("well {} would hold {} µL at {}, more than its {} µL", well.name(),
+                             formatNumber(contents.total()), names_.originText(origin_),
+                             formatNumber(module_.wellCapacityUl)));
+    record(well, WellEventKind::Add);
+  }
+
+  Composition remove(Well well, std::optional<double> ul) {
+    Composition &contents = at(well);
+    double held = contents.total();
+    double wanted = ul.value_or(held);
+    if (wanted > held + kHistoryToleranceUl + kHistoryRelativeTolerance * held)
+      impossible(fmt::format("{} takes {} µL from well {}, which holds {} µL",
+                             names_.originText(origin_), formatNumber(wanted), well.name(),
+                             formatNumber(held)));
+    if (wanted <= kHistoryToleranceUl)
+      return {}; // `all` of an empty well: nothing to take, no trip
+    Composition taken = contents.take(wanted);
+    record(well, WellEventKind::Remove);
+    return taken;
+  }
+
+  Composition pure(ir::LiquidId liquid, double ul) {
+    Composition one;
+    one.add(names_.liquid(module_.liquid(liquid).name), ul);
+    return one;
+  }
+
+  void impossible(std::string message) {
+    if (!run_.impossible)
+      run_.impossible = std::move(message);
+  }
+
+  //===--- Statements
+  //------------------------------------------------------===//
+
+  void step(const ir::DispenseOp &op) {
+    double ul = op.volume.canonicalValue();
+    for (const ir::Portion &portion : op.portions)
+      for (Well well : portion.wells.columnMajor()) {
+        add(well, pure(portion.liquid, ul));
+        if (op.mix && !manual_)
+          record(well, WellEventKind::Mix);
+      }
+  }
+  void step(const ir::AspirateOp &op) {
+    std::optional<double> ul;
+    if (op.volume)
+      ul = op.volume->canonicalValue();
+    for (Well well : op.wells.columnMajor())
+      remove(well, ul);
+  }
+  void step(const ir::WashOp &op) {
+    double ul = op.volume.canonicalValue();
+    for (Well well : op.wells.columnMajor()) {
+      if (at(well).total() > kHistoryToleranceUl)
+        remove(well, std::nullopt);
+      for (unsigned cycle = 0; cycle < op.cycles; ++cycle) {
+        add(well, pure(op.reagent, ul));
+        remove(well, std::nullopt);
+      }
+    }
+  }
+  void step(const ir::MixOp &op) {
+    if (manual_)
+      return; // mixing by hand changes nothing the twin models
+    for (Well well : op.wells.columnMajor())
+      record(well, WellEventKind::Mix);
+  }
+  void step(const ir::TransferOp &op) {
+    double ul = op.volume.canonicalValue();
+    for (const auto &[from, to] : op.pairs)
+      add(to, remove(from, ul));
+  }
+  void step(const ir::ReadAbsorbanceOp &op) {
+    if (manual_)
+      return;
+    double reference = op.reference ? op.reference->canonicalValue() : 0;
+    for (Well well : module_.readWells(op.wells).columnMajor())
+      record(well, WellEventKind::Read, op.wavelength.canonicalValue(), reference);
+  }
+
+  //===--- The plate
+  //-------------------------------------------------------===//
+
+  double seconds(const Quantity &time) const {
+    return time.unit == Unit::Overnight ? time.value * platform_.overnightSeconds
+                                        : time.canonicalValue();
+  }
+  void plateWide(PlateEvent event) {
+    if (manual_)
+      return;
+    event.origin = origin_;
+    run_.plateWideOrigins.push_back(origin_);
+    history_.plateEvent(event);
+  }
+  void step(const ir::IncubateOp &op) {
+    PlateEvent event;
+    event.seconds = seconds(op.time);
+    // Room temperature needs no device (language spec §2).
+    std::optional<double> heated;
+    if (op.temperature.unit != Unit::Ambient) {
+      double celsius = op.temperature.canonicalValue();
+      if (celsius < platform_.roomTempMinCelsius || celsius > platform_.roomTempMaxCelsius)
+        heated = celsius;
+    }
+    event.celsius = heated;
+    event.rpm = op.shaking ? op.shaking->canonicalValue() : 0.0;
+    event.lidOn = op.lidOn || op.dark;
+    event.onMagnet = false;
+    plateWide(event);
+  }
+  void step(const ir::ShakeOp &op) {
+    PlateEvent event;
+    event.seconds = seconds(op.time);
+    event.rpm = op.speed.canonicalValue();
+    event.onMagnet = false;
+    plateWide(event);
+  }
+  void step(const ir::WaitOp &op) {
+    PlateEvent event;
+    event.seconds = seconds(op.time);
+    plateWide(event);
+  }
+  void step(const ir::MagnetOp &op) {
+    PlateEvent event;
+    event.seconds = seconds(op.time);
+    event.onMagnet = true;
+    plateWide(event);
+  }
+
+  /// Everything else changes no well: fluorescence reads (no platform
+  /// reads them on the instrument), analysis, notes, pauses, preparation,
+  /// equilibration; device ops never occur in the checked IR.
+  template <typename T> void step(const T &) {}
+
+  const ir::Module &module_;
+  const Platform &platform_;
+  History &history_;
+  HistoryNames &names_;
+  std::vector<Composition> wells_; ///< row by row
+  uint32_t origin_ = 0;
+  bool manual_ = false;
+  ReferenceRun run_;
+};
+
+} // namespace
+
+ReferenceRun interpretReference(const ir::Module &checked, const Platform &platform,
+                                History &history) {
+  return Reference(checked, platform, history).run();
+}
+
+} // namespace plate::backend
