@@ -22,6 +22,16 @@
 
 namespace plate::backend {
 
+/// A sample's or control's true concentration as the simulated reader used
+/// it (docs/simulator.md): undiluted, in the first calibrant's unit, from
+/// `--truth` or invented by the simulator.
+struct SampleTruth {
+  std::string name;
+  double value = 0;
+  std::string unit; ///< empty: no calibrant has a concentration (arbitrary units)
+  bool invented = false;
+};
+
 struct CurveFit {
   bool fourPL = false;
   /// linear: {intercept, slope}; 4PL: {a, b, c, d}.

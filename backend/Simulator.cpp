@@ -27,14 +27,24 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     : setup_(setup), params_(params), random_(gsl_rng_alloc(gsl_rng_taus2)) {
   PLATE_ASSERT(random_ != nullptr, "gsl_rng_alloc failed");
   gsl_rng_set(random_.get(), static_cast<unsigned long>(params.seed));
+  // Every concentration in the first calibrant's unit, as the analysis
+  // reports them: a 500 ng/mL calibrant next to 1 µg/mL ones is half of it.
+  std::string unit;
+  for (const LayoutLiquid &liquid : setup.layout)
+    if (liquid.role == ir::LiquidRole::Calibrant && liquid.conc) {
+      unit = liquid.unit;
+      break;
+    }
   double cmin = 0, cmax = 0;
   bool any = false;
   for (const LayoutLiquid &liquid : setup.layout) {
     if (liquid.role != ir::LiquidRole::Calibrant || !liquid.conc)
       continue;
-    analyte_[liquid.name] = *liquid.conc;
-    cmin = any ? std::min(cmin, *liquid.conc) : *liquid.conc;
-    cmax = any ? std::max(cmax, *liquid.conc) : *liquid.conc;
+    // Another unit family cannot be converted; the analysis reports it.
+    double conc = convertConcentration(*liquid.conc, liquid.unit, unit).value_or(*liquid.conc);
+    analyte_[liquid.name] = conc;
+    cmin = any ? std::min(cmin, conc) : conc;
+    cmax = any ? std::max(cmax, conc) : conc;
     any = true;
   }
   if (!any)
@@ -46,12 +56,17 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
   for (size_t i = 0; i < unknowns.size(); ++i) {
     const LayoutLiquid &liquid = *unknowns[i];
     double dilution = liquid.dilution.value_or(1);
+    SampleTruth entry{liquid.name, 0, unit, false};
     if (auto it = truth.find(liquid.name); it != truth.end()) {
       analyte_[liquid.name] = it->second / dilution;
+      entry.value = it->second;
     } else {
       double position = unknowns.size() > 1 ? double(i) / double(unknowns.size() - 1) : 0.5;
       analyte_[liquid.name] = cmin + (cmax - cmin) * (0.25 + 0.5 * position);
+      entry.value = analyte_[liquid.name] * dilution;
+      entry.invented = true;
     }
+    truths_.push_back(std::move(entry));
   }
 }
 
@@ -160,11 +175,11 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   result.step = command.step;
   result.line = command.line;
 
-  // Scale so the strongest calibrant well reads `top`. s(w) of every well
-  // is computed once here and reused for the wells read.
+  // k from the weakest and strongest calibrant wells (Simulator.h). s(w)
+  // of every well is computed once here and reused for the wells read.
   const PlateShape &shape = state.labware().shape;
   if (!strongestValid_ || strongestStamp_ != state.lastWellStamp()) {
-    double strongest = 0;
+    double strongest = 0, weakest = 0;
     const uint64_t *stamps = state.wellStamps().data();
     uint32_t index = 0;
     for (unsigned row = 1; row <= shape.rows; ++row)
@@ -176,14 +191,17 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
           calibrantNow_[index] = holdsCalibrant(contents);
           effectiveStamp_[index] = stamps[index];
         }
-        if (calibrantNow_[index] | calibrantWell_[index])
+        if ((calibrantNow_[index] | calibrantWell_[index]) && effective_[index] > 0) {
           strongest = std::max(strongest, effective_[index]);
+          weakest = weakest > 0 ? std::min(weakest, effective_[index]) : effective_[index];
+        }
       }
     strongest_ = strongest;
+    weakest_ = weakest;
     strongestStamp_ = state.lastWellStamp();
     strongestValid_ = true;
   }
-  double scale = strongest_ > 0 ? (params_.top - params_.baseline) / strongest_ : 0;
+  double scale = strongest_ > 0 ? params_.middleOd / std::sqrt(weakest_ * strongest_) : 0;
 
   // The wells read, as plate indices in the order the read lists them
   // (names that are no well of this plate are skipped and draw nothing).
@@ -211,10 +229,12 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   for (double &draw : noise_)
     draw = gsl_ran_gaussian_ziggurat(random_.get(), params_.sigma);
   const double *draw = noise_.data();
+  const ReaderResponse response(params_.ceilingOd);
+  const double reference = response(params_.referenceBaseline);
   auto od = [&](size_t index) {
-    double value = params_.baseline + scale * effective_[index] + *draw++;
+    double value = response(params_.baseline + scale * effective_[index]) + *draw++;
     if (withReference)
-      value -= params_.referenceBaseline + *draw++;
+      value -= reference + *draw++;
     return roundHalfAway(value * 1e4) / 1e4;
   };
   auto wellAt = [&](uint32_t index) {

@@ -2,27 +2,39 @@
 //
 // SimulatedDevice is the Device the interpreter drives when no robot is
 // attached: its own DeckState is the physical world, and its reader turns
-// what each well holds into optical densities with this model:
+// what each well holds into optical densities. docs/simulator.md is the
+// user's description of the model; in short:
 //
 //   m(w)  = sum over analyte liquids l in w of conc(l) * vol(l) / vol(w)
 //   b(w)  = m(w) just before the last removal of liquid from w
 //   s(w)  = max(m(w), b(w))
-//   A(w)  = baseline + k * s(w) + N(0, sigma)      (empty wells: baseline)
-//   k     = (top - baseline) / max over calibrant wells of s(w)
+//   T(w)  = baseline + k * s(w)                     (empty wells: baseline)
+//   k     = middleOd / sqrt(lowest * highest positive s(w) of calibrant wells)
+//   A(w)  = R(T(w)) + N(0, sigma)
+//   R(T)  = -log10((10^-T + q) / (1 + q)),  q = 10^-ceilingOd
+//
+// T is the true absorbance (Beer-Lambert: linear in the analyte); R is
+// the reader's photometric response with stray light q, which is linear
+// at low OD and levels off at ceilingOd (a reader's linear range ends
+// around 2-3 OD). Anchoring k at the calibrants' geometric middle rather
+// than at the top calibrant makes the range the script chose matter: a
+// narrow range (Bradford, 5x) stays in the linear part, a wide one (an
+// ELISA, 64x) reaches the bend, as on a real reader.
 //
 // b(w) is the capture term: in a sandwich ELISA the analyte binds to the
 // well during the sample incubation and stays after the washes remove the
 // liquid, so the colour read at the end follows what the well held when it
 // was emptied, not what it holds at the read (substrate and stop). In a
 // Bradford assay nothing is removed and s(w) is the mixture m(w).
-//   with a reference wavelength: A(w) - (referenceBaseline + N(0, sigma))
+//   with a reference wavelength: A(w) - (R(referenceBaseline) + N(0, sigma))
 //
-// conc(l) is a calibrant's `conc`, a sample's or control's true
-// concentration divided by its dilution. True concentrations come from
-// the truth map (name -> value in the calibrants' unit, undiluted) or, by
-// default, sample i of n (layout order) lands at
+// conc(l) is a calibrant's `conc` (in the first calibrant's unit), a
+// sample's or control's true concentration divided by its dilution. True
+// concentrations come from the truth map (name -> value in that unit,
+// undiluted) or are invented: sample i of n (layout order) lands at
 // cmin + (cmax - cmin) * (0.25 + 0.5 * i / (n - 1)) after dilution, inside
-// the calibrant range. Noise N(0, sigma) is GSL's ziggurat sampler
+// the calibrant range; truths() lists them so that every output can say
+// so. Noise N(0, sigma) is GSL's ziggurat sampler
 // (gsl_ran_gaussian_ziggurat) on gsl_rng_taus2 (L'Ecuyer's maximally
 // equidistributed Tausworthe generator) seeded with
 // ReaderModel::Params::seed (GSL maps seed 0 to its default), drawn per
@@ -39,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "backend/Analysis.h"
 #include "backend/DeckState.h"
 #include "backend/Device.h"
 
@@ -56,9 +69,13 @@ namespace plate::backend {
 class ReaderModel {
 public:
   struct Params {
-    double baseline = 0.05;          ///< OD of a blank well
-    double top = 1.8;                ///< OD of the most concentrated calibrant well
-    double referenceBaseline = 0.04; ///< OD at the reference wavelength
+    double baseline = 0.05;          ///< true OD of a blank well (plate and reagent)
+    /// True OD above the blank at the geometric middle of the calibrant
+    /// wells' analyte (sets k).
+    double middleOd = 0.4;
+    /// Stray light 10^-ceilingOd: measured ODs level off here.
+    double ceilingOd = 3.5;
+    double referenceBaseline = 0.04; ///< true OD at the reference wavelength
     double sigma = 0.005;            ///< noise, OD units
     uint64_t seed = 42;
   };
@@ -69,6 +86,8 @@ public:
   PlateRead read(const Command &command, const DeckState &state);
   /// The analyte concentration a liquid carries into a well, if any.
   std::optional<double> analyteConc(const std::string &liquid) const;
+  /// Each sample's and control's true concentration, in layout order.
+  const std::vector<SampleTruth> &truths() const { return truths_; }
   /// Records the capture term b(w) of `wells` before liquid leaves them.
   void beforeRemoval(const DeckState &state, const std::vector<Well> &wells);
 
@@ -91,10 +110,11 @@ private:
   /// An effectiveStamp_ no well has: s(w) must be computed (again).
   static constexpr uint64_t kStale = ~uint64_t(0);
   const DeckState *boundState_ = nullptr;
-  /// The strongest calibrant s(w) as of the state's lastWellStamp(): reads
-  /// with no change to any well between them (a read at several
-  /// wavelengths) skip the scan of the plate.
+  /// The strongest and the weakest positive calibrant s(w) as of the
+  /// state's lastWellStamp(): reads with no change to any well between
+  /// them (a read at several wavelengths) skip the scan of the plate.
   double strongest_ = 0;
+  double weakest_ = 0;
   uint64_t strongestStamp_ = 0;
   bool strongestValid_ = false;
   std::vector<double> readValue_;      ///< OD during one read
@@ -107,6 +127,7 @@ private:
   std::vector<uint8_t> calibrantById_;
   const RunSetup &setup_;
   std::map<std::string, double> analyte_; ///< liquid -> conc as pipetted
+  std::vector<SampleTruth> truths_;
   Params params_;
   /// The noise generator (gsl_rng_taus2). GSL's ziggurat is exact and
   /// far cheaper than std::normal_distribution's polar method (a log, a
@@ -117,6 +138,24 @@ private:
   };
   std::unique_ptr<gsl_rng, RngDeleter> random_;
 };
+
+/// R(T) of the reader model above: the OD a reader with stray light
+/// 10^-ceilingOd reports for a true absorbance T. R(0) = 0, increasing,
+/// below ceilingOd, within 1 % of T up to 2 OD when ceilingOd is 3.5.
+class ReaderResponse {
+public:
+  explicit ReaderResponse(double ceilingOd)
+      : stray_(std::pow(10.0, -ceilingOd)), offset_(std::log10(1 + stray_)) {}
+  double operator()(double trueOd) const {
+    return offset_ - std::log10(std::pow(10.0, -trueOd) + stray_);
+  }
+
+private:
+  double stray_, offset_;
+};
+inline double readerResponse(double trueOd, double ceilingOd) {
+  return ReaderResponse(ceilingOd)(trueOd);
+}
 
 /// std::round (half away from zero, sign of zero kept) without the call
 /// into libm for the values a reader exports (|x| < 2^62): a read rounds

@@ -153,7 +153,18 @@ TEST(Analysis, SubtractBlankWithoutBlankWellsIsAnError) {
   EXPECT_NE(error.find("no blank well was read"), std::string::npos);
 }
 
-TEST(ReaderModel, TopCalibrantReadsNearTopAndSamplesFollowTheTruthMap) {
+namespace {
+Command readCommand(std::vector<std::string> wells) {
+  Command read;
+  read.seq = 1;
+  read.module = "RDR";
+  read.op = "ReadAbsorbance";
+  read.args = Json{{"wavelength_nm", 595}, {"wells", wells}};
+  return read;
+}
+} // namespace
+
+TEST(ReaderModel, GeometricMiddleOfTheCalibrantsAnchorsTheScaleAndSamplesFollowTheTruthMap) {
   const Platform &platform = bioforge();
   RunSetup setup = filledBradfordSetup();
   DeckState state(platform, *platform.findLabware("plate96"), setup);
@@ -163,20 +174,112 @@ TEST(ReaderModel, TopCalibrantReadsNearTopAndSamplesFollowTheTruthMap) {
   // Default truth: the second (last) unknown lands at 75% of the range.
   EXPECT_NEAR(*model.analyteConc("FBS2"), 5 + 20 * 0.75, 1e-12);
   EXPECT_FALSE(model.analyteConc("B0"));
-  Command read;
-  read.seq = 1;
-  read.module = "RDR";
-  read.op = "ReadAbsorbance";
-  read.args = Json{{"wavelength_nm", 595},
-                   {"wells", Json::array({"A1", "F1", "F2", "A4", "H12"})}};
+  Command read = readCommand({"A1", "F1", "F2", "A4", "H12"});
   PlateRead values = model.read(read, state);
-  EXPECT_NEAR(values.values.at(Well{6, 1}), 1.8, 0.03); // S5, the top calibrant
-  EXPECT_NEAR(values.values.at(Well{1, 1}), 0.05, 0.03); // blank
-  EXPECT_NEAR(values.values.at(Well{1, 4}), 0.05 + 1.75 * 15 / 25, 0.03);
-  EXPECT_NEAR(values.values.at(Well{8, 12}), 0.05, 0.03); // empty well
+  // k = 0.4 / sqrt(5 * 25): true OD 0.05 + 0.4 * c / sqrt(125), which the
+  // reader reports within 0.2 % below 1 OD.
+  auto expected = [](double conc) { return 0.05 + 0.4 * conc / std::sqrt(125.0); };
+  EXPECT_NEAR(values.values.at(Well{6, 1}), expected(25), 0.03);  // S5, the top calibrant
+  EXPECT_NEAR(values.values.at(Well{1, 1}), 0.05, 0.03);          // blank
+  EXPECT_NEAR(values.values.at(Well{1, 4}), expected(15), 0.03);  // FBS1 at 1500 / 100
+  EXPECT_NEAR(values.values.at(Well{8, 12}), 0.05, 0.03);         // empty well
   // Same seed, same numbers.
   ReaderModel again(setup, {{"FBS1", 1500}}, ReaderModel::Params{});
   EXPECT_EQ(again.read(read, state).values, values.values);
+}
+
+TEST(ReaderModel, TruthsListWhatWasGivenAndWhatWasInvented) {
+  RunSetup setup = filledBradfordSetup();
+  ReaderModel model(setup, {{"FBS1", 1500}}, ReaderModel::Params{});
+  ASSERT_EQ(model.truths().size(), 2u);
+  const SampleTruth &given = model.truths()[0], &invented = model.truths()[1];
+  EXPECT_EQ(given.name, "FBS1");
+  EXPECT_FALSE(given.invented);
+  EXPECT_DOUBLE_EQ(given.value, 1500);
+  EXPECT_EQ(invented.name, "FBS2");
+  EXPECT_TRUE(invented.invented);
+  // Undiluted, as --truth gives it and the analysis reports it: 20 x 100.
+  EXPECT_NEAR(invented.value, 2000, 1e-9);
+  EXPECT_EQ(invented.unit, "ug/mL");
+}
+
+TEST(ReaderModel, CalibrantsInAnotherUnitOfTheFamilyAreConverted) {
+  RunSetup setup = filledBradfordSetup();
+  // S5 written as 25000 ng/mL is the same 25 µg/mL.
+  for (LayoutLiquid &liquid : setup.layout)
+    if (liquid.name == "S5") {
+      liquid.conc = 25000;
+      liquid.unit = "ng/mL";
+    }
+  ReaderModel model(setup, {}, ReaderModel::Params{});
+  EXPECT_NEAR(*model.analyteConc("S5"), 25, 1e-9);
+  EXPECT_NEAR(*model.analyteConc("FBS2"), 5 + 20 * 0.75, 1e-9);
+}
+
+TEST(ReaderResponse, LinearAtLowOdMonotoneAndBoundedByTheCeiling) {
+  const double ceiling = ReaderModel::Params{}.ceilingOd;
+  EXPECT_DOUBLE_EQ(readerResponse(0, ceiling), 0);
+  double previous = readerResponse(0, ceiling);
+  for (double od = 0.01; od <= 12; od += 0.01) {
+    double measured = readerResponse(od, ceiling);
+    EXPECT_GT(measured, previous) << od;          // monotone
+    EXPECT_LE(measured, od) << od;                // stray light only lowers it
+    EXPECT_LT(measured, ceiling + 1e-3) << od;    // bounded
+    if (od <= 1.0)
+      EXPECT_LE(od - measured, 0.002 * od) << od; // within 0.2 % up to 1 OD
+    if (od <= 2.0)
+      EXPECT_LE(od - measured, 0.01 * od) << od;  // within 1 % up to 2 OD
+    previous = measured;
+  }
+  // Past the linear range it bends: 3 OD reads about 2.88, 6 OD near 3.5.
+  EXPECT_GT(3.0 - readerResponse(3.0, ceiling), 0.1);
+  EXPECT_NEAR(readerResponse(6.0, ceiling), ceiling, 0.01);
+}
+
+TEST(ReaderModel, NarrowCalibrantRangeStaysLinearAndAWideOneBends) {
+  // Calibrants c0 * ratio^(i / 6), i = 0..6, 10 µL each, noise off: net
+  // ODs against concentration are a line for a 5x range and bend towards
+  // the ceiling for a 1000x one.
+  const Platform &platform = bioforge();
+  auto netOds = [&](double ratio) {
+    RunSetup setup;
+    setup.layout.push_back({"B0", ir::LiquidRole::Blank, {Well{1, 1}}, {}, "", {}});
+    std::vector<std::string> wells{"A1"};
+    for (int i = 0; i < 7; ++i) {
+      Well well{uint8_t(2 + i / 4), uint8_t(1 + i % 4)};
+      setup.layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant, {well},
+                              2 * std::pow(ratio, i / 6.0), "pg/mL", {}});
+      wells.push_back(well.name());
+    }
+    for (const LayoutLiquid &liquid : setup.layout)
+      setup.manualFills.push_back({1, liquid.wells[0], liquid.name, 10});
+    DeckState state(platform, *platform.findLabware("plate96"), setup);
+    state.applyManualFills(1);
+    ReaderModel::Params exact;
+    exact.sigma = 0;
+    ReaderModel model(setup, {}, exact);
+    PlateRead read = model.read(readCommand(wells), state);
+    std::vector<std::pair<double, double>> points; // concentration, net OD
+    for (const LayoutLiquid &liquid : setup.layout)
+      if (liquid.conc)
+        points.emplace_back(*liquid.conc, read.values.at(liquid.wells[0]) -
+                                              read.values.at(Well{1, 1}));
+    return points;
+  };
+  auto narrow = netOds(5);
+  double slope = narrow.front().second / narrow.front().first;
+  for (auto [conc, od] : narrow)
+    EXPECT_NEAR(od, slope * conc, 0.01 * od) << conc;
+  auto wide = netOds(1000);
+  slope = wide.front().second / wide.front().first;
+  for (size_t i = 1; i < wide.size(); ++i)
+    EXPECT_GT(wide[i].second, wide[i - 1].second); // still monotone
+  EXPECT_NEAR(wide[1].second, slope * wide[1].first, 0.02 * wide[1].second);
+  // The top calibrant's true net OD is 0.4 * sqrt(1000) = 12.6; it reads
+  // at the ceiling, under a third of the straight line.
+  EXPECT_LT(wide.back().second, 3.5);
+  EXPECT_GT(wide.back().second, 3.3);
+  EXPECT_LT(wide.back().second, slope * wide.back().first / 3);
 }
 
 TEST(ReaderModel, NoiseFollowsTheOrderTheReadListsTheWells) {
