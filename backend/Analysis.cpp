@@ -214,6 +214,7 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   result.step = step;
   result.wavelengthNm = read.wavelengthNm;
   result.readSeq = read.seq;
+  result.simulated = read.simulated;
 
   auto meanOf = [&](const LayoutLiquid &liquid, std::vector<Well> &readWells) {
     double sum = 0;
@@ -327,14 +328,24 @@ std::string wellList(const std::vector<Well> &wells) {
 } // namespace
 
 std::string analysisCsv(const AnalysisResult &result) {
+  // Provenance in columns, not comment lines: every CSV reader keeps them
+  // (docs/simulator.md). od_values is the read's source; true_concentration
+  // the simulator's value for a sample, true_from whether it was invented.
   std::string csv = "name,role,wells,replicates,mean_od,nominal,back_calculated,dilution,"
-                    "concentration,unit,flag\n";
+                    "concentration,unit,flag,od_values,true_concentration,true_from\n";
+  std::string_view source = result.simulated ? "simulated" : "measured";
   auto row = [&](const CurvePoint &point) {
-    csv += fmt::format("{},{},{},{},{:.4f},{},{},{},{},{},{}\n", point.name,
+    const SampleTruth *truth = nullptr;
+    for (const SampleTruth &candidate : result.truths)
+      if (candidate.name == point.name)
+        truth = &candidate;
+    csv += fmt::format("{},{},{},{},{:.4f},{},{},{},{},{},{},{},{},{}\n", point.name,
                        ir::roleName(point.role), wellList(point.wells), point.wells.size(),
                        point.meanOd, optionalNumber(point.nominal),
                        optionalNumber(point.inWell), formatNumber(point.dilution),
-                       optionalNumber(point.concentration), result.unit, point.flag);
+                       optionalNumber(point.concentration), result.unit, point.flag, source,
+                       truth ? formatConcentration(truth->value, 6) : std::string(),
+                       !truth ? "" : truth->invented ? "invented" : "--truth");
   };
   for (const CurvePoint &point : result.calibrants)
     row(point);
@@ -344,8 +355,9 @@ std::string analysisCsv(const AnalysisResult &result) {
 }
 
 std::string analysisSummary(const AnalysisResult &result) {
-  std::string text = fmt::format("standard curve at {} nm (read {}){}: {}\n",
+  std::string text = fmt::format("standard curve at {} nm (read {}{}){}: {}\n",
                                  formatNumber(result.wavelengthNm), result.readSeq,
+                                 result.simulated ? ", simulated" : "",
                                  result.blankMean ? fmt::format(", blank {:.4f} subtracted",
                                                                 *result.blankMean)
                                                   : std::string(),
@@ -368,6 +380,13 @@ double niceStep(double span, int count) {
       return factor * power;
   return 10 * power;
 }
+/// A tick value with the decimals its step has: 3 * 0.2 is `0.6`, not the
+/// `0.6000000000000001` that the sum of steps gives.
+std::string tickLabel(double value, double step) {
+  int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+  std::string text = fmt::format("{:.{}f}", std::round(value / step) * step, decimals);
+  return text == "-0" ? "0" : text;
+}
 std::string escape(const std::string &text) {
   std::string out;
   for (char c : text) {
@@ -380,8 +399,43 @@ std::string escape(const std::string &text) {
 }
 } // namespace
 
+namespace {
+/// `text` broken after its ", " separators into lines of at most `width`
+/// characters where the pieces allow, so that no `name value unit` entry
+/// is split.
+std::vector<std::string> wrapped(const std::string &text, size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(", ", start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string piece = text.substr(start, end - start);
+    start = std::min(text.size(), end + 1);
+    if (!line.empty() && line.size() + 1 + piece.size() > width) {
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + piece;
+  }
+  if (!line.empty())
+    lines.push_back(std::move(line));
+  return lines;
+}
+} // namespace
+
 std::string curveSvg(const AnalysisResult &result) {
-  const double width = 640, height = 440, left = 70, right = 20, top = 40, bottom = 60;
+  // A simulated read gets a red label under the title and, below the
+  // plot, the concentrations the simulator invented (docs/simulator.md).
+  const double plotHeight = 440, lineHeight = 15;
+  std::vector<std::string> footer;
+  if (std::string invented = inventedList(result.truths, ", "); !invented.empty())
+    footer = wrapped(fmt::format("Sample concentrations invented by the simulator ({}): {}",
+                                 inventedReason(result.truthFile), invented),
+                     90);
+  const double width = 640, left = 70, right = 20, bottom = 60;
+  const double top = result.simulated ? 56 : 40;
+  const double height = plotHeight + (footer.empty() ? 0 : lineHeight * double(footer.size()) + 5);
   double xmax = result.rangeHigh;
   double ymin = 0, ymax = 0;
   auto consider = [&](const CurvePoint &point) {
@@ -398,7 +452,7 @@ std::string curveSvg(const AnalysisResult &result) {
   ymax = ymax > ymin ? ymax * 1.1 : ymin + 1;
   auto px = [&](double x) { return left + x / xmax * (width - left - right); };
   auto py = [&](double y) {
-    return height - bottom - (y - ymin) / (ymax - ymin) * (height - top - bottom);
+    return plotHeight - bottom - (y - ymin) / (ymax - ymin) * (plotHeight - top - bottom);
   };
 
   std::string svg = fmt::format(
@@ -411,6 +465,11 @@ std::string curveSvg(const AnalysisResult &result) {
                      escape(fmt::format("Standard curve ({}) at {} nm, R² = {:.4f}",
                                         result.fit.fourPL ? "4PL" : "linear",
                                         formatNumber(result.wavelengthNm), result.fit.rSquared)));
+  if (result.simulated)
+    svg += fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"#d62728\" "
+                       "font-weight=\"bold\">SIMULATED values (plate run simulator, "
+                       "docs/simulator.md), not measured</text>\n",
+                       width / 2);
   // Axes.
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"black\"/>\n",
                      left, py(ymin), width - right);
@@ -421,20 +480,20 @@ std::string curveSvg(const AnalysisResult &result) {
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
                        "stroke=\"black\"/><text x=\"{0:.1f}\" y=\"{3:.1f}\" "
                        "text-anchor=\"middle\">{4}</text>\n",
-                       px(x), py(ymin), py(ymin) + 5, py(ymin) + 18, formatNumber(x));
+                       px(x), py(ymin), py(ymin) + 5, py(ymin) + 18, tickLabel(x, xstep));
   double ystep = niceStep(ymax - ymin, 6);
   for (double y = std::ceil(ymin / ystep) * ystep; y <= ymax + 1e-12; y += ystep)
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
                        "stroke=\"black\"/><text x=\"{3:.1f}\" y=\"{4:.1f}\" "
                        "text-anchor=\"end\">{5}</text>\n",
                        left - 5, py(y), left, left - 8, py(y) + 4,
-                       formatNumber(std::round(y / ystep) * ystep));
+                       tickLabel(y, ystep));
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                     (left + width - right) / 2, height - 15,
+                     (left + width - right) / 2, plotHeight - 15,
                      escape(fmt::format("concentration in well ({})", result.unit)));
   svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
-                     (top + height - bottom) / 2,
+                     (top + plotHeight - bottom) / 2,
                      result.blankMean ? "absorbance − blank (OD)" : "absorbance (OD)");
   // Curve.
   std::string points;
@@ -461,6 +520,9 @@ std::string curveSvg(const AnalysisResult &result) {
   svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#1f77b4\">● calibrants</text>"
                      "<text x=\"{}\" y=\"{}\" fill=\"#ff7f0e\">■ samples</text>\n",
                      left + 10, top + 12, left + 110, top + 12);
+  for (size_t i = 0; i < footer.size(); ++i)
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">{}</text>\n", left - 50,
+                       plotHeight + 5 + lineHeight * double(i), escape(footer[i]));
   svg += "</svg>\n";
   return svg;
 }

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plate::backend {
@@ -31,6 +32,12 @@ struct SampleTruth {
   std::string unit; ///< empty: no calibrant has a concentration (arbitrary units)
   bool invented = false;
 };
+
+/// The invented concentrations of `truths`, e.g. `FBS1 1000 µg/mL, FBS2
+/// 1250 µg/mL` with `separator` ", "; empty when none was invented.
+std::string inventedList(const std::vector<SampleTruth> &truths, std::string_view separator);
+/// Why the simulator invented them: `no --truth` or `not in --truth FILE`.
+std::string inventedReason(const std::string &truthFile);
 
 struct CurveFit {
   bool fourPL = false;
@@ -75,6 +82,11 @@ struct AnalysisResult {
   double rangeLow = 0, rangeHigh = 0; ///< calibrant concentrations
   std::vector<CurvePoint> calibrants;
   std::vector<CurvePoint> samples; ///< samples and controls
+  /// The read's values are simulated (docs/simulator.md); with the
+  /// simulator's reader model, also its true concentrations.
+  bool simulated = false;
+  std::vector<SampleTruth> truths;
+  std::string truthFile;
 };
 
 /// Runs one analysis on a read. Returns nullopt with `error` (no wells

@@ -100,6 +100,14 @@ struct RunResult {
   size_t resumedFrom = 0;           ///< commands taken from the journal
   /// DeckState::toJson() where the run ended (RunOptions::keepFinalState).
   Json finalState;
+  /// The device's name ("simulator" when RunOptions::device was null).
+  std::string device;
+  /// The simulator's true sample concentrations (docs/simulator.md); empty
+  /// on a robot.
+  std::vector<SampleTruth> truths;
+  std::string truthFile; ///< --truth, as the run used it
+
+  bool simulatedDevice() const { return device == "simulator"; }
 };
 
 RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
@@ -111,17 +119,40 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
 /// robot time, otherwise one plain line per step.
 std::function<void(const RunProgress &)> makeProgressPrinter(std::ostream &out, bool terminal);
 
+//===--- Saying what is simulated ------------------------------------------===//
+//
+// Every output of a run that shows simulated values says so, and names the
+// sample concentrations the simulator invented (docs/simulator.md). A read
+// replaced by --reader-data is measured, unless its file says otherwise.
+
+/// The lines `plate run` prints before its results: what ran on the
+/// simulator, which reads are simulated, which concentrations were
+/// invented. Empty on a robot with measured reads.
+std::vector<std::string> simulationNotes(const RunResult &result);
+/// The `simulation` object of the state JSON and the journal header:
+/// device, reads (when given) and true concentrations. Null when nothing
+/// was simulated.
+Json simulationJson(const RunResult &result);
+/// A read's values are the reader model's (not a --reader-data file's).
+inline bool modelRead(const PlateRead &read) { return read.simulated && read.dataFile.empty(); }
+
 //===--- Reader data -------------------------------------------------------===//
 
 /// A read as a reader-style plate map: a header row of column numbers
 /// (corner cell `595nm` or `595/650nm`), then one row per plate row; wells
-/// that were not read are empty cells.
-std::string plateReadCsv(const PlateRead &read, const PlateShape &shape);
-/// Reads such a plate map; the shape must match the plate. Diagnostics
-/// (E940) name file:line.
+/// that were not read are empty cells. A simulated read starts with `#`
+/// lines that say so and list `invented` concentrations.
+std::string plateReadCsv(const PlateRead &read, const PlateShape &shape,
+                         const std::vector<SampleTruth> &invented = {},
+                         const std::string &truthFile = {});
+/// Reads such a plate map; the shape must match the plate. `#` lines before
+/// the header are comments; `declaresSimulated` tells whether one of them
+/// says `SIMULATED` (a simulated read's file given back as reader data).
+/// Diagnostics (E940) name file:line.
 std::optional<WellValues> readPlateCsv(const std::string &path,
                                                    const PlateShape &shape,
                                                    SourceManager &sources,
-                                                   DiagnosticEngine &diags);
+                                                   DiagnosticEngine &diags,
+                                                   bool *declaresSimulated = nullptr);
 
 } // namespace plate::backend

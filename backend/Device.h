@@ -146,6 +146,11 @@ struct PlateRead {
   WellValues values;
   std::string step;
   uint32_t line = 0;
+  /// The values come from the simulator's reader model, not a reader
+  /// (docs/simulator.md): every output that shows them says so.
+  bool simulated = false;
+  /// The `--reader-data` file whose values replaced the device's read.
+  std::string dataFile;
 };
 
 enum class DeviceStatus : uint8_t {

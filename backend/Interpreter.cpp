@@ -275,11 +275,14 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
     truth = std::move(*loaded);
   }
   std::vector<WellValues> readerData;
+  std::vector<uint8_t> readerDataSimulated; ///< the file says its values were simulated
   for (const std::string &path : options.readerData) {
-    auto values = readPlateCsv(path, labware->shape, sources, diags);
+    bool simulated = false;
+    auto values = readPlateCsv(path, labware->shape, sources, diags, &simulated);
     if (!values)
       return result;
     readerData.push_back(std::move(*values));
+    readerDataSimulated.push_back(simulated);
   }
 
   ReaderModel::Params params;
@@ -291,7 +294,10 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
     simulator = std::make_unique<SimulatedDevice>(platform, *labware, setup, truth, params,
                                                   options.faults);
     device = simulator.get();
+    result.truths = simulator->truths();
   }
+  result.device = device->name();
+  result.truthFile = options.truthFile;
   DeckState twin(platform, *labware, setup);
   std::filesystem::path outDir(options.outDir.empty() ? "." : options.outDir);
   auto outPath = [&](const std::string &suffix) {
@@ -326,6 +332,10 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
         diags.report(DiagId::AnalysisFailed, loc, error).step(step.step);
         continue;
       }
+      if (modelRead(*read)) {
+        analysis->truths = result.truths;
+        analysis->truthFile = result.truthFile;
+      }
       if (options.writeFiles) {
         size_t index = result.analyses.size() + 1;
         auto csv = outPath(fmt::format("analysis{}.csv", index));
@@ -341,12 +351,18 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
   // A read file already on disk from before a crash is kept as it is.
   auto storeRead = [&](PlateRead read, bool fromJournal) {
     size_t readIndex = result.reads.size();
+    // A journal from before reads recorded their source: on the simulator
+    // a read no file replaced is the model's.
+    if (fromJournal && simulator && read.dataFile.empty())
+      read.simulated = true;
     if (options.writeFiles) {
       auto csv = outPath(fmt::format("read{}-{}nm.csv", readIndex + 1,
                                      formatNumber(read.wavelengthNm)));
       std::error_code error;
       bool keep = fromJournal && std::filesystem::exists(csv, error);
-      if (keep || writeFile(csv, plateReadCsv(read, labware->shape), diags))
+      if (keep || writeFile(csv, plateReadCsv(read, labware->shape, result.truths,
+                                              result.truthFile),
+                            diags))
         result.outputs.push_back(csv.string());
     }
     result.reads.push_back(std::move(read));
@@ -467,7 +483,11 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
                    {"commands", commands.size()}, {"seed", options.seed},
                    {"noise_sigma", options.noiseSigma}, {"truth", options.truthFile},
                    {"reader_data", options.readerData}, {"out_dir", options.outDir},
-                   {"out_prefix", options.outPrefix}};
+                   {"out_prefix", options.outPrefix}, {"device", result.device}};
+      if (Json simulation = simulationJson(result); !simulation.is_null()) {
+        simulation.erase("reads"); // each read's entry says it
+        entry["simulation"] = std::move(simulation);
+      }
     }
     if (!journalWrite(entry))
       return result;
@@ -576,8 +596,11 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
     if (outcome.read) {
       read = std::move(*outcome.read);
       size_t readIndex = result.reads.size();
-      if (readIndex < readerData.size())
+      if (readIndex < readerData.size()) {
         read->values = readerData[readIndex];
+        read->dataFile = options.readerData[readIndex];
+        read->simulated = readerDataSimulated[readIndex];
+      }
     }
     if (journal.isOpen()) {
       Json done{{"done", command.seq},

@@ -77,6 +77,9 @@ Json plateReadJson(const PlateRead &read) {
     json["reference_nm"] = jsonNumber(*read.referenceNm);
   json["step"] = read.step;
   json["line"] = read.line;
+  json["simulated"] = read.simulated;
+  if (!read.dataFile.empty())
+    json["reader_data"] = read.dataFile;
   json["values"] = std::move(values);
   return json;
 }
@@ -96,6 +99,11 @@ std::optional<PlateRead> plateReadFromJson(const Json &json, std::string &error)
     read.referenceNm = json["reference_nm"].get<double>();
   read.step = json.value("step", std::string());
   read.line = json.value("line", 0u);
+  // Provenance (docs/simulator.md); a mistyped key is no provenance.
+  if (auto it = json.find("simulated"); it != json.end() && it->is_boolean())
+    read.simulated = it->get<bool>();
+  if (auto it = json.find("reader_data"); it != json.end() && it->is_string())
+    read.dataFile = it->get<std::string>();
   for (const auto &[name, value] : json["values"].items()) {
     auto well = Well::parse(name);
     if (!well || !value.is_number()) {

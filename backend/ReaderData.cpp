@@ -3,7 +3,10 @@
 // The same shape is written for simulated reads and required of real
 // reader output given with --reader-data, so a lab can swap one for the
 // other: a header row `595nm,1,2,...,12`, then rows `A,...` to the last
-// row letter, one cell per column, empty where a well was not read.
+// row letter, one cell per column, empty where a well was not read. A
+// simulated read's file starts with `# SIMULATED` lines (pandas reads it
+// with comment='#', the reader below skips them), and a file given back as
+// reader data with such a line stays a simulated read.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
@@ -16,8 +19,29 @@
 
 namespace plate::backend {
 
-std::string plateReadCsv(const PlateRead &read, const PlateShape &shape) {
-  std::string csv = formatNumber(read.wavelengthNm);
+namespace {
+constexpr std::string_view kSimulatedMark = "# SIMULATED";
+} // namespace
+
+std::string plateReadCsv(const PlateRead &read, const PlateShape &shape,
+                         const std::vector<SampleTruth> &invented,
+                         const std::string &truthFile) {
+  std::string csv;
+  if (read.simulated) {
+    // No commas: a CSV reader that does not skip comments sees one cell.
+    csv += read.dataFile.empty()
+               ? fmt::format("{} values: computed by the reader model of the plate run "
+                             "simulator (docs/simulator.md); not a measurement\n",
+                             kSimulatedMark)
+               : fmt::format("{} values: from --reader-data {}; the file says they were "
+                             "simulated\n",
+                             kSimulatedMark, read.dataFile);
+    std::string list = inventedList(invented, "; ");
+    if (read.dataFile.empty() && !list.empty())
+      csv += fmt::format("{}: sample concentrations invented ({}): {}\n", kSimulatedMark,
+                         inventedReason(truthFile), list);
+  }
+  csv += formatNumber(read.wavelengthNm);
   if (read.referenceNm) {
     csv += '/';
     csv += formatNumber(*read.referenceNm);
@@ -64,7 +88,8 @@ std::vector<std::string> splitCells(std::string_view line) {
 std::optional<WellValues> readPlateCsv(const std::string &path,
                                                    const PlateShape &shape,
                                                    SourceManager &sources,
-                                                   DiagnosticEngine &diags) {
+                                                   DiagnosticEngine &diags,
+                                                   bool *declaresSimulated) {
   auto fileId = sources.addFile(path);
   if (!fileId) {
     diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
@@ -79,25 +104,38 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
   while (lines > 0 && sources.lineText(*fileId, lines).find_first_not_of(" \t\r,") ==
                           std::string_view::npos)
     --lines;
+  // Comment lines before the header (a reader's export metadata, the
+  // simulator's labels).
+  uint32_t headerLine = 1;
+  bool simulated = false;
+  for (; headerLine <= lines; ++headerLine) {
+    std::string_view text = sources.lineText(*fileId, headerLine);
+    if (text.empty() || text.front() != '#')
+      break;
+    simulated = simulated || text.substr(0, kSimulatedMark.size()) == kSimulatedMark;
+  }
+  if (declaresSimulated)
+    *declaresSimulated = simulated;
   std::string expected = fmt::format("a header row of columns 1..{} and {} rows A..{}",
                                      shape.cols, shape.rows, char('A' + shape.rows - 1));
-  if (lines == 0)
+  if (headerLine > lines)
     return fail(1, 1, fmt::format("the file is empty; expected {}", expected));
-  std::vector<std::string> header = splitCells(sources.lineText(*fileId, 1));
+  std::vector<std::string> header = splitCells(sources.lineText(*fileId, headerLine));
   if (header.size() != shape.cols + 1)
-    return fail(1, 1, fmt::format("the header has {} column(s); a {}x{} plate map needs {} "
-                                  "plus the corner cell",
-                                  header.size() - 1, shape.rows, shape.cols, shape.cols));
+    return fail(headerLine, 1,
+                fmt::format("the header has {} column(s); a {}x{} plate map needs {} "
+                            "plus the corner cell",
+                            header.size() - 1, shape.rows, shape.cols, shape.cols));
   for (unsigned col = 1; col <= shape.cols; ++col)
     if (header[col] != std::to_string(col))
-      return fail(1, 1, fmt::format("header cell {} is `{}`; expected column number {}",
-                                    col + 1, header[col], col));
-  if (lines - 1 != shape.rows)
-    return fail(lines, 1, fmt::format("{} data row(s); expected {}", lines - 1, expected));
+      return fail(headerLine, 1, fmt::format("header cell {} is `{}`; expected column number {}",
+                                             col + 1, header[col], col));
+  if (lines - headerLine != shape.rows)
+    return fail(lines, 1, fmt::format("{} data row(s); expected {}", lines - headerLine, expected));
 
   WellValues values;
   for (unsigned row = 1; row <= shape.rows; ++row) {
-    uint32_t lineNo = row + 1;
+    uint32_t lineNo = headerLine + row;
     std::vector<std::string> cells = splitCells(sources.lineText(*fileId, lineNo));
     std::string label(1, char('A' + row - 1));
     if (cells[0] != label)

@@ -169,6 +169,7 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   const CommandFields &fields = command.fields;
   PlateRead result;
   result.seq = command.seq;
+  result.simulated = true;
   result.wavelengthNm = fields.wavelengthNm.value_or(0);
   if (fields.hasReferenceKey)
     result.referenceNm = fields.referenceNm.value_or(0);

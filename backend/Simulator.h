@@ -192,6 +192,7 @@ public:
   std::optional<std::string> verifyState(const DeckState &expected) override;
   void restoreConfirmed(const Command &command) override;
   const DeckState &world() const { return world_; }
+  const std::vector<SampleTruth> &truths() const { return reader_.truths(); }
 
 private:
   FaultKind injectedFault(const Command &command);

@@ -190,6 +190,9 @@ int runRunCommand(const RunCommandOptions &options) {
   // Inputs rejected before the first command: nothing ran, nothing to say.
   if (!result.ok && !result.failedSeq && result.executed == 0)
     return fail();
+  // Before any figure: what is simulated (docs/simulator.md).
+  for (const std::string &note : backend::simulationNotes(result))
+    std::cout << "run: " << note << "\n";
   std::cout << fmt::format("run: {} command(s) executed, robot time {} ({} s){}\n",
                            result.executed, backend::formatDuration(result.robotSeconds),
                            formatNumber(std::round(result.robotSeconds * 1000) / 1000),
@@ -201,6 +204,8 @@ int runRunCommand(const RunCommandOptions &options) {
   for (const std::string &path : result.outputs)
     std::cout << "wrote " << path << "\n";
   if (!options.stateOut.empty()) {
+    if (auto simulation = backend::simulationJson(result); !simulation.is_null())
+      result.finalState["simulation"] = std::move(simulation);
     std::ofstream out(options.stateOut, std::ios::binary);
     out << result.finalState.dump(1) << "\n";
     if (!out)

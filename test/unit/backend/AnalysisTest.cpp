@@ -133,7 +133,7 @@ TEST(Analysis, BackCalculatesSamplesTimesDilutionAndFlagsOutOfRange) {
   EXPECT_EQ(result->samples[0].flag, "");
   EXPECT_EQ(result->samples[1].flag, "above range");
   std::string csv = analysisCsv(*result);
-  EXPECT_NE(csv.find("FBS1,sample,A4 A5 A6,3,0.7200,,12,100,1200,ug/mL,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("FBS1,sample,A4 A5 A6,3,0.7200,,12,100,1200,ug/mL,,measured,,\n"), std::string::npos) << csv;
   std::string svg = curveSvg(*result);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
@@ -331,6 +331,40 @@ TEST(ReaderCsv, WritesAPlateMapAndReadsItBack) {
   auto values = readPlateCsv(tempFile("roundtrip.csv", csv), shape, sources, diags);
   ASSERT_TRUE(values);
   EXPECT_EQ(*values, read.values);
+}
+
+TEST(ReaderCsv, ASimulatedReadSaysSoAndReadsBackAsSimulated) {
+  PlateRead read;
+  read.wavelengthNm = 595;
+  read.simulated = true;
+  read.values[Well{2, 3}] = 0.25;
+  PlateShape shape;
+  std::vector<SampleTruth> truths{{"FBS1", 1200, "ug/mL", false}, {"FBS2", 2000, "ug/mL", true}};
+  std::string csv = plateReadCsv(read, shape, truths, "truth.json");
+  EXPECT_EQ(csv.rfind("# SIMULATED values: computed by the reader model", 0), 0u) << csv;
+  // Only the invented one, and no comma that would split a CSV cell.
+  std::string second = csv.substr(csv.find('\n') + 1);
+  second = second.substr(0, second.find('\n'));
+  EXPECT_EQ(second, "# SIMULATED: sample concentrations invented (not in --truth truth.json): "
+                    "FBS2 2000 ug/mL");
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  bool simulated = false;
+  auto values = readPlateCsv(tempFile("simulated.csv", csv), shape, sources, diags, &simulated);
+  ASSERT_TRUE(values);
+  EXPECT_EQ(*values, read.values);
+  EXPECT_TRUE(simulated);
+  // A reader's own metadata comment is skipped and declares nothing; a
+  // row error still names its line in the file.
+  std::string measured = "# exported by the reader\n" + plateReadCsv(PlateRead{}, shape);
+  simulated = true;
+  EXPECT_TRUE(readPlateCsv(tempFile("measured.csv", measured), shape, sources, diags, &simulated));
+  EXPECT_FALSE(simulated);
+  std::string broken = measured;
+  broken.replace(broken.find("\nC,"), 3, "\nX,");
+  EXPECT_FALSE(readPlateCsv(tempFile("broken.csv", broken), shape, sources, diags));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_EQ(diags.diagnostics()[0].loc.line, 5u); // comment, header, A, B, then C
 }
 
 TEST(ReaderCsv, WrongShapeNamesFileAndLine) {
