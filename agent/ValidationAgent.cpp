@@ -123,7 +123,12 @@ std::string stepSummary(const ir::Module &module) {
         else if (const auto *wait = op.as<ir::DevWaitOp>())
           details.push_back(fmt::format("wait {}", wait->time));
         else if (const auto *prompt = op.as<ir::PromptOp>())
-          details.push_back(fmt::format("prompt \"{}\"", prompt->text));
+          // A checklist's first line says what it is; its items restate the
+          // MANUAL ops and the loading plan the summary already has.
+          details.push_back(fmt::format("prompt \"{}{}\"",
+                                        prompt->text.substr(0, prompt->text.find('\n')),
+                                        prompt->text.find('\n') == std::string::npos ? ""
+                                                                                       : " …"));
       }
       ++j;
     }

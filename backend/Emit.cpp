@@ -91,12 +91,19 @@ void emitListing(const ir::Module &module, const Platform &platform,
     if (first || command.step != currentStep || command.line != currentLine) {
       currentStep = command.step;
       currentLine = command.line;
-      out << fmt::format("{}step {} (line {}): {}\n", first ? "" : "\n", command.step,
-                         command.line, statementText(sources, module.fileId, command.line));
+      // An unnumbered statement has no step label: its line says it all.
+      out << fmt::format("{}{}: {}\n", first ? "" : "\n",
+                         command.step.empty()
+                             ? fmt::format("line {}", command.line)
+                             : fmt::format("step {} (line {})", command.step, command.line),
+                         statementText(sources, module.fileId, command.line));
       first = false;
     }
-    out << fmt::format("    {:>5}  {:>9}  {}\n", command.seq, formatDuration(clock),
-                       commandToText(command));
+    // A checklist prompt has a line per item: indent them under the text.
+    std::string text = commandToText(command);
+    for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+      text.insert(at + 1, 24, ' ');
+    out << fmt::format("    {:>5}  {:>9}  {}\n", command.seq, formatDuration(clock), text);
     clock += commandSeconds(command, platform);
   }
   out << '\n'

@@ -27,29 +27,14 @@ public:
 
   bool run() {
     std::vector<ir::Op> result;
-    bool instrumentStarted = false;
     bool ok = true;
     for (size_t i = 0; i < module_.ops.size(); ++i) {
       ir::Op &op = module_.ops[i];
       if (op.manual) {
-        if (instrumentStarted) {
-          // The whole MANUAL run becomes one operator prompt.
-          size_t end = i;
-          while (end < module_.ops.size() && module_.ops[end].manual)
-            ++end;
-          emitter_.origin = &op;
-          emitter_.reuse = false;
-          emitter_.emit(ir::PromptOp{manualSummary(i, end)});
-          flushInto(result);
-          for (; i < end; ++i)
-            result.push_back(std::move(module_.ops[i]));
-          --i;
-        } else {
-          result.push_back(std::move(op));
-        }
+        // The operator's part: operator-checklist asks for it.
+        result.push_back(std::move(op));
         continue;
       }
-      instrumentStarted = true;
       emitter_.origin = &op;
       emitter_.reuse = op.tipsReuse;
       index_ = i;
@@ -72,22 +57,6 @@ private:
     for (ir::Op &op : emitter_.ops)
       result.push_back(std::move(op));
     emitter_.ops.clear();
-  }
-
-  std::string manualSummary(size_t begin, size_t end) const {
-    std::string text = "manual steps:";
-    for (size_t i = begin; i < end; ++i) {
-      const ir::Op &op = module_.ops[i];
-      std::string_view line = context_.sources.lineText(op.loc.fileId, op.loc.line);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
-        line.remove_prefix(1);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
-        line.remove_suffix(1);
-      std::string statement = line.empty() ? std::string(ir::opMnemonic(op.kind()))
-                                           : std::string(line);
-      text += fmt::format("{} {}", i == begin ? "" : ";", statement);
-    }
-    return text + "; confirm when done";
   }
 
   //===--- Plate and lid ---------------------------------------------------===//

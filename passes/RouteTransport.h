@@ -19,9 +19,8 @@
 //    layout wells when the step names none);
 //  - wait -> SYS.Wait; pause -> SYS.Prompt; note and analyze stay (host
 //    ops, no command);
-//  - a MANUAL section after the first INSTRUMENT op -> one SYS.Prompt that
-//    quotes its statements, then the manual ops themselves (manual=true);
-//    MANUAL ops before any INSTRUMENT op are done before the run and stay.
+//  - MANUAL ops stay as they are; operator-checklist
+//    (passes/OperatorChecklist.h) puts the prompts that ask for them.
 //
 // Moves follow the platform's routes (Platform::routes, shortest by move
 // time); a lid is removed on the deck where the plate stands, with that

@@ -138,3 +138,26 @@ TEST(ValidatorTest, VerdictsAreParsedStrictly) {
       R"({"verdict":"fail","findings":[{"type":"style","location":"","message":"","guidance":""}]})",
       error));
 }
+
+// The Validator sees a checklist prompt by its first line: its items restate
+// MANUAL ops and the loading plan, which the summary has on its own lines.
+TEST(StepSummaryTest, AChecklistPromptShowsItsFirstLine) {
+  ir::Module module;
+  ir::Op prompt;
+  prompt.payload = ir::PromptOp{"before the robot starts: set up, then confirm\n  [ ] (1,1) buf 2 mL"};
+  prompt.loc = SourceLoc{0, 7, 1, 1};
+  prompt.step = "1";
+  module.ops.push_back(prompt);
+  ir::Op pause;
+  pause.payload = ir::PromptOp{"check the colour"};
+  pause.loc = SourceLoc{0, 9, 1, 1};
+  pause.step = "3";
+  module.ops.push_back(pause);
+  std::string summary = stepSummary(module);
+  EXPECT_NE(summary.find("step 1, line 7 (INSTRUMENT): dev.prompt | prompt \"before the robot "
+                         "starts: set up, then confirm …\"\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("(1,1) buf"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("prompt \"check the colour\"\n"), std::string::npos) << summary;
+}

@@ -1,0 +1,191 @@
+//===- OperatorChecklist.cpp - Set-up and MANUAL checklists as prompts ----===//
+//
+// One walk over the lowered ops: the plate's place and lid follow the
+// moves and lid ops, so a MANUAL section in the middle of a run can say
+// where the plate is. Each checklist is one prompt text, a line per item.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/OperatorChecklist.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace plate {
+namespace {
+
+// The first words of each checklist: a module that has them already (the
+// pass listed twice in --passes) gets no second copy.
+constexpr std::string_view kSetUpHeading = "before the robot starts";
+constexpr std::string_view kSectionHeading = "MANUAL steps from line";
+
+bool isChecklist(const ir::Op &op, std::string_view heading) {
+  const auto *prompt = op.as<ir::PromptOp>();
+  return prompt && prompt->text.compare(0, heading.size(), heading) == 0;
+}
+
+class ChecklistBuilder {
+public:
+  ChecklistBuilder(ir::Module &module, PassContext &context)
+      : module_(module), context_(context), platform_(context.platform),
+        plateAt_(context.platform.samplePlateSlot) {}
+
+  void run() {
+    std::vector<ir::Op> &ops = module_.ops;
+    size_t firstRobot = 0;
+    while (firstRobot < ops.size() && !isRobotOp(ops[firstRobot]))
+      ++firstRobot;
+    if (firstRobot == ops.size())
+      return; // nothing runs on the robot, nobody to wait for
+    std::vector<ir::Op> result;
+    result.reserve(ops.size() + 4);
+    std::vector<const ir::Op *> leading;
+    for (size_t i = 0; i < firstRobot; ++i)
+      if (ops[i].manual)
+        leading.push_back(&ops[i]);
+    const ir::Op &setUpOrigin = leading.empty() ? ops[firstRobot] : *leading.front();
+    if (!isChecklist(ops.front(), kSetUpHeading))
+      result.push_back(prompt(setUpChecklist(leading), setUpOrigin));
+    for (size_t i = 0; i < ops.size(); ++i) {
+      // result.back() is op i - 1 (ops[i - 1] was moved from).
+      if (i > firstRobot && ops[i].manual && !result.back().manual &&
+          !isChecklist(result.back(), kSectionHeading)) {
+        std::vector<const ir::Op *> section;
+        for (size_t j = i; j < ops.size() && ops[j].manual; ++j)
+          section.push_back(&ops[j]);
+        result.push_back(prompt(sectionChecklist(section), ops[i]));
+      }
+      track(ops[i]);
+      result.push_back(std::move(ops[i]));
+    }
+    ops = std::move(result);
+  }
+
+private:
+  static bool isRobotOp(const ir::Op &op) { return !op.manual && ir::isDeviceOp(op.kind()); }
+
+  static ir::Op prompt(std::string text, const ir::Op &origin) {
+    ir::Op op;
+    op.payload.emplace<ir::PromptOp>(ir::PromptOp{std::move(text)});
+    op.loc = origin.loc;
+    op.step = origin.step;
+    return op;
+  }
+
+  void track(const ir::Op &op) {
+    if (op.manual)
+      return;
+    if (const auto *move = op.as<ir::MovePlateOp>())
+      plateAt_ = move->to;
+    else if (const auto *lid = op.as<ir::LidOp>())
+      lidOn_ = lid->place;
+  }
+
+  /// `slot 3 (heater)`: the slot and its fixture as the platform names it.
+  std::string slotName(const std::string &id) const {
+    const Slot *slot = platform_.findSlot(id);
+    if (!slot || slot->fixture.empty())
+      return "slot " + id;
+    std::string fixture = slot->fixture;
+    std::replace(fixture.begin(), fixture.end(), '_', ' ');
+    return fmt::format("slot {} ({})", id, fixture);
+  }
+
+  /// The statement as written (without indentation), then for a dispense
+  /// each liquid with its volume and wells: the layout shorthand
+  /// (`dispense 100 uL of layout`) does not say where each liquid goes.
+  void statementLines(const std::vector<const ir::Op *> &ops, std::string &text) const {
+    uint32_t lastLine = 0;
+    for (const ir::Op *op : ops) {
+      if (op->loc.line != lastLine) {
+        lastLine = op->loc.line;
+        std::string_view line = context_.sources.lineText(op->loc.fileId, op->loc.line);
+        while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+          line.remove_prefix(1);
+        while (!line.empty() &&
+               (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+          line.remove_suffix(1);
+        text += fmt::format("  [ ] {}\n", line.empty() ? ir::opMnemonic(op->kind()) : line);
+      }
+      if (const auto *dispense = op->as<ir::DispenseOp>())
+        for (const ir::Portion &portion : dispense->portions)
+          text += fmt::format("        {}: {} into {}\n", module_.liquid(portion.liquid).name,
+                              dispense->volume, portion.wells.str());
+    }
+  }
+
+  std::string setUpChecklist(const std::vector<const ir::Op *> &manual) const {
+    const ir::Op *first = manual.empty() ? nullptr : manual.front();
+    std::string text = fmt::format("{}{}: set up, then confirm\n", kSetUpHeading,
+                                   first ? fmt::format(" (MANUAL from line {})", first->loc.line)
+                                         : std::string());
+    if (!manual.empty()) {
+      text += "manual steps:\n";
+      statementLines(manual, text);
+    }
+    text += fmt::format("reservoir on {}, as the loading plan says:\n",
+                        slotName(platform_.reservoirSlot));
+    if (module_.loadingPlan.empty())
+      text += "  [ ] nothing to load\n";
+    for (const ir::ReservoirLoad &load : module_.loadingPlan)
+      text += fmt::format("  [ ] ({},{}) {} {} mL\n", load.pos.row, load.pos.col,
+                          module_.liquid(load.liquid).name, formatNumber(load.volumeMl));
+    text += "deck:\n";
+    text += fmt::format("  [ ] {} plate on {}, lid on\n", module_.plateType,
+                        slotName(platform_.samplePlateSlot));
+    unsigned racks = module_.tipRacksUsed.value_or(1);
+    text += fmt::format("  [ ] a full tip rack ({} tips) on {}{}\n",
+                        platform_.tipRackRows * platform_.tipRackCols,
+                        slotName(platform_.tipRackSlot),
+                        racks > 1 ? fmt::format("; {} more full rack(s) in the stacker", racks - 1)
+                                  : std::string());
+    text += fmt::format("  [ ] {} and {} empty\n", slotName(platform_.tipWasteSlot),
+                        slotName(platform_.solutionWasteSlot));
+    // Every place the plate or its lid may be moved to must be free.
+    std::set<std::string> places;
+    for (const TransportRoute &route : platform_.routes)
+      places.insert(route.slots.begin(), route.slots.end());
+    places.erase(platform_.samplePlateSlot);
+    for (const auto &[deck, holder] : platform_.lidHolders)
+      places.insert(holder);
+    std::string free;
+    for (const Slot &slot : platform_.slots)
+      if (places.count(slot.id))
+        free += (free.empty() ? "" : ", ") + slotName(slot.id);
+    text += fmt::format("  [ ] nothing on {}\n", free);
+    text += fmt::format("  [ ] {} off\n", slotName(platform_.heaterSlot));
+    return text + "confirm when all of the above is done";
+  }
+
+  std::string sectionChecklist(const std::vector<const ir::Op *> &manual) const {
+    std::string text = fmt::format("{} {}: the plate is on {}, lid {}\n", kSectionHeading,
+                                   manual.front()->loc.line, slotName(plateAt_),
+                                   lidOn_ ? "on" : "off");
+    statementLines(manual, text);
+    return text + "leave the plate there with its lid as you found it; confirm when done";
+  }
+
+  ir::Module &module_;
+  PassContext &context_;
+  const Platform &platform_;
+  std::string plateAt_;
+  bool lidOn_ = true;
+};
+
+class OperatorChecklistPass final : public Pass {
+public:
+  std::string_view name() const override { return "operator-checklist"; }
+  bool run(ir::Module &module, PassContext &context) override {
+    ChecklistBuilder(module, context).run();
+    return true;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createOperatorChecklistPass() {
+  return std::make_unique<OperatorChecklistPass>();
+}
+
+} // namespace plate
