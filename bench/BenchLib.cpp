@@ -101,7 +101,10 @@ CompileResult compileStaged(const CompileRequest &request) {
           continue;
         result.headPositions += op.blocks.size();
         if (geometry)
-          result.headPositionBound += headPositionLowerBound(pipettedWells(op), *geometry);
+          result.headPositionBound +=
+              op.as<ir::TransferOp>()
+                  ? transferLowerBound(*op.as<ir::TransferOp>(), *geometry)
+                  : headPositionLowerBound(pipettedWells(op), *geometry);
       }
     }
   }

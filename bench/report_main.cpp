@@ -16,6 +16,8 @@
 #include "backend/TranslationValidation.h"
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
+#include "passes/Dependences.h"
+#include "passes/GroupWells.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -570,6 +572,77 @@ int reportGuard(const std::string &baselinePath, bool write) {
   return failures || checked == 0 ? 1 : 0;
 }
 
+/// The dependences of docs/passes.md in real scripts: statements that must
+/// keep their order, and transfer pairs that depend on each other.
+int reportDependences() {
+  const Platform &platform = benchPlatform();
+  std::vector<Workload> workloads = exampleWorkloads(true);
+  for (const char *dir : {"/test/corpus", "/test/heldout"}) {
+    std::vector<std::filesystem::path> paths;
+    std::error_code error;
+    for (const auto &entry :
+         std::filesystem::recursive_directory_iterator(std::string(PLATE_SOURCE_DIR) + dir, error))
+      if (entry.path().extension() == ".plate")
+        paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    for (const auto &path : paths)
+      if (auto text = readWholeFile(path.string()))
+        workloads.push_back({path.parent_path().filename().string() == "heldout"
+                                 ? "heldout/" + path.filename().string()
+                                 : path.parent_path().filename().string(),
+                             *text});
+  }
+  fmt::print("dependences (passes/Dependences.h): robot statements, adjacent pairs that must keep "
+             "their order, transfers and their pairs\n");
+  fmt::print("{:<44} {:>6} {:>8} {:>9} {:>6} {:>7} {:>7} {:>6} {:>6} {:>6}\n", "script", "stmts",
+             "ordered", "transfers", "pairs", "chained", "shifted", "chain", "heads", "bound");
+  unsigned compiled = 0, withDependentPairs = 0;
+  for (const Workload &workload : workloads) {
+    CompileRequest request;
+    request.name = workload.name;
+    request.text = workload.text;
+    request.keepIR = true;
+    CompileResult result = compileStaged(request);
+    if (!result.ok)
+      continue; // scripts of the corpus that test diagnostics
+    ++compiled;
+    const ir::Module &module = *result.checked;
+    std::optional<HeadGeometry> geometry = headGeometry(module, platform);
+    std::vector<const ir::Op *> robot;
+    for (const ir::Op &op : module.ops)
+      if (!op.manual)
+        robot.push_back(&op);
+    unsigned ordered = 0;
+    for (size_t i = 0; i + 1 < robot.size(); ++i)
+      ordered += mustKeepOrder(wellAccess(*robot[i], module), wellAccess(*robot[i + 1], module));
+    unsigned transfers = 0, pairs = 0, chained = 0, shifted = 0, longest = 0, heads = 0,
+             bound = 0;
+    for (const ir::Op *op : robot) {
+      const auto *transfer = op->as<ir::TransferOp>();
+      if (!transfer || !geometry)
+        continue;
+      ++transfers;
+      pairs += transfer->pairs.size();
+      for (size_t i = 0; i < transfer->pairs.size(); ++i)
+        for (size_t j = i + 1; j < transfer->pairs.size(); ++j) {
+          PairConflict conflict = transferConflict(transfer->pairs[i], transfer->pairs[j]);
+          chained += conflict == PairConflict::DrawsWhatEarlierFilled;
+          shifted += conflict == PairConflict::FillsWhatEarlierDrew;
+        }
+      unsigned trips = transferTrips(transfer->volume.canonicalValue(), platform.tipCapacityUl);
+      heads += groupTransfer(*transfer, *geometry, trips).size();
+      bound += transferLowerBound(*transfer, *geometry);
+      longest = std::max(longest, longestTransferChain(*transfer));
+    }
+    withDependentPairs += chained + shifted > 0;
+    fmt::print("{:<44} {:>6} {:>8} {:>9} {:>6} {:>7} {:>7} {:>6} {:>6} {:>6}\n", workload.name,
+               robot.size(), ordered, transfers, pairs, chained, shifted, longest, heads, bound);
+  }
+  fmt::print("{} scripts compiled; {} with transfer pairs that depend on each other\n", compiled,
+             withDependentPairs);
+  return 0;
+}
+
 /// Translation validation's cost (docs/validation.md): what `plate run`
 /// adds before the first command, against the compile it follows.
 int reportValidate() {
@@ -628,6 +701,7 @@ int main(int argc, char **argv) {
   app.add_subcommand("quality", "head positions, tips and handling time vs bounds and naive");
   app.add_subcommand("tokens", "tokens of scripts, command streams and the Parser prompt");
   app.add_subcommand("validate", "translation validation time against compile time");
+  app.add_subcommand("dependences", "statements and transfer pairs that depend on each other");
   std::string baselinePath = PLATE_SOURCE_DIR "/bench/baseline.json";
   bool write = false;
   CLI::App *guard = app.add_subcommand("guard", "fail when a figure regressed past tolerance");
@@ -645,6 +719,8 @@ int main(int argc, char **argv) {
     return reportTokens();
   if (app.got_subcommand("validate"))
     return reportValidate();
+  if (app.got_subcommand("dependences"))
+    return reportDependences();
   if (guard->parsed())
     return reportGuard(baselinePath, write);
   return 2;

@@ -60,6 +60,7 @@
 #include "passes/Passes.h"
 
 #include <cmath>
+#include <map>
 
 namespace plate {
 
@@ -204,6 +205,28 @@ std::vector<TransferBatch> groupTransfer(const ir::TransferOp &transfer,
     batches.push_back(std::move(batch));
   }
   return batches;
+}
+
+unsigned longestTransferChain(const ir::TransferOp &transfer) {
+  // The pair that filled a pair's source comes earlier in the statement
+  // when there is a chain (destinations are distinct), so one pass in
+  // order sees it first.
+  std::map<Well, unsigned> chainFilling;
+  unsigned longest = 0;
+  for (const auto &[from, to] : transfer.pairs) {
+    auto filled = chainFilling.find(from);
+    unsigned chain = 1 + (filled == chainFilling.end() ? 0 : filled->second);
+    chainFilling[to] = chain;
+    longest = std::max(longest, chain);
+  }
+  return longest;
+}
+
+unsigned transferLowerBound(const ir::TransferOp &transfer, const HeadGeometry &geometry) {
+  WellSet destinations;
+  for (const auto &pair : transfer.pairs)
+    destinations.insert(pair.second);
+  return std::max(longestTransferChain(transfer), headPositionLowerBound(destinations, geometry));
 }
 
 namespace {

@@ -69,6 +69,16 @@ struct TransferBatch {
 /// with tips of `tipCapacityUl`.
 unsigned transferTrips(double volumeUl, double tipCapacityUl);
 
+/// The most pairs of the transfer in a row each drawing what the one
+/// before filled (a serial dilution of N steps: N).
+unsigned longestTransferChain(const ir::TransferOp &transfer);
+
+/// The fewest head positions any correct lowering of the transfer can
+/// use: the destinations' cover bound, or the longest chain of pairs each
+/// drawing what the one before filled (no two of those can share a
+/// position, and each must wait for the one before), whichever is larger.
+unsigned transferLowerBound(const ir::TransferOp &transfer, const HeadGeometry &geometry);
+
 /// A transfer's pairs as head positions, in the order they run, such that
 /// running them equals running the pairs one at a time in the statement's
 /// order (language spec §7; the rule is in passes/Dependences.h and the

@@ -344,6 +344,7 @@ TEST_F(GroupWellsTest, SerialDilutionAlongARowRunsOnePairPerPosition) {
   // Each pair draws what the one before filled: no two may share a
   // position, so 11 is also the fewest any correct lowering can use.
   ASSERT_EQ(batches.size(), 11u);
+  EXPECT_EQ(transferLowerBound(transfer, geometry), 11u);
   for (size_t i = 0; i < batches.size(); ++i)
     EXPECT_EQ(batches[i].pairs[0], static_cast<int>(i));
   expectSameResult(sequential(transfer, 1), batched(transfer, batches, 1), "series");
@@ -363,6 +364,7 @@ TEST_F(GroupWellsTest, SeriesDownColumnsFillTheHead) {
   std::vector<TransferBatch> batches = groupTransfer(transfer, geometry, 1);
   expectWellFormed(transfer, batches, geometry);
   EXPECT_EQ(batches.size(), 7u); // 28 pairs / 4 channels
+  EXPECT_EQ(transferLowerBound(transfer, geometry), 7u);
   expectSameResult(sequential(transfer, 1), batched(transfer, batches, 1), "columns");
 }
 
@@ -375,6 +377,7 @@ TEST_F(GroupWellsTest, ShiftAgainstTheSeriesNeedsOneTrip) {
   std::vector<TransferBatch> oneTrip = groupTransfer(transfer, geometry, 1);
   expectWellFormed(transfer, oneTrip, geometry);
   EXPECT_EQ(oneTrip.size(), 2u);
+  EXPECT_EQ(transferLowerBound(transfer, geometry), 2u);
   expectSameResult(sequential(transfer, 1), batched(transfer, oneTrip, 1), "one trip");
   std::vector<TransferBatch> twoTrips = groupTransfer(transfer, geometry, 2);
   expectWellFormed(transfer, twoTrips, geometry);
@@ -412,6 +415,7 @@ TEST_F(GroupWellsTest, TransferBatchesEqualThePairsOneAtATime) {
       for (unsigned trips : {1u, 2u}) {
         std::vector<TransferBatch> batches = groupTransfer(transfer, geometry, trips);
         expectWellFormed(transfer, batches, geometry);
+        EXPECT_GE(batches.size(), transferLowerBound(transfer, geometry));
         expectSameResult(sequential(transfer, trips), batched(transfer, batches, trips),
                          fmt::format("{} round {} trips {}", plateType, round, trips));
         if (HasFatalFailure())
