@@ -38,13 +38,16 @@ Usage:
       prints "PORT <n>" on stdout once it listens, serves until idle;
   stub_llm_server.py --scenario S.json [--log LOG.json] -- COMMAND ARGS...
       runs COMMAND with every "{PORT}" in its arguments replaced, then stops
-      and exits with the command's status (for lit RUN lines).
+      and exits with the command's status (for lit RUN lines); a COMMAND
+      killed by a signal kills the stub with the same signal, so that a
+      crash is never read as the exit status a test expects.
 """
 import argparse
 import http.server
 import json
 import os
 import re
+import signal
 import socketserver
 import subprocess
 import sys
@@ -316,6 +319,23 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def die_by_signal(program, number):
+    """Dies as `program` died. sys.exit(-6) would exit 250, an ordinary
+    failure for `not` and for the exit status a test expects."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = str(number)
+    print("stub_llm_server: `%s` was killed by signal %s" % (program, name),
+          file=sys.stderr, flush=True)
+    try:
+        signal.signal(number, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass  # SIGKILL and SIGSTOP keep their default
+    os.kill(os.getpid(), number)
+    sys.exit(128 + number)  # a signal whose default is to be ignored
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", required=True)
@@ -341,6 +361,8 @@ def main():
         command = [part.replace("{PORT}", str(port)) for part in command]
         status = subprocess.call(command)
         server.shutdown()
+        if status < 0:
+            die_by_signal(command[0], -status)
         sys.exit(status)
 
     print("PORT %d" % port, flush=True)
