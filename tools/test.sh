@@ -4,7 +4,8 @@
 #   PLATE_SANITIZE=fuzz  clang ASan+UBSan+libFuzzer build of everything
 #                        (build-fuzz/, -DPLATE_FUZZ=ON)
 #   PLATE_FUZZ_SECONDS=N afterwards, every fuzz target for N s (tools/fuzz.sh)
-# Sanitizer reports abort the process, so `not plate ...` cannot hide them;
+# Sanitizer reports abort the process, and a negative lit RUN line
+# (%expect-exit CODE, %not) fails on an abort (docs/reliability.md);
 # timing guards (ctest label `bench`) are skipped under sanitizers.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,10 +1,16 @@
 # lit configuration for plate. Each test is a file with RUN lines; %plate is
 # the driver under test, FileCheck and `not` come from llvm-14-tools.
 import os
-import lit.formats
+import sys
+
+import lit
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from plate_format import PlateTest  # noqa: E402
 
 config.name = "plate"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = PlateTest(execute_external=False)
 config.suffixes = [".plate", ".test", ".jsonl"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
@@ -18,6 +24,17 @@ config.substitutions.append(("%plate", config.plate_binary))
 config.substitutions.append(("%stdlib", config.plate_stdlib))
 config.substitutions.append(("%examples", config.plate_examples))
 config.substitutions.append(("%python", "python3"))
+# Negative RUN lines: %expect-exit CODE for the driver's documented codes
+# (1 input errors, 2 usage), %not (LLVM's `not`, which fails when the
+# program crashes) for tools without documented codes. PlateTest refuses
+# the internal shell's `not`.
+config.substitutions.append(
+    ("%expect-exit", "python3 " + os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
+config.substitutions.append(("%not", os.path.join(config.llvm_tools_dir, "not")))
+# lit itself on a fixture suite (test/lit/harness), with this configuration.
+config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".format(
+    os.path.join(os.path.dirname(os.path.dirname(lit.__file__)), "lit.py"),
+    os.path.abspath(site))))
 config.environment["PLATE_STDLIB"] = config.plate_stdlib
 # Verify the IR after every pass whatever the build type (passes/Pass.h),
 # and check every compiled stream against its script

@@ -104,7 +104,7 @@ TEST(LitStreams, EveryIllegalStreamIsRejectedAsItsCheckLineSays) {
     std::ifstream in(entry.path());
     std::string text((std::istreambuf_iterator<char>(in)), {});
     std::smatch runLine, checkLine;
-    if (!std::regex_search(text, runLine, std::regex("# RUN: not %plate run %s([^\n]*)")))
+    if (!std::regex_search(text, runLine, std::regex("# RUN: %expect-exit 1 %plate run %s([^\n]*)")))
       continue;
     ASSERT_TRUE(std::regex_search(text, checkLine, std::regex("# CHECK: ([^\n]*)")))
         << entry.path();
