@@ -3,7 +3,8 @@
 prints a short summary for FileCheck.
 
   plan         the loading plan (language spec §11): reservoir entries with
-               row, col, liquid, volume_ml; tips, tip_racks, robot_time_s
+               row, col, liquid, volume_ml; tips, tip_racks, robot_time_s;
+               then the set of liquids loaded
   diagnostics  the --diagnostics=json document (docs/diagnostics.md)
 """
 import json
@@ -40,6 +41,7 @@ if kind == "plan":
         print("position ({},{}) {} {} mL".format(entry["row"], entry["col"], entry["liquid"],
                                                 entry["volume_ml"]))
     print("tips {} racks {} time {}".format(doc["tips"], doc["tip_racks"], doc["robot_time_s"]))
+    print("liquids: " + " ".join(sorted({entry["liquid"] for entry in doc["reservoir"]})))
 elif kind == "diagnostics":
     expect(set(doc) == {"diagnostics", "errors", "warnings"},
            "diagnostics: top-level keys are {}".format(sorted(doc)))
