@@ -8,7 +8,7 @@ Modes (all compare against an uninterrupted baseline run of the same input):
   random-faults N   N seeded random-fault runs (--fault-rate), each resumed
                     until it completes.
   external-kill N   N runs killed with SIGKILL from outside after a seeded
-                    random delay, then resumed.
+                    random number of confirmed commands, then resumed.
 
 Equal means: the same final deck state (--state-out), the same read and
 analysis files byte for byte, the same robot time, and a journal in which
@@ -78,6 +78,7 @@ class Checker:
         self.args = args
         self.failures = 0
         self.cases = 0
+        self.killed_mid_run = 0
         self.base_dir = os.path.join(args.work, 'baseline')
         self.prefix = os.path.splitext(os.path.basename(args.input))[0]
         shutil.rmtree(args.work, ignore_errors=True)
@@ -172,29 +173,50 @@ class Checker:
                          result)
 
     def external_kill(self, count):
+        # The kill lands after a seeded random number of confirmed commands,
+        # watched in the journal as it grows, so that it lands mid-run on a
+        # fast disk as on a slow one (a delay in seconds missed the run
+        # whenever fsync was cheap). A kill that still comes too late is
+        # drawn again: every case is a kill mid-run.
         rng = random.Random(self.args.seed)
         for case in range(count):
-            out_dir = os.path.join(self.args.work, 'sigkill%d' % case)
-            os.makedirs(out_dir)
-            process = subprocess.Popen(self.command(out_dir), stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0, self.args.max_delay))
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-            if process.returncode == 0:
-                # Finished before the kill: the journal must say so.
-                final = self.resume(out_dir)
-                if 'is complete' not in final.stderr:
-                    self.failures += 1
-                    print('FAIL sigkill %d: a complete run was resumable' % case)
-                self.cases += 1
+            for attempt in range(10):
+                out_dir = os.path.join(self.args.work, 'sigkill%d-%d' % (case, attempt))
+                os.makedirs(out_dir)
+                target = rng.randint(1, max(1, self.commands * 9 // 10))
+                if self.kill_after(out_dir, target):
+                    break
+            else:
+                self.failures += 1
+                print('FAIL sigkill %d: 10 kills, none of them mid-run' % case)
                 continue
-            if not os.path.exists(self.journal(out_dir)):
-                # Killed while compiling: nothing ran; a fresh run is the recovery.
-                final = run(self.command(out_dir) + ['--state-out', self.state(out_dir)])
-                self.compare('sigkill %d (before the first command)' % case, out_dir, final)
-                continue
-            self.compare('sigkill %d' % case, out_dir, self.resume(out_dir))
+            self.killed_mid_run += 1
+            self.compare('sigkill %d after command %d' % (case, target), out_dir,
+                         self.resume(out_dir))
+
+    def kill_after(self, out_dir, target):
+        """Runs until the journal confirms `target` commands, then SIGKILL.
+        True when the kill left the journal of an unfinished run."""
+        process = subprocess.Popen(self.command(out_dir), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        journal, seen, offset = self.journal(out_dir), 0, 0
+        while process.poll() is None and seen < target:
+            try:
+                with open(journal, 'rb') as handle:
+                    handle.seek(offset)
+                    chunk = handle.read()
+            except FileNotFoundError:
+                chunk = b''
+            # Count whole lines only; a line being written is read again.
+            chunk = chunk[:chunk.rfind(b'\n') + 1]
+            offset += len(chunk)
+            seen += chunk.count(b'"done"')
+            time.sleep(0.0005)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        if process.returncode != -signal.SIGKILL:
+            return False
+        return 0 < len(confirmed(self.journal(out_dir))) < self.commands
 
 
 def main():
@@ -204,7 +226,6 @@ def main():
     parser.add_argument('--work', required=True)
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--rate', type=float, default=0.05)
-    parser.add_argument('--max-delay', type=float, default=0.5)
     parser.add_argument('mode', choices=['power-loss', 'random-faults', 'external-kill'])
     parser.add_argument('what')
     parser.add_argument('extra', nargs=argparse.REMAINDER)
@@ -220,8 +241,10 @@ def main():
         checker.random_faults(int(args.what))
     else:
         checker.external_kill(int(args.what))
-    print('%s: %d commands, %d case(s), %d failed' % (args.mode, checker.commands,
-                                                     checker.cases, checker.failures))
+    killed = (', %d killed mid-run' % checker.killed_mid_run
+              if args.mode == 'external-kill' else '')
+    print('%s: %d commands, %d case(s)%s, %d failed' % (args.mode, checker.commands,
+                                                       checker.cases, killed, checker.failures))
     sys.exit(1 if checker.failures else 0)
 
 
