@@ -34,14 +34,20 @@ const json &verdictSchema() {
 
 std::optional<Verdict> parseVerdict(std::string_view reply, std::string &error) {
   std::string text(reply);
-  size_t fence = text.find("```");
-  if (fence != std::string::npos) {
-    size_t start = text.find('\n', fence);
-    size_t end = start == std::string::npos ? std::string::npos : text.find("```", start);
-    if (start != std::string::npos && end != std::string::npos)
-      text = text.substr(start + 1, end - start - 1);
-  }
   json body = parseJsonOrDiscarded<json>(text);
+  // A fence is looked for only around a reply that is not JSON as it
+  // stands (a finding may quote a fenced snippet). The fenced text ends at
+  // the first fence after the opening line or, when a message holds a
+  // fence itself, at the last one.
+  size_t fence = body.is_discarded() ? text.find("```") : std::string::npos;
+  size_t start = fence == std::string::npos ? fence : text.find('\n', fence);
+  if (start != std::string::npos) {
+    for (size_t end : {text.find("```", start), text.rfind("```")}) {
+      if (end == std::string::npos || end <= start || !body.is_discarded())
+        continue;
+      body = parseJsonOrDiscarded<json>(text.substr(start + 1, end - start - 1));
+    }
+  }
   if (body.is_discarded() || !body.is_object()) {
     error = "the answer is not a JSON object";
     return std::nullopt;
@@ -91,6 +97,16 @@ std::optional<Verdict> parseVerdict(std::string_view reply, std::string &error) 
     return std::nullopt;
   }
   return verdict;
+}
+
+json verdictToJson(const Verdict &verdict) {
+  json findings = json::array();
+  for (const Finding &finding : verdict.findings)
+    findings.push_back({{"type", finding.type},
+                        {"location", finding.location},
+                        {"message", finding.message},
+                        {"guidance", finding.guidance}});
+  return {{"verdict", verdict.pass ? "pass" : "fail"}, {"findings", std::move(findings)}};
 }
 
 std::string stepSummary(const ir::Module &module) {

@@ -33,6 +33,9 @@ struct Verdict {
 /// Parses a verdict strictly (a ```json fence around it is tolerated);
 /// nullopt with the reason in `error` when it is not one.
 std::optional<Verdict> parseVerdict(std::string_view reply, std::string &error);
+/// The verdict in the wire shape of verdictSchema(), which parseVerdict
+/// reads back to an equal verdict.
+nlohmann::json verdictToJson(const Verdict &verdict);
 
 /// One line per step of the compiled module: which commands it produced
 /// and with which values, never the raw command list.

@@ -46,3 +46,36 @@ TEST(FuzzRegression, VerdictNumberOverflowIsMalformed) {
   EXPECT_FALSE(verdict.has_value());
   EXPECT_FALSE(error.empty());
 }
+
+// verdict target, round trip: a fence inside a finding's message was taken
+// for the reply's fence, so a well-formed verdict, printed indented as
+// models answer, was rejected as malformed (and a correct script retried
+// into a final fail).
+TEST(FuzzRegression, VerdictWithFencesInMessagesRoundTrips) {
+  agent::Verdict verdict;
+  verdict.findings = {
+      {"parameter", "line 4", "the text says ```10 min```", "write `10 min`", "validator"},
+      {"order", "step 2", "```\nwash\n``` comes first", "swap steps 2 and 3", "validator"}};
+  nlohmann::json wire = agent::verdictToJson(verdict);
+  for (const std::string &printed :
+       {wire.dump(), wire.dump(2), "```json\n" + wire.dump(2) + "\n```"}) {
+    std::string error;
+    auto reread = agent::parseVerdict(printed, error);
+    ASSERT_TRUE(reread) << error << "\n" << printed;
+    EXPECT_FALSE(reread->pass);
+    ASSERT_EQ(reread->findings.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(reread->findings[i].type, verdict.findings[i].type);
+      EXPECT_EQ(reread->findings[i].location, verdict.findings[i].location);
+      EXPECT_EQ(reread->findings[i].message, verdict.findings[i].message);
+      EXPECT_EQ(reread->findings[i].guidance, verdict.findings[i].guidance);
+    }
+  }
+  // A fenced reply still ends at its first closing fence when text follows.
+  std::string error;
+  auto fenced = agent::parseVerdict(
+      "Verdict:\n```json\n{\"verdict\":\"pass\",\"findings\":[]}\n```\nUse ``` for code.", error);
+  ASSERT_TRUE(fenced) << error;
+  EXPECT_TRUE(fenced->pass);
+}
+
