@@ -39,7 +39,7 @@ copy_seeds() { # copies files matching find(1) arguments, numbered to avoid clas
   local n=0
   while IFS= read -r -d '' file; do
     n=$((n + 1)); cp "$file" "$seeds/$n-$(basename "$file")"
-  done < <(find "$@" -type f -size -1M -print0 2>/dev/null)
+  done < <(find "$@" -type f -size -1024k -print0 2>/dev/null)
 }
 case "$target" in
   parser|sema|pipeline)
@@ -72,12 +72,17 @@ PY
     ;;
 esac
 
+if [ -z "$(ls -A "$seeds")" ]; then
+  echo "fuzz: no seeds for $target in $seeds; the tests' inputs should be there" >&2
+  exit 1
+fi
 corpus="$build/corpus/$target"
 artifacts="$build/artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
 case "$target" in
   parser|sema|pipeline) dict=(-dict="$root/test/fuzz/plate.dict") ;;
   stream|verdict) dict=(-dict="$root/test/fuzz/json.dict") ;;
+  reader_csv|layout_csv) dict=(-dict="$root/test/fuzz/csv.dict") ;;
   *) dict=() ;;
 esac
 export PLATE_STDLIB="$root/stdlib"
