@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 
 namespace plate::backend {
@@ -151,6 +152,11 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
       double value = std::strtod(cell.c_str(), &end);
       if (end != cell.c_str() + cell.size())
         return fail(lineNo, 1, fmt::format("well {}{} holds `{}`, not a number", label, col, cell));
+      // strtod reads `nan`, `inf` and overflowing exponents; no reader
+      // measures those, and a NaN would pass unnoticed into the fits.
+      if (!std::isfinite(value))
+        return fail(lineNo, 1,
+                    fmt::format("well {}{} holds `{}`, not a finite number", label, col, cell));
       values[Well{uint8_t(row), uint8_t(col)}] = value;
     }
   }

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 using namespace plate;
 
 // stream target, crash-455afb7e: `1e616` made nlohmann::json throw
@@ -79,3 +81,25 @@ TEST(FuzzRegression, VerdictWithFencesInMessagesRoundTrips) {
   EXPECT_TRUE(fenced->pass);
 }
 
+// reader_csv target, round trip (crash on `0.951e99900`): strtod read
+// overflowing exponents as infinity, and `nan` and `inf` as values, which
+// no reader measures; a NaN would have gone on into the standard-curve fit.
+TEST(FuzzRegression, ReaderCsvRejectsNonFiniteValues) {
+  std::string dir = ::testing::TempDir();
+  for (const char *cell : {"nan", "-inf", "infinity", "1e400"}) {
+    std::string path = dir + "/plate-reader-nonfinite.csv";
+    std::string csv = "595nm,1,2\nA,0.5,";
+    csv += cell;
+    csv += "\n";
+    {
+      std::ofstream out(path, std::ios::trunc);
+      out << csv;
+    }
+    SourceManager sources;
+    DiagnosticEngine diags(sources);
+    EXPECT_FALSE(backend::readPlateCsv(path, PlateShape{1, 2}, sources, diags)) << cell;
+    ASSERT_EQ(diags.errorCount(), 1u) << cell;
+    EXPECT_EQ(diags.diagnostics()[0].id, DiagId::ReaderDataShape);
+    EXPECT_EQ(diags.diagnostics()[0].loc.line, 2u);
+  }
+}
