@@ -138,7 +138,10 @@ public:
   }
 
 private:
-  /// W804 needs the reads after each dispense: one backward walk.
+  /// W804 needs the reads after each dispense: one backward walk. What a
+  /// transfer moves on is read where it lands, so a transfer's source
+  /// counts as read when its destination is (pairs walked last to first,
+  /// so that a serial dilution passes it back along the whole chain).
   void findUnreadDispenses() {
     bool anyRead = false;
     WellSet readLater;
@@ -150,6 +153,10 @@ private:
       } else if (auto *read = op.as<ir::ReadFluorescenceOp>()) {
         anyRead = true;
         readLater |= module_.readWells(read->wells);
+      } else if (auto *transfer = op.as<ir::TransferOp>()) {
+        for (auto pair = transfer->pairs.rbegin(); pair != transfer->pairs.rend(); ++pair)
+          if (readLater.contains(pair->second))
+            readLater.insert(pair->first);
       } else if (auto *dispense = op.as<ir::DispenseOp>()) {
         WellSet wells;
         for (const ir::Portion &portion : dispense->portions)
