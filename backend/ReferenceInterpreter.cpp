@@ -113,10 +113,18 @@ private:
     for (Well well : op.wells.columnMajor())
       record(well, WellEventKind::Mix);
   }
+  /// A pair moves its volume in trips of at most a tip's volume (the
+  /// platform's one figure about tips this reference needs): what a well
+  /// that is both the source and the destination of its pair (A1 to A1)
+  /// holds between trips is what the robot leaves there. For every other
+  /// pair the trips only split one removal and one addition.
   void step(const ir::TransferOp &op) {
-    double ul = op.volume.canonicalValue();
     for (const auto &[from, to] : op.pairs)
-      add(to, remove(from, ul));
+      for (double left = op.volume.canonicalValue(); left > kHistoryToleranceUl;) {
+        double trip = std::min(left, platform_.tipCapacityUl);
+        left -= trip;
+        add(to, remove(from, trip));
+      }
   }
   void step(const ir::ReadAbsorbanceOp &op) {
     if (manual_)

@@ -88,9 +88,12 @@ private:
   //--- volumes ----------------------------------------------------------------//
 
   /// A per-well volume of one step; `firstWell` names a well it goes to.
-  void checkVolume(const Quantity &volume, std::optional<Well> firstWell,
-                   bool fillsWell) {
-    if (volume.value > platform_.tipCapacityUl + kSlack)
+  /// Moving liquid takes as many trips as the tip needs (lower-pipetting
+  /// splits dispenses, removals, wash fills and transfers), but a mix
+  /// draws its whole volume into the tip at once (`inOneTip`).
+  void checkVolume(const Quantity &volume, std::optional<Well> firstWell, bool fillsWell,
+                   bool inOneTip = false) {
+    if (inOneTip && volume.value > platform_.tipCapacityUl + kSlack)
       report(DiagId::TipOverflow, fmt::format("{}", volume),
              fmt::format("{}", Quantity::microliters(platform_.tipCapacityUl)));
     if (fillsWell && firstWell && volume.value > wellCapacity_ + kSlack)
@@ -113,7 +116,7 @@ private:
       all |= portion.wells;
     checkVolume(op.volume, firstOf(all), /*fillsWell=*/true);
     if (op.mix)
-      checkVolume(op.mix->volume, firstOf(all), /*fillsWell=*/false);
+      checkVolume(op.mix->volume, firstOf(all), /*fillsWell=*/false, /*inOneTip=*/true);
   }
   void check(const ir::AspirateOp &op) {
     if (op.volume)
@@ -138,7 +141,7 @@ private:
   }
   void check(const ir::ShakeOp &op) { checkSpeed(op.speed, "shaking speed"); }
   void check(const ir::MixOp &op) {
-    checkVolume(op.volume, firstOf(op.wells), /*fillsWell=*/false);
+    checkVolume(op.volume, firstOf(op.wells), /*fillsWell=*/false, /*inOneTip=*/true);
   }
   void check(const ir::TransferOp &op) {
     std::optional<Well> first;

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -134,13 +135,13 @@ private:
     }
     }
   }
-  /// Whole microlitres, at least 1, at most `most` (0 when none fits).
+  /// Whole microlitres, at least 1, at most `most` (0 when none fits);
+  /// some above the 300 µL tip, which take two trips.
   double volumeUpTo(double most) {
-    most = std::min(most, 250.0);
     if (most < 1)
       return 0;
-    static const double steps[] = {5, 10, 20, 25, 50, 100, 150, 200, 250};
-    double chosen = steps[pick(9)];
+    static const double steps[] = {5, 10, 20, 25, 50, 100, 150, 200, 250, 320};
+    double chosen = steps[pick(10)];
     return std::min(chosen, static_cast<double>(static_cast<unsigned>(most)));
   }
   double headroom(const std::vector<Cell> &cells) {
@@ -227,7 +228,7 @@ private:
       return {};
     // The volume every pair can move when the pairs run in order (the
     // statement's meaning): try the largest candidate that works.
-    for (double ul : {100.0, 50.0, 20.0, 10.0, 5.0}) {
+    for (double ul : {320.0, 100.0, 50.0, 20.0, 10.0, 5.0}) {
       std::map<Cell, double> trial = volume_;
       bool fits = true;
       for (size_t i = 0; i < from.size() && fits; ++i) {
@@ -282,7 +283,8 @@ private:
       double held = least(cells);
       if (held < 5)
         return {};
-      return fmt::format("mix 3 times {} uL in {}", std::min(held, 50.0), spell(cells));
+      return fmt::format("mix 3 times {} uL in {}", std::min(std::floor(held), 50.0),
+                         spell(cells));
     }
     case 6:
       return removal(someWells());
