@@ -154,7 +154,9 @@ duration : quantity ;
 temperature : quantity ;
 speed : quantity ;
 wavelength : quantity ;
-count : quantity ;
+// `3 times` is a number with the unit `times`; a Count parameter takes the
+// word after it: `wash n times with ...`, `repeat n times {`.
+count : quantity TIMES? ;
 ratio : quantity ;
 
 // A quantity in a statement may be a procedure parameter (a bare name).
