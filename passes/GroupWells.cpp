@@ -222,11 +222,32 @@ unsigned longestTransferChain(const ir::TransferOp &transfer) {
   return longest;
 }
 
+/// Why this bounds every correct lowering. A position's destinations lie
+/// in one row (the channels lie along a row), so positions split by row.
+/// Pairs joined by a chain of pairs each drawing what the one before filled
+/// can never share a position: the pairs between them must run after the
+/// first and before the last. So row r needs at least as many positions as
+/// the most of its pairs on one chain (the chain may pass through other
+/// rows), and at least its destinations' cover bound; the rows add up. The
+/// longest chain over the whole plate bounds the count as well.
 unsigned transferLowerBound(const ir::TransferOp &transfer, const HeadGeometry &geometry) {
-  WellSet destinations;
+  std::map<unsigned, WellSet> destinationsByRow;
   for (const auto &pair : transfer.pairs)
-    destinations.insert(pair.second);
-  return std::max(longestTransferChain(transfer), headPositionLowerBound(destinations, geometry));
+    destinationsByRow[pair.second.row].insert(pair.second);
+  unsigned byRows = 0;
+  for (const auto &[row, destinations] : destinationsByRow) {
+    // Row r's pairs on the longest chain ending at each well filled.
+    std::map<Well, unsigned> onChain;
+    unsigned most = 0;
+    for (const auto &[from, to] : transfer.pairs) {
+      auto filled = onChain.find(from);
+      unsigned count = (to.row == row) + (filled == onChain.end() ? 0 : filled->second);
+      onChain[to] = count;
+      most = std::max(most, count);
+    }
+    byRows += std::max(most, headPositionLowerBound(destinations, geometry));
+  }
+  return std::max(longestTransferChain(transfer), byRows);
 }
 
 namespace {

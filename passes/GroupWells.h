@@ -74,9 +74,7 @@ unsigned transferTrips(double volumeUl, double tipCapacityUl);
 unsigned longestTransferChain(const ir::TransferOp &transfer);
 
 /// The fewest head positions any correct lowering of the transfer can
-/// use: the destinations' cover bound, or the longest chain of pairs each
-/// drawing what the one before filled (no two of those can share a
-/// position, and each must wait for the one before), whichever is larger.
+/// use (the argument is in GroupWells.cpp).
 unsigned transferLowerBound(const ir::TransferOp &transfer, const HeadGeometry &geometry);
 
 /// A transfer's pairs as head positions, in the order they run, such that
