@@ -586,11 +586,15 @@ int reportDependences() {
         paths.push_back(entry.path());
     std::sort(paths.begin(), paths.end());
     for (const auto &path : paths)
-      if (auto text = readWholeFile(path.string()))
-        workloads.push_back({path.parent_path().filename().string() == "heldout"
-                                 ? "heldout/" + path.filename().string()
-                                 : path.parent_path().filename().string(),
+      if (auto text = readWholeFile(path.string())) {
+        // Corpus entries by their folder, held-out scripts by their path.
+        std::string relative =
+            std::filesystem::relative(path, std::string(PLATE_SOURCE_DIR) + "/test").string();
+        workloads.push_back({path.filename() == "truth.plate"
+                                 ? path.parent_path().filename().string()
+                                 : relative,
                              *text});
+      }
   }
   fmt::print("dependences (passes/Dependences.h): robot statements, adjacent pairs that must keep "
              "their order, transfers and their pairs\n");
