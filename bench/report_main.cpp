@@ -577,7 +577,7 @@ int reportGuard(const std::string &baselinePath, bool write) {
 int reportDependences() {
   const Platform &platform = benchPlatform();
   std::vector<Workload> workloads = exampleWorkloads(true);
-  for (const char *dir : {"/test/corpus", "/test/heldout"}) {
+  for (const char *dir : {"/test/corpus", "/test/heldout/scripts"}) {
     std::vector<std::filesystem::path> paths;
     std::error_code error;
     for (const auto &entry :

@@ -287,14 +287,14 @@ TEST(TranslationValidation, EveryScriptOfTheRepositoryValidates) {
 }
 
 TEST(TranslationValidation, HeldOutScriptsCompileAndValidate) {
-  // Written blind from the specs (test/heldout/README.md): each must
+  // Written blind from the specs (test/heldout/scripts/README.md): each must
   // compile without an error (a check that rejects correct work is worse
   // than none) and run as it says. The retired ones found faults once and
   // stay as regression tests.
   namespace fs = std::filesystem;
   std::vector<fs::path> scripts;
   for (const auto &entry :
-       fs::recursive_directory_iterator(std::string(PLATE_SOURCE_DIR) + "/test/heldout"))
+       fs::recursive_directory_iterator(std::string(PLATE_SOURCE_DIR) + "/test/heldout/scripts"))
     if (entry.path().extension() == ".plate")
       scripts.push_back(entry.path());
   std::sort(scripts.begin(), scripts.end());
