@@ -143,19 +143,21 @@ TEST_F(CheckPlatformTest, MagnetNeedsAMagnetSlot) {
   EXPECT_NE(fresh.diagnostics()[0].message.find("magnet"), std::string::npos);
 }
 
-TEST_F(CheckPlatformTest, VolumeAboveTipIsE501AboveWellIsE500) {
+TEST_F(CheckPlatformTest, MixAboveTipIsE501MovingMoreTakesTripsAboveWellIsE500) {
   ir::LiquidId buffer = addReagent("buffer");
   double tip = platform.tipCapacityUl;
   double well96 = platform.findLabware("plate96")->wellCapacityUl;
   ASSERT_GT(well96, tip); // plate96 wells take more than one tip
   addOp(ir::DispenseOp{{{buffer, wells("A1", "A4")}}, uL(tip), {}, {}});
-  size_t big = addOp(ir::DispenseOp{{{buffer, wells("B2", "B4")}}, uL(tip + 10), {}, {}});
+  // More than a tip per well: the robot makes two trips, no diagnostic.
+  addOp(ir::DispenseOp{{{buffer, wells("B2", "B4")}}, uL(tip + 10), {}, {}});
+  // A mix draws its volume into the tip at once.
+  size_t mix = addOp(ir::MixOp{wells("A1", "A4"), 3, uL(tip + 10), {}});
   size_t huge = addOp(ir::WashOp{buffer, wells("C3", "C4"), uL(well96 + 1), 2, {}, {}, {}});
   EXPECT_FALSE(check());
-  ASSERT_EQ(codes(), (std::vector<std::string>{"E501", "E501", "E500"}));
-  expectAt(diags.diagnostics()[0], big);
-  expectAt(diags.diagnostics()[1], huge);
-  const Diagnostic &overflow = diags.diagnostics()[2];
+  ASSERT_EQ(codes(), (std::vector<std::string>{"E501", "E500"}));
+  expectAt(diags.diagnostics()[0], mix);
+  const Diagnostic &overflow = diags.diagnostics()[1];
   expectAt(overflow, huge);
   EXPECT_NE(overflow.message.find("`C3`"), std::string::npos) << overflow.message;
   EXPECT_NE(overflow.message.find(formatNumber(well96)), std::string::npos);
