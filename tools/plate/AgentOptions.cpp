@@ -50,41 +50,19 @@ nlohmann::json diagnosticsJson(const DiagnosticEngine &diags, const SourceManage
   return rendered["diagnostics"];
 }
 
-QuietCerr::QuietCerr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
-QuietCerr::~QuietCerr() { std::cerr.rdbuf(saved_); }
+ScriptCompilation::ScriptCompilation(std::string name, std::string script,
+                                     const std::string &stdlibDir, const std::string &layoutCsv)
+    : compilation_([&] {
+        CompileOptions options;
+        options.input = std::move(name);
+        options.source = std::move(script);
+        options.stdlibDir = stdlibDir;
+        options.layoutCsv = layoutCsv;
+        options.diagnosticsFormat = DiagnosticsFormat::Collect;
+        return options;
+      }()) {}
 
-ScratchScript::ScratchScript(std::string_view tool, std::string_view stem,
-                             const std::string &text) {
-  static std::atomic<unsigned> counter{0};
-  dir_ = std::filesystem::temp_directory_path() / fmt::format("plate-{}-{}", tool, getpid());
-  std::filesystem::create_directories(dir_);
-  file_ = dir_ / fmt::format("{}{}.plate", stem, ++counter);
-  std::ofstream(file_, std::ios::binary) << text;
-}
-
-ScratchScript::~ScratchScript() {
-  std::error_code ignored;
-  std::filesystem::remove(file_, ignored);
-  std::filesystem::remove(dir_, ignored); // only when empty
-}
-
-ScratchCompilation::ScratchCompilation(std::string_view tool, std::string_view stem,
-                                       const std::string &script, const std::string &stdlibDir,
-                                       const std::string &layoutCsv)
-    : file_(tool, stem, script), compilation_(options(file_, stdlibDir, layoutCsv)) {}
-
-CompileOptions ScratchCompilation::options(const ScratchScript &file,
-                                           const std::string &stdlibDir,
-                                           const std::string &layoutCsv) {
-  CompileOptions options;
-  options.input = file.path();
-  options.stdlibDir = stdlibDir;
-  options.layoutCsv = layoutCsv;
-  options.diagnosticsFormat = DiagnosticsFormat::Json;
-  return options;
-}
-
-nlohmann::json ScratchCompilation::diagnostics() {
+nlohmann::json ScriptCompilation::diagnostics() {
   return diagnosticsJson(compilation_.diags(), compilation_.sources());
 }
 

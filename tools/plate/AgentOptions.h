@@ -3,8 +3,8 @@
 // Both subcommands call language models over HTTP and put every candidate
 // script through the compiler quietly, so they share the transport flags
 // (bound straight to agent::ClientOptions), how inputs are read, how the
-// platform is loaded for the prompts, and how a candidate is compiled from
-// a scratch file. Flag names, defaults and help text are what each command
+// platform is loaded for the prompts, and how a candidate is compiled in
+// memory. Flag names, defaults and help text are what each command
 // has always shown; where the two differ, AgentCommand says which.
 //
 //===----------------------------------------------------------------------===//
@@ -18,9 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -48,57 +46,21 @@ std::optional<Platform> loadBioforge1(const std::string &stdlibDir);
 /// prints (empty when rendering fails).
 nlohmann::json diagnosticsJson(const DiagnosticEngine &diags, const SourceManager &sources);
 
-/// Redirects std::cerr while a Compilation runs: a candidate's diagnostics
-/// belong to the record and the feedback, not to the terminal.
-class QuietCerr {
+/// A Compilation of a script held in memory (a candidate, a ground truth),
+/// named `name` in its diagnostics, which are collected, never printed.
+/// Nothing is written to disk and nothing global changes, so compilations
+/// may run on several threads at once. Nothing has run yet; the caller
+/// picks the phases.
+class ScriptCompilation {
 public:
-  QuietCerr();
-  ~QuietCerr();
-  QuietCerr(const QuietCerr &) = delete;
-  QuietCerr &operator=(const QuietCerr &) = delete;
-
-private:
-  std::ostringstream sink_;
-  std::streambuf *saved_;
-};
-
-/// A script written to a file of its own, since a Compilation reads its
-/// input from a file: TMP/plate-TOOL-PID/STEMn.plate, removed (with the
-/// folder, once empty) on destruction. Safe to create from several threads.
-class ScratchScript {
-public:
-  ScratchScript(std::string_view tool, std::string_view stem, const std::string &text);
-  ~ScratchScript();
-  ScratchScript(const ScratchScript &) = delete;
-  ScratchScript &operator=(const ScratchScript &) = delete;
-
-  std::string path() const { return file_.string(); }
-
-private:
-  std::filesystem::path dir_;
-  std::filesystem::path file_;
-};
-
-/// A Compilation of a script held in memory (a candidate, a ground truth):
-/// from a ScratchScript, with JSON diagnostics that are collected, never
-/// printed. Nothing has run yet; the caller picks the phases.
-class ScratchCompilation {
-public:
-  ScratchCompilation(std::string_view tool, std::string_view stem, const std::string &script,
-                     const std::string &stdlibDir, const std::string &layoutCsv);
+  ScriptCompilation(std::string name, std::string script, const std::string &stdlibDir,
+                    const std::string &layoutCsv);
 
   Compilation &compilation() { return compilation_; }
   /// The diagnostics so far, as diagnosticsJson() renders them.
   nlohmann::json diagnostics();
 
 private:
-  static CompileOptions options(const ScratchScript &file, const std::string &stdlibDir,
-                                const std::string &layoutCsv);
-
-  // Declaration order is construction order: the file exists before the
-  // compilation reads it, and outlives it.
-  ScratchScript file_;
-  QuietCerr quiet_;
   Compilation compilation_;
 };
 

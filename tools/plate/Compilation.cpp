@@ -29,6 +29,8 @@ void Compilation::finishDiagnostics() {
   if (diagnosticsFinished_)
     return;
   diagnosticsFinished_ = true;
+  if (options_.diagnosticsFormat == DiagnosticsFormat::Collect)
+    return;
   if (options_.diagnosticsFormat == DiagnosticsFormat::Json) {
     std::cerr << renderJson(diags_.diagnostics(), sources_);
     return;
@@ -48,7 +50,9 @@ void Compilation::finishDiagnostics() {
 bool Compilation::parse() {
   if (script_)
     return !diags_.hasErrors();
-  std::optional<uint32_t> fileId = sources_.addFile(options_.input);
+  std::optional<uint32_t> fileId =
+      options_.source ? sources_.addBuffer(options_.input, *options_.source)
+                      : sources_.addFile(options_.input);
   if (!fileId) {
     diags_.report(DiagId::CannotRead, SourceLoc{}, options_.input,
                   std::strerror(errno));

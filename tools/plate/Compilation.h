@@ -31,10 +31,16 @@ enum class ExitCode : int {
   InternalError = 3,
 };
 
-enum class DiagnosticsFormat { Text, Json };
+/// Text and Json print on stderr (Text as it goes, Json at the end);
+/// Collect keeps the diagnostics for the caller and prints nothing (a
+/// candidate's diagnostics belong to the agent's record and feedback).
+enum class DiagnosticsFormat { Text, Json, Collect };
 
 struct CompileOptions {
-  std::string input;
+  std::string input; ///< the file to read, or the name of `source`
+  /// The script's text when it is held in memory (a candidate, a ground
+  /// truth): nothing is read from `input`, which names it in diagnostics.
+  std::optional<std::string> source;
   std::string layoutCsv;
   std::string stdlibDir;
   DiagnosticsFormat diagnosticsFormat = DiagnosticsFormat::Text;

@@ -87,17 +87,12 @@ std::string defaultCorpus() {
   return (fs::path(PLATE_STDLIB_DIR).parent_path() / "test" / "corpus").string();
 }
 
-std::mutex &compileMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
 } // namespace
 
 ScriptLayers layersOfScript(const std::string &script, const std::string &stdlibDir,
                             const std::string &layoutCsv) {
   ScriptLayers layers;
-  ScratchCompilation scratch("eval", "script", script, stdlibDir, layoutCsv);
+  ScriptCompilation scratch("script.plate", script, stdlibDir, layoutCsv);
   Compilation &compilation = scratch.compilation();
   layers.checked = compilation.check();
   if (layers.checked)
@@ -438,13 +433,9 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
   agent::Translator translator(
       *parser, *validator, platform, config,
       [&](const std::string &script, const std::string &text) {
-        std::lock_guard<std::mutex> lock(compileMutex());
         return compileCandidate(script, text, stdlib, "");
       },
-      [&](const std::string &jsonl) {
-        std::lock_guard<std::mutex> lock(compileMutex());
-        return checkDirectCommands(jsonl);
-      });
+      [&](const std::string &jsonl) { return checkDirectCommands(jsonl); });
   agent::TranslationResult result = translator.run(job.entry->protocol, job.entry->layout);
   record["outcome"] = result.outcome;
   if (!result.error.empty())
@@ -469,11 +460,7 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
     a["tokens_in"] = attempt.contains("tokens") ? attempt["tokens"].value("input", 0) : 0;
     a["tokens_out"] = attempt.contains("tokens") ? attempt["tokens"].value("output", 0) : 0;
     std::string output = attempt.value(job.direct ? "commands" : "script", "");
-    ScriptLayers cand;
-    {
-      std::lock_guard<std::mutex> lock(compileMutex());
-      cand = job.direct ? layersOfCommands(output) : layersOfScript(output, stdlib);
-    }
+    ScriptLayers cand = job.direct ? layersOfCommands(output) : layersOfScript(output, stdlib);
     agent::ParameterAccuracy pa =
         agent::scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
     a["score"] = agent::toJson(pa);

@@ -108,13 +108,13 @@ agent::CompileReport checkCommandStream(const std::string &jsonl) {
 agent::CompileReport compileCandidate(const std::string &script, const std::string &protocolText,
                                       const std::string &stdlibDir, const std::string &layoutCsv) {
   agent::CompileReport report;
-  ScratchCompilation scratch("translate", "candidate", script, stdlibDir, layoutCsv);
-  Compilation &compilation = scratch.compilation();
+  ScriptCompilation candidate("candidate.plate", script, stdlibDir, layoutCsv);
+  Compilation &compilation = candidate.compilation();
   std::ostringstream dump;
   bool ok = compilation.compile(dump);
-  report.diagnostics = scratch.diagnostics();
+  report.diagnostics = candidate.diagnostics();
   for (json &d : report.diagnostics)
-    d.erase("file"); // a temporary path; lines are what matters
+    d.erase("file"); // the candidate's name; lines are what matters
   report.ok = ok && !compilation.diags().hasErrors();
   if (report.ok) {
     report.summary = agent::stepSummary(compilation.module());

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <thread>
 
 using namespace plate;
 using namespace plate::agent;
@@ -146,4 +148,34 @@ read absorbance at 450 nm
 )";
   for (const Mutant &m : makeMutants(script, platform))
     EXPECT_EQ(m.line, 15u) << m.kind << " " << m.description;
+}
+
+TEST(EvalLayers, ScriptsCompileInMemoryOnSeveralThreadsAtOnce) {
+  // Candidates compile from a buffer with their diagnostics collected: no
+  // scratch file, no redirected std::cerr, no lock (issue 14), so a sweep
+  // with -j compiles in parallel. Every thread must see exactly what one
+  // compile alone sees.
+  const std::string broken = std::string(kScript).replace(
+      std::string(kScript).find("100 uL"), 6, "100 uX");
+  ScriptLayers good = layersOfScript(kScript, PLATE_STDLIB_DIR);
+  ScriptLayers bad = layersOfScript(broken, PLATE_STDLIB_DIR);
+  ASSERT_TRUE(good.compiled);
+  ASSERT_FALSE(bad.checked);
+  ASSERT_FALSE(bad.diagnostics.empty());
+  std::vector<std::thread> threads;
+  std::atomic<unsigned> same{0};
+  for (unsigned t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (unsigned i = 0; i < 10; ++i) {
+        bool odd = (t + i) % 2;
+        ScriptLayers layers = layersOfScript(odd ? broken : kScript, PLATE_STDLIB_DIR);
+        const ScriptLayers &alone = odd ? bad : good;
+        if (layers.compiled == alone.compiled && layers.diagnostics == alone.diagnostics &&
+            layers.blocks.size() == alone.blocks.size() && layers.steps.size() == alone.steps.size())
+          ++same;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(same.load(), 40u);
 }
