@@ -67,7 +67,72 @@ void Sema::emit(ir::OpPayload payload, const ast::Statement &stmt) {
 
 //===--- Pipetting ---------------------------------------------------------===//
 
+bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
+                         std::string_view statement) {
+  if (volume.kind != ast::QuantityExpr::Kind::Number || !volume.unit.empty() ||
+      param(name.text) || liquidByName_.count(name.text))
+    return false;
+  std::optional<Unit> unit = lookupUnit(name.text);
+  if (!unit || unitInfo(*unit).dimension != Dimension::Volume)
+    return false;
+  // Only a unit right after the number: `300 of uL` names a liquid `uL`.
+  const SourceLoc &at = volume.loc, &word = name.loc;
+  if (at.fileId != word.fileId || at.line != word.line || word.col < at.col + at.length)
+    return false;
+  std::string_view line = sources_.lineText(at.fileId, at.line);
+  if (word.col - 1 > line.size())
+    return false;
+  std::string_view gap = line.substr(at.col - 1 + at.length, word.col - at.col - at.length);
+  if (gap.find_first_not_of(" \t") != std::string_view::npos)
+    return false;
+
+  bool wash = statement == "`wash`";
+  std::vector<std::string> reagents, likely;
+  std::set<ir::LiquidId> washBuffers;
+  for (const ir::Op &op : module_.ops)
+    if (const auto *w = op.as<ir::WashOp>())
+      washBuffers.insert(w->reagent);
+  for (const ir::Liquid &liquid : module_.liquids) {
+    if (liquid.role != ir::LiquidRole::Reagent)
+      continue;
+    reagents.push_back(liquid.name);
+    if (wash && (washBuffers.count(liquid.id) ||
+                 liquid.name.find("wash") != std::string::npos))
+      likely.push_back(liquid.name);
+  }
+  // A fix-it only when one buffer is the obvious one; a dispense may as
+  // well have lost `of layout` or a layout name, so it gets none.
+  std::string pick;
+  if (wash)
+    pick = likely.size() == 1      ? likely.front()
+           : reagents.size() == 1 ? reagents.front()
+                                  : std::string();
+  SourceLoc range{at.fileId, at.line, at.col, word.col + word.length - at.col};
+  std::string written = text(range, volume.text + " " + name.text);
+  std::string hint;
+  if (!pick.empty()) {
+    hint = fmt::format("name the wash buffer: `{} of {}`", written, pick);
+  } else if (reagents.empty()) {
+    hint = fmt::format("write `{} of NAME`{}", written,
+                       wash ? " and declare NAME in `<REAGENTS>`"
+                            : ", NAME a reagent, a layout role or name, or `layout`");
+  } else {
+    std::string list;
+    for (const std::string &reagent : reagents)
+      list += (list.empty() ? "" : ", ") + reagent;
+    hint = fmt::format("write `{} of NAME`, NAME one of the reagents ({}){}", written, list,
+                       wash ? "" : " or a layout role, name or `layout`");
+  }
+  auto diag = report(DiagId::MissingLiquid, range, statement, wash ? "reagent" : "liquid",
+                     written, name.text, hint);
+  if (!pick.empty())
+    diag.suggest(fmt::format("{} of {}", written, pick));
+  return true;
+}
+
 void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
+  if (!d.sourceIsLayout && missingLiquid(d.volume, d.source, "`dispense`"))
+    return;
   std::optional<Quantity> volume = quantity(d.volume, Dimension::Volume, "`dispense`");
   bool ok = volume.has_value();
   std::optional<Wells> target;
@@ -182,6 +247,8 @@ void Sema::gen(const ast::Aspirate &a, const ast::Statement &stmt) {
 }
 
 void Sema::gen(const ast::Wash &w, const ast::Statement &stmt) {
+  if (missingLiquid(w.volume, w.reagent, "`wash`"))
+    return;
   std::optional<unsigned> cycles = count(w.count, "`wash`");
   std::optional<Quantity> volume = quantity(w.volume, Dimension::Volume, "`wash`");
   std::optional<ir::LiquidId> buffer = reagent(w.reagent, "`wash ... with`");

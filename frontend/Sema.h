@@ -120,6 +120,11 @@ public:
   void statement(const ast::Statement &stmt);
   ir::TipPolicy tips(const ast::Statement &stmt, ir::TipPolicy fallback);
   void emit(ir::OpPayload payload, const ast::Statement &stmt);
+  /// `wash 3 times with 300 uL`: the name after a bare volume is a volume
+  /// unit, so the author left out the liquid, not the unit. Reports E114
+  /// (instead of E210 at the number and E202 at the unit) and returns true.
+  bool missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
+                     std::string_view statement);
   void gen(const ast::Dispense &, const ast::Statement &);
   void gen(const ast::Aspirate &, const ast::Statement &);
   void gen(const ast::Wash &, const ast::Statement &);

@@ -40,6 +40,70 @@ std::optional<Dimension> paramDimension(ast::ParamType type) {
   return std::nullopt;
 }
 
+/// The units a bare number most likely lacks in a statement, most likely
+/// first (docs/language.md §2, "A bare number"). A time depends on the
+/// statement: an incubation is minutes or hours, a shake or a soak seconds
+/// or minutes. Within a statement the units whose result falls in the
+/// statement's usual span come first, so `incubate 2` offers `2 h` before
+/// `2 min` and `incubate 30` offers `30 min` before `30 h`.
+std::vector<std::string> likelyUnits(Dimension expected, std::string_view context,
+                                     double value) {
+  switch (expected) {
+  case Dimension::Volume:
+    // A reagent's loaded volume fills a reservoir; a step's volume a well.
+    if (context == "a reagent's loaded volume" || context == "`prepare`")
+      return {"mL"};
+    return {"uL"};
+  case Dimension::Time: {
+    struct Span {
+      std::string_view context;
+      std::vector<std::string> units;
+      double minSeconds, maxSeconds;
+    };
+    static const std::vector<Span> spans = {
+        {"`incubate`", {"min", "h"}, 5 * 60, 24 * 3600},
+        {"`equilibrate ... for`", {"min", "h"}, 5 * 60, 24 * 3600},
+        {"`shake`", {"s", "min"}, 10, 3600},
+        {"`soak`", {"s", "min"}, 5, 600},
+        {"`magnet`", {"s", "min"}, 10, 1800},
+        {"`wait`", {"s", "min", "h"}, 10, 24 * 3600},
+    };
+    // Any other time (a procedure's Time parameter): every unit.
+    static const Span fallback{"", {"s", "min", "h"}, 10, 24 * 3600};
+    const Span *span = &fallback;
+    for (const Span &candidate : spans)
+      if (candidate.context == context)
+        span = &candidate;
+    std::vector<std::string> inSpan, outside;
+    for (const std::string &unit : span->units) {
+      double seconds = Quantity{value, *lookupUnit(unit)}.canonicalValue();
+      (seconds >= span->minSeconds && seconds <= span->maxSeconds ? inSpan : outside)
+          .push_back(unit);
+    }
+    inSpan.insert(inSpan.end(), outside.begin(), outside.end());
+    return inSpan;
+  }
+  case Dimension::Temperature: return {"°C"};
+  case Dimension::Speed: return {"rpm"};
+  case Dimension::Wavelength: return {"nm"};
+  case Dimension::Concentration:
+  case Dimension::Count:
+  case Dimension::Ratio: return {};
+  }
+  return {};
+}
+
+/// "`a`", "`a` or `b`", "`a`, `b` or `c`".
+std::string alternatives(const std::vector<std::string> &options) {
+  std::string out;
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (i > 0)
+      out += i + 1 == options.size() ? " or " : ", ";
+    out += "`" + options[i] + "`";
+  }
+  return out;
+}
+
 Quantity placeholder(Dimension dimension) {
   if (dimension == Dimension::Temperature)
     return {1, Unit::Ambient};
@@ -152,13 +216,17 @@ std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension exp
   case ast::QuantityExpr::Kind::Number:
     if (q.unit.empty()) {
       if (expected != Dimension::Count) {
-        std::vector<std::string> spellings = unitSpellings(expected);
-        auto diag = report(DiagId::MissingUnit, q.loc, written, context,
-                           dimensionName(expected));
+        std::vector<std::string> fixes;
         if (expected == Dimension::Ratio)
-          diag.suggest("1:" + written);
-        else if (!spellings.empty() && expected != Dimension::Concentration)
-          diag.suggest(fmt::format("{} {}", written, spellings.front()));
+          fixes.push_back("1:" + written);
+        for (const std::string &unit : likelyUnits(expected, context, q.value))
+          fixes.push_back(fmt::format("{} {}", written, unit));
+        auto diag = report(DiagId::MissingUnit, q.loc, written, context,
+                           dimensionName(expected),
+                           fixes.empty() ? std::string()
+                                         : fmt::format("; did you mean {}?", alternatives(fixes)));
+        if (!fixes.empty())
+          diag.suggest(fixes.front());
         return std::nullopt;
       }
       result = {q.value, Unit::Count};
@@ -240,7 +308,7 @@ std::optional<Unit> Sema::concentrationUnit(const ast::ConcList &conc) {
   std::string context = "`conc`";
   if (conc.unit.empty()) {
     report(DiagId::MissingUnit, conc.loc, text(conc.loc, "conc"), context,
-           "concentration");
+           "concentration", "; add the unit after the last value, such as `pg/mL` or `nM`");
     return std::nullopt;
   }
   SourceLoc at = conc.unitLoc.isValid() ? conc.unitLoc : conc.loc;

@@ -13,8 +13,8 @@
 //
 // Optional units: `wash 3 times with 300 uL` (the reagent forgotten) parses
 // as volume `300` without a unit and reagent `uL`, because ANTLR's adaptive
-// prediction picks the only reading that parses. Sema then reports the
-// missing unit at `300`, which points at the same place.
+// prediction picks the only reading that parses. Sema recognizes a volume
+// unit in the name's place and reports the missing reagent (E114) there.
 //
 // Keywords that can also be names: the role words (blank, calibrant,
 // standard, sample, control) are accepted wherever a name is (`name`), so

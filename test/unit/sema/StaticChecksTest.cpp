@@ -1,0 +1,148 @@
+//===- StaticChecksTest.cpp - Checks a user hits, from script text --------===//
+//
+// E114 (a volume unit where the liquid's name belongs) and E210's likely
+// units: each needs the written text (columns, what follows a number), so
+// these tests parse scripts rather than build ASTs.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Frontend.h"
+#include "ir/Diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plate {
+namespace {
+
+struct Checked {
+  SourceManager sources;
+  std::unique_ptr<DiagnosticEngine> diags;
+  std::vector<std::string> found; ///< "CODE@line:col", W003 left out
+
+  const Diagnostic *first(std::string_view code) const {
+    for (const Diagnostic &d : diags->diagnostics())
+      if (diagInfo(d.id).code == code)
+        return &d;
+    return nullptr;
+  }
+};
+
+/// Parses and checks a script whose INSTRUMENT body starts on line 9.
+std::unique_ptr<Checked> check(const std::string &manualThenInstrument,
+                               const std::string &reagents = "buf 20 mL\n") {
+  std::string text = "<LAYOUT>\n"
+                     "plate plate96\n"
+                     "blank B0 at A1\n"
+                     "calibrant S1..S2 at B1..C1 conc 10, 20 ug/mL\n"
+                     "</LAYOUT>\n"
+                     "<REAGENTS>\n" +
+                     reagents + "</REAGENTS>\n" + manualThenInstrument;
+  auto checked = std::make_unique<Checked>();
+  uint32_t id = checked->sources.addBuffer("test.plate", text);
+  checked->diags = std::make_unique<DiagnosticEngine>(checked->sources);
+  ast::Script script = parseScript(checked->sources, id, *checked->diags);
+  FrontendOptions options;
+  options.stdlibDir = PLATE_STDLIB_DIR;
+  if (!checked->diags->hasErrors())
+    checkScript(script, checked->sources, *checked->diags, options);
+  for (const Diagnostic &d : checked->diags->diagnostics())
+    if (d.id != DiagId::UnusedName) // the scripts leave `buf` unused at will
+      checked->found.push_back(
+        fmt::format("{}@{}:{}", diagInfo(d.id).code, d.loc.line, d.loc.col));
+  return checked;
+}
+
+std::string instrument(const std::string &body) {
+  return "<INSTRUMENT>\n" + body + "</INSTRUMENT>\n";
+}
+std::string manual(const std::string &body) { return "<MANUAL>\n" + body + "</MANUAL>\n"; }
+
+using Codes = std::vector<std::string>;
+
+//===--- E114 ------------------------------------------------------------===//
+
+TEST(MissingLiquidTest, AVolumeUnitInTheNamesPlaceIsAForgottenName) {
+  auto c = check(instrument("wash 3 times with 300 uL\n"), "buf 20 mL\nwash_buffer 50 mL\n");
+  EXPECT_EQ(c->found, Codes{"E114@11:19"});
+  EXPECT_EQ(c->first("E114")->suggestion, "300 uL of wash_buffer");
+  EXPECT_EQ(c->first("E114")->loc.length, 6u);
+}
+
+TEST(MissingLiquidTest, TheWashBufferIsTheOneAnEarlierWashUsed) {
+  auto c = check(instrument("wash 3 times with 300 uL of buf\n"
+                            "wash 3 times with 300 mL\n"),
+                 "buf 50 mL\nother 5 mL\n");
+  EXPECT_EQ(c->first("E114")->suggestion, "300 mL of buf");
+  // Two candidates and no earlier wash: no guess.
+  auto two = check(instrument("wash 3 times with 300 uL\n"), "buf 50 mL\nother 5 mL\n");
+  EXPECT_EQ(two->found, Codes{"E114@11:19"});
+  EXPECT_EQ(two->first("E114")->suggestion, "");
+  EXPECT_NE(two->first("E114")->message.find("(buf, other)"), std::string::npos);
+}
+
+TEST(MissingLiquidTest, ADispenseNamesCandidatesButGuessesNone) {
+  auto c = check(instrument("dispense 100 uL to all\n"));
+  EXPECT_EQ(c->found, Codes{"E114@10:10"});
+  EXPECT_EQ(c->first("E114")->suggestion, "");
+}
+
+TEST(MissingLiquidTest, ANameThatIsDeclaredOrAfterOfIsAName) {
+  // A reagent may be called `uL` (units are not keywords).
+  EXPECT_EQ(check(instrument("dispense 100 uL to all\n"), "uL 20 mL\n")->found,
+            Codes{"E210@10:10"});
+  // `of` between them: the unit is missing, the name was written.
+  EXPECT_EQ(check(instrument("dispense 100 of uL to all\n"))->found,
+            (Codes{"E210@10:10", "E202@10:17"}));
+  // Not a volume unit: a name that is not declared.
+  EXPECT_EQ(check(instrument("dispense 100 min to all\n"))->found,
+            (Codes{"E210@10:10", "E202@10:14"}));
+}
+
+//===--- E210's likely units ----------------------------------------------===//
+
+std::string fixFor(const std::string &statement) {
+  auto c = check(instrument("proc hold(t: Time) {\n  wait t\n}\n" + statement + "\n"));
+  const Diagnostic *d = c->first("E210");
+  if (!d)
+    return "(no E210: " + ::testing::PrintToString(c->found) + ")";
+  return d->suggestion + " | " + d->message.substr(d->message.find("did you mean"));
+}
+
+TEST(LikelyUnitsTest, ATimeOffersTheUnitsOfItsStatementInItsUsualSpanFirst) {
+  EXPECT_EQ(fixFor("incubate 30"), "30 min | did you mean `30 min` or `30 h`?");
+  EXPECT_EQ(fixFor("incubate 2"), "2 h | did you mean `2 h` or `2 min`?");
+  EXPECT_EQ(fixFor("incubate 4"), "4 h | did you mean `4 h` or `4 min`?");
+  EXPECT_EQ(fixFor("incubate 5"), "5 min | did you mean `5 min` or `5 h`?");
+  EXPECT_EQ(fixFor("incubate 90"), "90 min | did you mean `90 min` or `90 h`?");
+  EXPECT_EQ(fixFor("shake 30 at 300 rpm"), "30 s | did you mean `30 s` or `30 min`?");
+  EXPECT_EQ(fixFor("shake 5 at 300 rpm"), "5 min | did you mean `5 min` or `5 s`?");
+  EXPECT_EQ(fixFor("wash 3x with 300 uL of buf soak 30"),
+            "30 s | did you mean `30 s` or `30 min`?");
+  EXPECT_EQ(fixFor("magnet 2"), "2 min | did you mean `2 min` or `2 s`?");
+  EXPECT_EQ(fixFor("wait 30"), "30 s | did you mean `30 s`, `30 min` or `30 h`?");
+  EXPECT_EQ(fixFor("hold(45)"), "45 s | did you mean `45 s`, `45 min` or `45 h`?");
+}
+
+TEST(LikelyUnitsTest, OtherDimensionsOfferTheirLabUnit) {
+  EXPECT_EQ(fixFor("dispense 300 of buf to all"), "300 uL | did you mean `300 uL`?");
+  EXPECT_EQ(fixFor("incubate 1 h at 37"), "37 °C | did you mean `37 °C`?");
+  EXPECT_EQ(fixFor("shake 30 s at 300"), "300 rpm | did you mean `300 rpm`?");
+  EXPECT_EQ(fixFor("read absorbance at 450"), "450 nm | did you mean `450 nm`?");
+  // What a reservoir is loaded with, or a person prepares, is millilitres.
+  auto loaded = check(instrument("wait 1 s\n"), "buf 20\n");
+  ASSERT_NE(loaded->first("E210"), nullptr);
+  EXPECT_EQ(loaded->first("E210")->suggestion, "20 mL");
+  auto prepared = check(manual("prepare buf 15\n") + instrument("wait 1 s\n"));
+  ASSERT_NE(prepared->first("E210"), nullptr);
+  EXPECT_EQ(prepared->first("E210")->suggestion, "15 mL");
+  // `equilibrate ... for` is an incubation's span.
+  auto equilibrated = check(manual("equilibrate all to RT for 30\n") + instrument("wait 1 s\n"));
+  ASSERT_NE(equilibrated->first("E210"), nullptr);
+  EXPECT_EQ(equilibrated->first("E210")->suggestion, "30 min");
+}
+
+} // namespace
+} // namespace plate
