@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace plate::sema {
 
 void Sema::statements(const std::vector<ast::Statement> &list) {
@@ -361,8 +364,10 @@ void Sema::gen(const ast::ReadAbsorbance &r, const ast::Statement &stmt) {
   }
   std::optional<Wells> target =
       r.wells ? wells(*r.wells, "`read absorbance`") : defaultAll(stmt.loc);
-  if (!ok || !target)
+  if (!ok || !target) {
+    readDropped_ = true;
     return;
+  }
   emit(ir::ReadAbsorbanceOp{*wavelength, reference, target->set}, stmt);
 }
 
@@ -372,8 +377,10 @@ void Sema::gen(const ast::ReadFluorescence &r, const ast::Statement &stmt) {
   std::optional<Quantity> emission = quantity(r.emission, Dimension::Wavelength, "`emission`");
   std::optional<Wells> target =
       r.wells ? wells(*r.wells, "`read fluorescence`") : defaultAll(stmt.loc);
-  if (!excitation || !emission || !target)
+  if (!excitation || !emission || !target) {
+    readDropped_ = true;
     return;
+  }
   emit(ir::ReadFluorescenceOp{*excitation, *emission, target->set}, stmt);
 }
 
@@ -408,8 +415,101 @@ void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
   }
   if (!ok)
     return;
+  if (emit_ && !manual_ && !readDropped_)
+    checkAnalyzeRead(a, stmt, wavelength);
   emit(ir::AnalyzeOp{a.model == ast::Analyze::Model::FourPL, wavelength, a.subtractBlank},
        stmt);
+}
+
+namespace {
+/// What an earlier read measured, as `plate run` matches it: the primary
+/// wavelength of an absorbance read (the fluorescence emission, for a
+/// platform that reads it; BioForge-1 rejects such a read in check-platform).
+struct EarlierRead {
+  const ir::Op *op;
+  double nm;
+  std::optional<double> referenceNm;
+};
+bool sameNm(double a, double b) { return std::fabs(a - b) < 1e-6; }
+} // namespace
+
+void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
+                            const std::optional<Quantity> &wavelength) {
+  // The run fits the latest robot read before the analysis, at `at λ` when
+  // given (backend/Interpreter.cpp); it has no values from a MANUAL read.
+  // This is that rule, at check time, so a script that would fail there
+  // (after the whole robot run) fails here.
+  std::vector<EarlierRead> robot, manual;
+  for (const ir::Op &op : module_.ops) {
+    std::optional<EarlierRead> read;
+    if (const auto *abs = op.as<ir::ReadAbsorbanceOp>()) {
+      std::optional<double> reference;
+      if (abs->reference)
+        reference = abs->reference->canonicalValue();
+      read = EarlierRead{&op, abs->wavelength.canonicalValue(), reference};
+    } else if (const auto *fl = op.as<ir::ReadFluorescenceOp>()) {
+      read = EarlierRead{&op, fl->emission.canonicalValue(), std::nullopt};
+    }
+    if (read)
+      (op.manual ? manual : robot).push_back(*read);
+  }
+  std::optional<double> nm;
+  if (wavelength)
+    nm = wavelength->canonicalValue();
+  auto matches = [&](const EarlierRead &read) { return !nm || sameNm(read.nm, *nm); };
+  if (std::any_of(robot.begin(), robot.end(), matches))
+    return;
+
+  std::string at = nm ? fmt::format(" at {} nm", formatNumber(*nm)) : std::string();
+  SourceLoc loc = a.wavelength ? a.wavelength->loc : stmt.loc;
+  auto manualMatch = std::find_if(manual.rbegin(), manual.rend(), matches);
+  if (manualMatch != manual.rend()) {
+    report(DiagId::AnalyzeWithoutItsRead, loc, "robot read" + at,
+           fmt::format("the read{} on line {} is a `<MANUAL>` step, and the robot has no "
+                       "values from it; move this `analyze` to `<MANUAL>` as well, or read "
+                       "on the robot",
+                       at, manualMatch->op->loc.line))
+        .note(manualMatch->op->loc, "read in `<MANUAL>` here");
+    return;
+  }
+  if (robot.empty()) {
+    report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at,
+           fmt::format("add `read absorbance at {}` before it",
+                       nm ? formatNumber(*nm) + " nm" : std::string("WAVELENGTH")));
+    return;
+  }
+  // Robot reads at other wavelengths: name them, offer the nearest.
+  std::vector<double> seen;
+  const EarlierRead *nearest = nullptr;
+  const EarlierRead *asReference = nullptr;
+  for (const EarlierRead &read : robot) {
+    if (std::none_of(seen.begin(), seen.end(), [&](double v) { return sameNm(v, read.nm); }))
+      seen.push_back(read.nm);
+    if (!nearest || std::fabs(read.nm - *nm) <= std::fabs(nearest->nm - *nm))
+      nearest = &read;
+    if (read.referenceNm && sameNm(*read.referenceNm, *nm))
+      asReference = &read;
+  }
+  std::string list;
+  for (size_t i = 0; i < seen.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + formatNumber(seen[i]);
+  std::string hint =
+      asReference
+          ? fmt::format("{} nm is the reference of the read on line {}, whose values are "
+                        "at {} nm; analyze at {} nm",
+                        formatNumber(*nm), asReference->op->loc.line,
+                        formatNumber(asReference->nm), formatNumber(asReference->nm))
+          : fmt::format("the robot reads before it at {} nm; analyze at {} or add "
+                        "`read absorbance at {} nm` before it",
+                        list, seen.size() == 1 ? list + " nm" : std::string("one of those"),
+                        formatNumber(*nm));
+  const EarlierRead &offer = asReference ? *asReference : *nearest;
+  auto diag = report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at, hint);
+  // A parameter's value comes from a call: the fix belongs there, not in
+  // the body that other calls share.
+  if (a.wavelength->kind != ast::QuantityExpr::Kind::Param)
+    diag.suggest(fmt::format("{} nm", formatNumber(offer.nm)));
+  diag.note(offer.op->loc, "read at {} nm here", formatNumber(offer.nm));
 }
 
 void Sema::gen(const ast::Wait &w, const ast::Statement &stmt) {

@@ -136,6 +136,9 @@ public:
   void gen(const ast::ReadAbsorbance &, const ast::Statement &);
   void gen(const ast::ReadFluorescence &, const ast::Statement &);
   void gen(const ast::Analyze &, const ast::Statement &);
+  /// E406: an INSTRUMENT `analyze` whose read the run would not find.
+  void checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
+                        const std::optional<Quantity> &wavelength);
   void gen(const ast::Wait &, const ast::Statement &);
   void gen(const ast::Pause &, const ast::Statement &);
   void gen(const ast::Note &, const ast::Statement &);
@@ -209,6 +212,8 @@ public:
   unsigned generated_ = 0;
   bool limitReported_ = false;
   bool reuseWarned_ = false;
+  /// A read statement had errors and made no op: E406 would be a cascade.
+  bool readDropped_ = false;
   std::set<std::tuple<int, uint32_t, uint32_t, uint32_t>> seen_;
 };
 

@@ -7,7 +7,9 @@
 //  W801 order         a substrate is dispensed after a conjugate or antibody
 //                     with no wash (or aspiration) in between;
 //  W802 completeness  a stop solution is dispensed and no read follows;
-//  W803 order         `analyze` with no read before it;
+//  W803 order         `analyze` with no read before it (in practice a
+//                     MANUAL one: an INSTRUMENT `analyze` without a robot
+//                     read before it is already E406 in sema);
 //  W804 completeness  a dispense fills wells that no later read covers,
 //                     while the protocol does read;
 //  W805 completeness  a light-sensitive reagent (flag `light_sensitive`) is

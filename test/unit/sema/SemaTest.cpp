@@ -365,6 +365,9 @@ TEST_F(SemaTest, ConcentrationsAreKeptPerName) {
   auto cal = role(ast::Role::Calibrant, "S1", "S2", block("A5", "B5", at(5, 10)), at(5));
   cal.conc = ast::ConcList{at(5, 20), {300, 150}, {}, "pg/mL", at(5, 30)};
   script.layout->roles.push_back(cal);
+  ast::ReadAbsorbance read; // the analysis needs its read (E406)
+  read.wavelength = q(450, "nm", at(10));
+  body(script).push_back(stmt(read, at(10)));
   ast::Analyze analyze;
   analyze.subtractBlank = true;
   body(script).push_back(stmt(analyze, at(11)));

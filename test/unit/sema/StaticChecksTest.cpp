@@ -1,8 +1,9 @@
 //===- StaticChecksTest.cpp - Checks a user hits, from script text --------===//
 //
-// E114 (a volume unit where the liquid's name belongs) and E210's likely
-// units: each needs the written text (columns, what follows a number), so
-// these tests parse scripts rather than build ASTs.
+// E406 (an INSTRUMENT `analyze` without the read the run fits), E114 (a
+// volume unit where the liquid's name belongs) and E210's likely units:
+// each needs the written text (columns, what follows a number), so these
+// tests parse scripts rather than build ASTs.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Frontend.h"
@@ -61,6 +62,96 @@ std::string instrument(const std::string &body) {
 std::string manual(const std::string &body) { return "<MANUAL>\n" + body + "</MANUAL>\n"; }
 
 using Codes = std::vector<std::string>;
+
+//===--- E406 ------------------------------------------------------------===//
+
+// Line numbers: <REAGENTS> holds one line, so the first line after it is 9
+// and a section's first statement is on line 10.
+
+TEST(AnalyzeReadTest, ARobotReadAtTheWavelengthOrAnyWithoutAtIsEnough) {
+  EXPECT_EQ(check(instrument("read absorbance at 450 nm\n"
+                             "analyze standard_curve linear at 450 nm\n"
+                             "analyze standard_curve linear\n"))
+                ->found,
+            Codes{});
+  // The primary wavelength of a read with a reference.
+  EXPECT_EQ(check(instrument("read absorbance at 450 nm reference 620 nm\n"
+                             "analyze standard_curve 4pl at 450 nm\n"))
+                ->found,
+            Codes{});
+  // Nanometres are the only wavelength unit; 450.0 is 450.
+  EXPECT_EQ(check(instrument("read absorbance at 450.0 nm\n"
+                             "analyze standard_curve linear at 450 nm\n"))
+                ->found,
+            Codes{});
+}
+
+TEST(AnalyzeReadTest, AReadAfterTheAnalysisDoesNotCount) {
+  auto c = check(instrument("analyze standard_curve linear at 450 nm\n"
+                            "read absorbance at 450 nm\n"));
+  EXPECT_EQ(c->found, Codes{"E406@10:34"});
+  EXPECT_EQ(c->first("E406")->suggestion, "");
+}
+
+TEST(AnalyzeReadTest, AManualReadIsNotARobotReadButServesAManualAnalysis) {
+  auto c = check(manual("read absorbance at 562 nm\n") +
+                 instrument("analyze standard_curve linear at 562 nm\n"));
+  EXPECT_EQ(c->found, Codes{"E406@13:34"});
+  const Diagnostic *d = c->first("E406");
+  EXPECT_NE(d->message.find("robot read at 562 nm"), std::string::npos) << d->message;
+  ASSERT_EQ(d->notes.size(), 1u);
+  EXPECT_EQ(d->notes[0].loc.line, 10u);
+
+  EXPECT_EQ(check(manual("read absorbance at 562 nm\n"
+                         "analyze standard_curve linear at 562 nm\n") +
+                  instrument("wait 1 s\n"))
+                ->found,
+            Codes{});
+}
+
+TEST(AnalyzeReadTest, OtherRobotWavelengthsAreListedAndTheNearestIsTheFixIt) {
+  auto c = check(instrument("read absorbance at 405 nm\n"
+                            "read absorbance at 570 nm\n"
+                            "read absorbance at 405 nm\n"
+                            "analyze standard_curve linear at 562 nm\n"));
+  EXPECT_EQ(c->found, Codes{"E406@13:34"});
+  const Diagnostic *d = c->first("E406");
+  EXPECT_NE(d->message.find("at 405 and 570 nm"), std::string::npos) << d->message;
+  EXPECT_EQ(d->suggestion, "570 nm");
+  ASSERT_EQ(d->notes.size(), 1u);
+  EXPECT_EQ(d->notes[0].loc.line, 11u);
+}
+
+TEST(AnalyzeReadTest, AReferenceWavelengthPointsAtThePrimary) {
+  auto c = check(instrument("read absorbance at 450 nm reference 620 nm\n"
+                            "analyze standard_curve linear at 620 nm\n"));
+  const Diagnostic *d = c->first("E406");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("620 nm is the reference of the read on line 10"),
+            std::string::npos)
+      << d->message;
+  EXPECT_EQ(d->suggestion, "450 nm");
+}
+
+TEST(AnalyzeReadTest, AReadWithErrorsSuppressesTheCascade) {
+  auto c = check(instrument("read absorbance at 450 uL\n"
+                            "analyze standard_curve linear at 450 nm\n"));
+  EXPECT_EQ(c->found, Codes{"E201@10:20"});
+}
+
+TEST(AnalyzeReadTest, AProcedureBodyIsCheckedPerCallAndReportedOnce) {
+  auto c = check(instrument("proc fit() {\n"
+                            "  analyze standard_curve linear at 450 nm\n"
+                            "}\n"
+                            "fit()\n"
+                            "read absorbance at 450 nm\n"
+                            "fit()\n"
+                            "fit()\n"));
+  // The first call comes before the read; the others after it.
+  EXPECT_EQ(c->found, Codes{"E406@11:36"});
+  ASSERT_EQ(c->first("E406")->notes.size(), 1u);
+  EXPECT_EQ(c->first("E406")->notes[0].loc.line, 13u);
+}
 
 //===--- E114 ------------------------------------------------------------===//
 
