@@ -169,8 +169,29 @@ private:
     std::string list;
     for (double filter : filters)
       list += (list.empty() ? "" : ", ") + formatNumber(filter);
+    // The filters on either side, the closer first: a 562 nm BCA read
+    // works at 570 or 540 nm. The other fix is a reader the operator uses
+    // by hand (language spec §7: capabilities bind INSTRUMENT steps only).
+    std::optional<double> below, above;
+    for (double filter : filters) {
+      if (filter < wavelength.value && (!below || filter > *below))
+        below = filter;
+      if (filter > wavelength.value && (!above || filter < *above))
+        above = filter;
+    }
+    std::optional<double> closer = below ? below : above;
+    std::optional<double> other = below ? above : std::nullopt;
+    if (other && *other - wavelength.value < wavelength.value - *closer)
+      std::swap(closer, other);
+    std::string hint;
+    if (other)
+      hint = fmt::format("the nearest are {} and {} nm: read at one of them, or ",
+                         formatNumber(*closer), formatNumber(*other));
+    else if (closer)
+      hint = fmt::format("the nearest is {} nm: read at it, or ", formatNumber(*closer));
+    hint += "move the read to a `<MANUAL>` section and use another reader";
     report(DiagId::NoFilter, platform_.name, fmt::format("{}", wavelength),
-           list.empty() ? std::string("none") : list + " nm");
+           list.empty() ? std::string("none") : list + " nm", hint);
   }
   void check(const ir::ReadAbsorbanceOp &op) {
     if (!platform_.readerAbsorbance) {

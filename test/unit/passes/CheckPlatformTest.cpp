@@ -23,6 +23,24 @@ protected:
     return addOp(op, manual);
   }
   bool check() { return runPasses("normalize-units,check-platform"); }
+  /// The hint of E601 (after the filter list) for a read at `nm` on a
+  /// reader with `filters`.
+  std::string filterHint(std::vector<double> filters, double nm) {
+    platform.readerFiltersNm = std::move(filters);
+    DiagnosticEngine fresh(sources);
+    PassContext context{fresh, sources, platform};
+    ir::Module read = module;
+    ir::Op op;
+    op.payload = ir::ReadAbsorbanceOp{Quantity::nanometers(nm), {}, wells({"A1"})};
+    op.loc = lineLoc(1, 4);
+    read.ops = {op};
+    read.unitsNormalized = true;
+    createCheckPlatformPass()->run(read, context);
+    if (fresh.diagnostics().size() != 1)
+      return "(" + std::to_string(fresh.diagnostics().size()) + " diagnostics)";
+    const std::string &message = fresh.diagnostics().front().message;
+    return message.substr(message.find("); ") + 3);
+  }
   void expectAt(const Diagnostic &diagnostic, size_t opIndex) {
     EXPECT_EQ(diagnostic.loc.line, opIndex + 1);
     EXPECT_EQ(diagnostic.loc.col, 4u);
@@ -116,6 +134,26 @@ TEST_F(CheckPlatformTest, WavelengthNotAFilterIsE601ListingFilters) {
   for (double filter : platform.readerFiltersNm)
     EXPECT_NE(d.message.find(formatNumber(filter)), std::string::npos) << d.message;
   EXPECT_NE(d.message.find(formatNumber(good + 7) + " nm"), std::string::npos);
+}
+
+TEST_F(CheckPlatformTest, E601NamesTheNearestFiltersCloserFirstAndTheManualFix) {
+  std::vector<double> filters{405, 450, 540, 570, 650};
+  const std::string manual = "move the read to a `<MANUAL>` section and use another reader";
+  // Between two filters: both, the closer first (562 is 8 from 570, 22 from 540).
+  EXPECT_EQ(filterHint(filters, 562),
+            "the nearest are 570 and 540 nm: read at one of them, or " + manual);
+  EXPECT_EQ(filterHint(filters, 545),
+            "the nearest are 540 and 570 nm: read at one of them, or " + manual);
+  // Half way: the lower first, deterministically.
+  EXPECT_EQ(filterHint(filters, 555),
+            "the nearest are 540 and 570 nm: read at one of them, or " + manual);
+  // Outside the filter range: one neighbour only.
+  EXPECT_EQ(filterHint(filters, 340), "the nearest is 405 nm: read at it, or " + manual);
+  EXPECT_EQ(filterHint(filters, 700), "the nearest is 650 nm: read at it, or " + manual);
+  // A reader without filters leaves the MANUAL fix only.
+  EXPECT_EQ(filterHint({}, 562), manual);
+  // A filter the reader has is no error.
+  EXPECT_EQ(filterHint(filters, 570), "(0 diagnostics)");
 }
 
 TEST_F(CheckPlatformTest, FluorescenceIsE600SuggestingManual) {
