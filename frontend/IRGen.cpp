@@ -208,6 +208,7 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
     if (!ok)
       return;
     op.portions.push_back({*id, target->set});
+    op.allLoc = target->allLoc;
   }
 
   op.volume = *volume;

@@ -36,6 +36,8 @@ constexpr unsigned kMaxGeneratedStatements = 10000;
 struct Wells {
   WellSet set;
   bool known = true;
+  /// Where the set says `all` (the statement, for a default `all`).
+  SourceLoc allLoc{};
 };
 
 /// A procedure parameter in scope: its type, and in emit mode its value.

@@ -43,7 +43,7 @@ bool Sema::requireLayout(SourceLoc loc) {
 std::optional<Wells> Sema::defaultAll(SourceLoc stmtLoc) {
   if (!requireLayout(stmtLoc))
     return std::nullopt;
-  Wells result{module_.layoutWells(), true};
+  Wells result{module_.layoutWells(), true, stmtLoc};
   if (result.set.empty()) {
     report(DiagId::EmptyWellSet, stmtLoc,
            "; the layout places no liquid, so the default `all` is empty");
@@ -142,6 +142,8 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
         return;
       }
       into.set |= module_.layoutWells();
+      if (!into.allLoc.isValid())
+        into.allLoc = it.loc;
       return;
     case K::Name:
       break;

@@ -110,6 +110,10 @@ struct DispenseOp {
   Quantity volume;               ///< per well
   std::optional<MixSpec> mix;
   TipPolicy tips = TipPolicy::PerSource;
+  /// A reagent dispense whose wells the script gave as `all` (or left to
+  /// default to it): where it says so, for W004; invalid otherwise. Not
+  /// part of the printed IR.
+  SourceLoc allLoc{};
 };
 struct AspirateOp {
   WellSet wells;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace plate {
 namespace {
@@ -26,9 +27,11 @@ public:
   VolumeTracker(ir::Module &module, PassContext &context)
       : module_(module), context_(context),
         capacity_(wellCapacityUl(module, context.platform)),
-        wells_(static_cast<size_t>(module.shape.rows) * module.shape.cols) {}
+        wells_(static_cast<size_t>(module.shape.rows) * module.shape.cols),
+        lastFill_(wells_.size(), nullptr) {}
 
   std::vector<WellState> run() {
+    findReadsAfterAll();
     for (ir::Op &op : module_.ops) {
       op_ = &op;
       std::visit([&](auto &payload) { apply(payload); }, op.payload);
@@ -40,10 +43,15 @@ public:
   double wasteUl() const { return wasteUl_; }
 
 private:
-  WellState &at(Well well) {
+  size_t index(Well well) const {
     PLATE_ASSERT(module_.shape.contains(well), "track-volumes: well off the plate");
-    return wells_[static_cast<size_t>(well.row - 1) * module_.shape.cols + (well.col - 1)];
+    return static_cast<size_t>(well.row - 1) * module_.shape.cols + (well.col - 1);
   }
+  Well wellAt(size_t index) const {
+    return {static_cast<uint8_t>(index / module_.shape.cols + 1),
+            static_cast<uint8_t>(index % module_.shape.cols + 1)};
+  }
+  WellState &at(Well well) { return wells_[index(well)]; }
 
   static void addLiquid(WellState &state, ir::LiquidId liquid) {
     auto it = std::lower_bound(state.liquids.begin(), state.liquids.end(), liquid);
@@ -80,6 +88,7 @@ private:
             Findings &overflow) {
     WellState &state = at(well);
     state.volumeUl += volume;
+    lastFill_[index(well)] = op_;
     for (ir::LiquidId liquid : liquids)
       addLiquid(state, liquid);
     if (state.volumeUl > capacity_ + kSlack) {
@@ -134,7 +143,84 @@ private:
 
   //--- ops that touch wells ---------------------------------------------------//
 
+  /// W004: `all` is the layout's wells (language spec §6); wells outside
+  /// the layout that hold liquid here (an earlier dispense to named wells,
+  /// a MANUAL fill) are not in it, which a reagent step meant for "every
+  /// well" probably did not intend. Each well is named once per script.
+  void checkAllLeavesOut(const ir::DispenseOp &op) {
+    if (!op.allLoc.isValid())
+      return;
+    // Only wells whose omission can change a result: a later read measures
+    // them, or they hold sample material (a layout liquid put into extra
+    // wells). A moat of buffer around the plate, never read, is left alone.
+    const WellSet &readLater = readAfterAll_.at(op_);
+    WellSet leftOut;
+    for (size_t i = 0; i < wells_.size(); ++i) {
+      const WellState &state = wells_[i];
+      bool layoutLiquid = std::any_of(state.liquids.begin(), state.liquids.end(),
+                                      [&](ir::LiquidId id) {
+                                        return module_.liquid(id).role != ir::LiquidRole::Reagent;
+                                      });
+      if (state.volumeUl > kSlack && (readLater.contains(wellAt(i)) || layoutLiquid))
+        leftOut.insert(wellAt(i));
+    }
+    leftOut.subtract(module_.layoutWells());
+    for (const ir::Portion &portion : op.portions)
+      leftOut.subtract(portion.wells);
+    leftOut.subtract(allWarned_);
+    if (leftOut.empty())
+      return;
+    allWarned_ |= leftOut;
+    WellSet target = leftOut;
+    for (const ir::Portion &portion : op.portions)
+      target |= portion.wells;
+    std::string_view said = spelled(op.allLoc);
+    bool written = said.size() == 3 && (said[0] | 0x20) == 'a' && (said[1] | 0x20) == 'l' &&
+                   (said[2] | 0x20) == 'l';
+    // A `use` module's procedure serves other scripts too: no edit there.
+    bool inModule = op.allLoc.fileId != module_.fileId;
+    std::string hint =
+        inModule ? std::string("this `all` is in a procedure of a `use` module; dispense into "
+                               "them in a step of the script if they need it")
+        : written ? std::string("name the wells to dispense into them too")
+                  : fmt::format("to dispense into them too, give the wells: `to {}`",
+                                target.str());
+    auto diag = context_.diags.report(DiagId::AllLeavesOutFilledWells, op.allLoc,
+                                      written ? "`all`" : "the default `all`", leftOut.size(),
+                                      leftOut.str(), hint);
+    diag.step(op_->step);
+    if (written && !inModule)
+      diag.suggest(target.str());
+    Well first = leftOut.columnMajor().front();
+    if (const ir::Op *filler = lastFill_[index(first)])
+      diag.note(filler->loc, "`{}` holds liquid from this step{}", first.name(),
+                filler->manual ? " (in `<MANUAL>`)" : "");
+  }
+
+  /// The wells read after each dispense to `all`: one backward walk.
+  void findReadsAfterAll() {
+    WellSet readLater;
+    for (size_t i = module_.ops.size(); i-- > 0;) {
+      const ir::Op &op = module_.ops[i];
+      if (const auto *read = op.as<ir::ReadAbsorbanceOp>())
+        readLater |= module_.readWells(read->wells);
+      else if (const auto *read = op.as<ir::ReadFluorescenceOp>())
+        readLater |= module_.readWells(read->wells);
+      else if (const auto *dispense = op.as<ir::DispenseOp>();
+               dispense && dispense->allLoc.isValid())
+        readAfterAll_[&op] = readLater;
+    }
+  }
+
+  std::string_view spelled(SourceLoc loc) const {
+    std::string_view line = context_.sources.lineText(loc.fileId, loc.line);
+    if (loc.col < 1 || loc.col - 1 + loc.length > line.size())
+      return {};
+    return line.substr(loc.col - 1, loc.length);
+  }
+
   void apply(ir::DispenseOp &op) {
+    checkAllLeavesOut(op);
     Findings overflow{DiagId::WellOverflow};
     Findings mixShort{DiagId::EmptyWellTake};
     for (const ir::Portion &portion : op.portions)
@@ -251,6 +337,11 @@ private:
   PassContext &context_;
   double capacity_;
   std::vector<WellState> wells_;
+  /// The op that last put liquid into each well, for W004's note.
+  std::vector<const ir::Op *> lastFill_;
+  /// Wells W004 has named already.
+  WellSet allWarned_;
+  std::map<const ir::Op *, WellSet> readAfterAll_;
   ir::Op *op_ = nullptr;
   double wasteUl_ = 0;
   bool wasteReported_ = false;

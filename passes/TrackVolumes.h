@@ -16,7 +16,11 @@
 //    `aspirate all` from an empty well, mix volume above the well volume);
 //  - E505 once, at the step where the liquid the INSTRUMENT removes from
 //    the plate (aspirations, wash removals: emptied volume plus every
-//    cycle) first exceeds the Solution Waste (Platform::solutionWasteMl).
+//    cycle) first exceeds the Solution Waste (Platform::solutionWasteMl);
+//  - W004 a reagent dispense to `all` (DispenseOp::allLoc) while wells
+//    outside the layout hold liquid that a later read measures or that
+//    includes a layout liquid: the wells `all` leaves out, each well once
+//    per script, with a note at the step that last filled the first.
 // `transfer` moves volume and contents pair by pair in the op's order.
 // After an error the model clamps the well (to its capacity, or to empty)
 // so that one mistake is reported once, not at every later step.

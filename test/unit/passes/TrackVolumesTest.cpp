@@ -177,5 +177,118 @@ TEST_F(TrackVolumesTest, FullElisaLikeSequenceIsClean) {
   EXPECT_EQ(module.ops[3].as<ir::WashOp>()->emptied.size(), 96u);
 }
 
+//===--- W004: `all` leaves out wells that hold liquid ----------------------===//
+
+class AllLeavesOutTest : public TrackVolumesTest {
+protected:
+  /// A reagent dispense whose wells are `all` (the layout's), as sema
+  /// makes it: `allLoc` at column 30 of its line. The fixture's buffer is
+  /// blank, so the message reads as for a default `all` (no fix-it); the
+  /// written `all` and its fix-it are checked by the lit test of W004.
+  size_t dispenseToAll(ir::LiquidId liquid, double ul) {
+    size_t index = dispense(liquid, module.layoutWells(), ul);
+    module.ops[index].as<ir::DispenseOp>()->allLoc =
+        lineLoc(static_cast<uint32_t>(index + 1), 30);
+    return index;
+  }
+  /// Exactly one W004, at the `all` of op `index`, naming `count` well(s).
+  void expectOneAt(size_t index, unsigned count, std::string_view named) {
+    ASSERT_EQ(warnings().size(), 1u) << ::testing::PrintToString(warnings());
+    std::string warning = warnings()[0];
+    EXPECT_EQ(warning.rfind(std::to_string(index + 1) + ":30 ", 0), 0u) << warning;
+    EXPECT_NE(warning.find(fmt::format("leaves out {} well(s) that hold liquid ({})", count,
+                                       named)),
+              std::string::npos)
+        << warning;
+  }
+  std::vector<std::string> warnings() const {
+    std::vector<std::string> out;
+    for (const Diagnostic &d : diags.diagnostics())
+      if (d.id == DiagId::AllLeavesOutFilledWells)
+        out.push_back(fmt::format("{}:{} {}", d.loc.line, d.loc.col, d.message));
+    return out;
+  }
+};
+
+TEST_F(AllLeavesOutTest, NamesWellsOutsideTheLayoutThatHoldLiquidOncePerWell) {
+  addLiquid("X1", ir::LiquidRole::Sample, wells("A1", "B1"));
+  ir::LiquidId coat = addReagent("coat");
+  ir::LiquidId block = addReagent("block");
+  size_t fill = dispense(coat, wells("A1", "D1"), 100, /*manual=*/true);
+  size_t first = dispenseToAll(block, 50);
+  dispenseToAll(block, 50); // C1, D1 again: named already
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(450), {}, wells("A1", "D1")});
+  EXPECT_TRUE(track());
+  expectOneAt(first, 2, "C1..D1");
+  const Diagnostic &d = only("W004");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].loc.line, fill + 1);
+  EXPECT_NE(d.notes[0].message.find("`C1`"), std::string::npos);
+  EXPECT_NE(d.notes[0].message.find("<MANUAL>"), std::string::npos);
+}
+
+TEST_F(AllLeavesOutTest, EmptiedWellsNamedWellsAndLayoutWellsAreNotLeftOut) {
+  addLiquid("X1", ir::LiquidRole::Sample, wells("A1", "B1"));
+  ir::LiquidId coat = addReagent("coat");
+  ir::LiquidId block = addReagent("block");
+  // Outside the layout, but emptied before the dispense to `all`.
+  dispense(coat, wells("C1", "D1"), 100, /*manual=*/true);
+  addOp(ir::AspirateOp{wells({"C1"}), {}, {}, {}});
+  addOp(ir::WashOp{block, wells({"D1"}), uL(300), 2, {}, {}, {}});
+  // Named wells, not `all`: the author chose them.
+  dispense(block, wells({"E1"}), 50);
+  dispense(block, wells("A1", "B1"), 50);
+  // E1 holds liquid now and `all` does not include it; C1 and D1 are empty.
+  size_t toAll = dispenseToAll(block, 50);
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(450), {}, wells("A1", "E1")});
+  EXPECT_TRUE(track());
+  expectOneAt(toAll, 1, "E1");
+}
+
+TEST_F(AllLeavesOutTest, ABufferMoatThatIsNeverReadIsNotNamedSampleMaterialIs) {
+  addLiquid("X1", ir::LiquidRole::Sample, wells("B2", "B3"));
+  ir::LiquidId extra = addLiquid("QC", ir::LiquidRole::Control, wells({"C2"}));
+  ir::LiquidId pbs = addReagent("pbs");
+  ir::LiquidId stain = addReagent("stain");
+  // Edge wells of buffer against evaporation: nothing measures them.
+  dispense(pbs, wells("A1", "A12"), 200, /*manual=*/true);
+  // A control put into an extra well: sample material, read or not.
+  dispense(extra, wells({"H12"}), 100, /*manual=*/true);
+  size_t toAll = dispenseToAll(stain, 20);
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(450), {}, {}}); // the layout's wells
+  EXPECT_TRUE(track());
+  expectOneAt(toAll, 1, "H12");
+}
+
+TEST_F(AllLeavesOutTest, TheSameMoatIsNamedWhenALaterReadMeasuresIt) {
+  addLiquid("X1", ir::LiquidRole::Sample, wells("B2", "B3"));
+  ir::LiquidId pbs = addReagent("pbs");
+  ir::LiquidId stain = addReagent("stain");
+  dispense(pbs, wells("A1", "A3"), 200, /*manual=*/true);
+  size_t toAll = dispenseToAll(stain, 20);
+  addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(450), {}, wells("A1", "B3")});
+  EXPECT_TRUE(track());
+  expectOneAt(toAll, 3, "A1..A3");
+}
+
+TEST_F(AllLeavesOutTest, ATransferIntoWellsOutsideTheLayoutCounts) {
+  ir::LiquidId sample = addLiquid("X1", ir::LiquidRole::Sample, wells({"A1"}));
+  ir::LiquidId block = addReagent("block");
+  dispense(sample, wells({"A1"}), 200, /*manual=*/true);
+  addOp(ir::TransferOp{{{W("A1"), W("A2")}}, uL(100), {}});
+  size_t toAll = dispenseToAll(block, 50);
+  EXPECT_TRUE(track());
+  expectOneAt(toAll, 1, "A2");
+}
+
+TEST_F(AllLeavesOutTest, WithoutAllLocNothingIsReported) {
+  addLiquid("X1", ir::LiquidRole::Sample, wells({"A1"}));
+  ir::LiquidId coat = addReagent("coat");
+  dispense(coat, wells("A1", "H12"), 100, /*manual=*/true);
+  dispense(coat, module.layoutWells(), 50); // same wells as `all`, but named
+  EXPECT_TRUE(track());
+  EXPECT_TRUE(warnings().empty());
+}
+
 } // namespace
 } // namespace plate::test
