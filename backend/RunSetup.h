@@ -67,6 +67,16 @@ struct ManualFill {
   Well into;        ///< Transfer: the destination well
   uint32_t line = 0; ///< the MANUAL statement (0: unknown)
   std::string step;
+
+  /// `volumeUl` of `liquid` into `well` before command `beforeSeq`.
+  static ManualFill fill(uint32_t beforeSeq, Well well, std::string liquid, double volumeUl) {
+    ManualFill fill;
+    fill.beforeSeq = beforeSeq;
+    fill.well = well;
+    fill.liquid = std::move(liquid);
+    fill.volumeUl = volumeUl;
+    return fill;
+  }
 };
 
 struct AnalysisStep {

@@ -102,7 +102,7 @@ RunSetup filledBradfordSetup() {
   setup.layout = bradfordLayout();
   for (const LayoutLiquid &liquid : setup.layout)
     for (const Well &well : liquid.wells)
-      setup.manualFills.push_back({1, well, liquid.name, 10});
+      setup.manualFills.push_back(ManualFill::fill(1, well, liquid.name, 10));
   setup.reservoir.push_back({1, 1, "bradford", 20});
   return setup;
 }
@@ -225,10 +225,12 @@ TEST(ReaderResponse, LinearAtLowOdMonotoneAndBoundedByTheCeiling) {
     EXPECT_GT(measured, previous) << od;          // monotone
     EXPECT_LE(measured, od) << od;                // stray light only lowers it
     EXPECT_LT(measured, ceiling + 1e-3) << od;    // bounded
-    if (od <= 1.0)
+    if (od <= 1.0) {
       EXPECT_LE(od - measured, 0.002 * od) << od; // within 0.2 % up to 1 OD
-    if (od <= 2.0)
-      EXPECT_LE(od - measured, 0.01 * od) << od;  // within 1 % up to 2 OD
+    }
+    if (od <= 2.0) {
+      EXPECT_LE(od - measured, 0.01 * od) << od; // within 1 % up to 2 OD
+    }
     previous = measured;
   }
   // Past the linear range it bends: 3 OD reads about 2.88, 6 OD near 3.5.
@@ -252,7 +254,7 @@ TEST(ReaderModel, NarrowCalibrantRangeStaysLinearAndAWideOneBends) {
       wells.push_back(well.name());
     }
     for (const LayoutLiquid &liquid : setup.layout)
-      setup.manualFills.push_back({1, liquid.wells[0], liquid.name, 10});
+      setup.manualFills.push_back(ManualFill::fill(1, liquid.wells[0], liquid.name, 10));
     DeckState state(platform, *platform.findLabware("plate96"), setup);
     state.applyManualFills(1);
     ReaderModel::Params exact;
@@ -450,7 +452,7 @@ TEST(RunSetup, PlanJsonRoundTrips) {
   RunSetup setup;
   setup.reservoir.push_back({1, 2, "bradford", 7.1});
   setup.layout = bradfordLayout();
-  setup.manualFills.push_back({3, Well{1, 1}, "B0", 10});
+  setup.manualFills.push_back(ManualFill::fill(3, Well{1, 1}, "B0", 10));
   setup.analyses.push_back({12, true, 595, true, "6", 21});
   setup.tips = 12;
   setup.tipRacks = 1;

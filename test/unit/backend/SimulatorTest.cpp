@@ -296,7 +296,7 @@ std::vector<Command> pipettingRun() {
 TEST(DeckState, CommittingACheckedCommandEqualsExecutingIt) {
   const Platform &platform = bioforge();
   RunSetup setup = plateWithBuffer();
-  setup.manualFills.push_back({3, Well{1, 2}, "serum", 40});
+  setup.manualFills.push_back(ManualFill::fill(3, Well{1, 2}, "serum", 40));
   const Labware &plate = *platform.findLabware("plate96");
   DeckState executed(platform, plate, setup), committed(platform, plate, setup);
   for (const Command &command : pipettingRun()) {
@@ -313,7 +313,7 @@ TEST(DeckState, CommittingACheckedCommandEqualsExecutingIt) {
 TEST(DeckState, CommittingAnUncheckedOrStaleCommandChecksItFirst) {
   const Platform &platform = bioforge();
   RunSetup setup = plateWithBuffer();
-  setup.manualFills.push_back({4, Well{1, 1}, "serum", 300});
+  setup.manualFills.push_back(ManualFill::fill(4, Well{1, 1}, "serum", 300));
   DeckState state(platform, *platform.findLabware("plate96"), setup);
   std::vector<Command> commands = pipettingRun();
   ASSERT_FALSE(state.commitChecked(commands[0])); // never checked: full path
@@ -356,8 +356,8 @@ TEST(Simulator, FinalStateOnlyWhenAskedFor) {
 
 TEST(Simulator, ReturnedTipKeepsItsContactAndIsPickedAgain) {
   RunSetup setup = plateWithBuffer();
-  setup.manualFills.push_back({1, Well{1, 1}, "serum", 200});
-  setup.manualFills.push_back({1, Well{1, 2}, "serum", 200});
+  setup.manualFills.push_back(ManualFill::fill(1, Well{1, 1}, "serum", 200));
+  setup.manualFills.push_back(ManualFill::fill(1, Well{1, 2}, "serum", 200));
   std::vector<Command> commands = {
       cmd(1, "LH", "RemoveLid", {{"slot", 1}}),
       cmd(2, "LH", "PickTips", {{"row", 3}, {"col", 5}, {"mask", "1000"}}),
@@ -381,7 +381,7 @@ TEST(Simulator, ReturnedTipKeepsItsContactAndIsPickedAgain) {
 TEST(Simulator, ReuseMarkedCommandsAreExemptFromTheContactRule) {
   RunSetup setup = plateWithBuffer();
   setup.reservoir.push_back({1, 2, "dye", 5});
-  setup.manualFills.push_back({1, Well{1, 1}, "serum", 200});
+  setup.manualFills.push_back(ManualFill::fill(1, Well{1, 1}, "serum", 200));
   auto asp = [](uint32_t seq, Json slot, unsigned row, unsigned col, bool reuse) {
     return cmd(seq, "LH", "Aspirate",
                {{"slot", slot}, {"row", row}, {"col", col}, {"mask", "1000"}, {"volume_ul", 20}},
@@ -413,7 +413,7 @@ TEST(Simulator, SolutionWasteNeverOverflows) {
   add("LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}});
   for (int i = 0; i < 500; ++i) {
     for (uint8_t col = 1; col <= 4; ++col)
-      setup.manualFills.push_back({uint32_t(commands.size() + 1), Well{1, col}, "serum", 300});
+      setup.manualFills.push_back(ManualFill::fill(uint32_t(commands.size() + 1), Well{1, col}, "serum", 300));
     add("LH", "Aspirate", {{"slot", 1}, {"row", 1}, {"col", 1}, {"mask", "1111"}, {"volume_ul", 300}});
     add("LH", "Dispense", {{"slot", 8}, {"mask", "1111"}, {"volume_ul", 300}});
   }
