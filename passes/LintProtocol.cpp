@@ -121,13 +121,15 @@ public:
         if (!readSeen)
           diags_.report(DiagId::AnalyzeWithoutRead, op.loc).step(op.step);
       } else if (auto *incubate = op.as<ir::IncubateOp>()) {
-        if (!incubate->dark)
+        // `dark` means lid on (language spec §7) and an incubation keeps the
+        // lid on unless told otherwise, so only `lid off` lets light in:
+        // asking for `dark` on a covered plate changes nothing the robot
+        // does (the blind held-out writers found that warning noise).
+        if (!incubate->dark && !incubate->lidOn)
           for (auto &[liquid, warned] : inLight)
             if (!warned) {
-              diags_
-                  .report(DiagId::LightSensitiveInLight, op.loc, module_.liquid(liquid).name)
-                  .step(op.step)
-                  .suggest("dark");
+              diags_.report(DiagId::LightSensitiveInLight, op.loc, module_.liquid(liquid).name)
+                  .step(op.step);
               warned = true;
             }
       }
