@@ -28,8 +28,8 @@ protected:
     add(ir::WashOp{buffer_, wells("A1", "H2"), ul(300), 3, std::nullopt, {}, ir::TipPolicy::PerWell},
         line);
   }
-  void incubate(uint32_t line, bool dark) {
-    add(ir::IncubateOp{Quantity::seconds(900), Quantity::celsius(22), std::nullopt, true, dark},
+  void incubate(uint32_t line, bool dark, bool lidOn = true) {
+    add(ir::IncubateOp{Quantity::seconds(900), Quantity::celsius(22), std::nullopt, lidOn, dark},
         line);
   }
   void read(uint32_t line, WellSet wells = {}) {
@@ -112,20 +112,20 @@ TEST_F(LintProtocolTest, W804CountsOnlyLaterReads) {
   EXPECT_EQ(codes(), std::vector<std::string>{"W804@3:1"});
 }
 
-TEST_F(LintProtocolTest, W805LightSensitiveIncubatedInLight) {
+TEST_F(LintProtocolTest, W805LightSensitiveIncubatedWithTheLidOff) {
   dispense(tmb_, 8);
-  incubate(9, false);
-  incubate(10, false); // once per dispense
-  dispense(stop_, 11);
-  read(12);
-  EXPECT_EQ(codes(), std::vector<std::string>{"W805@9:1"});
-  EXPECT_EQ(diags_->diagnostics()[0].suggestion, "dark");
+  incubate(9, false);                     // lid on: dark already
+  incubate(10, false, /*lidOn=*/false);   // light gets in
+  incubate(11, false, /*lidOn=*/false);   // once per dispense
+  dispense(stop_, 12);
+  read(13);
+  EXPECT_EQ(codes(), std::vector<std::string>{"W805@10:1"});
 }
 
 TEST_F(LintProtocolTest, W805EndsWithAWash) {
   dispense(tmb_, 8);
   wash(9);
-  incubate(10, false);
+  incubate(10, false, /*lidOn=*/false);
   read(11);
   EXPECT_EQ(codes(), std::vector<std::string>{});
 }
