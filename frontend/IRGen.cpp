@@ -463,6 +463,13 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
 
   std::string at = nm ? fmt::format(" at {} nm", formatNumber(*nm)) : std::string();
   SourceLoc loc = a.wavelength ? a.wavelength->loc : stmt.loc;
+  // Advice to add a read holds only where the reader can make it.
+  auto readerHas = [&](double wanted) {
+    if (!platform_)
+      return true;
+    return std::any_of(platform_->readerFiltersNm.begin(), platform_->readerFiltersNm.end(),
+                       [&](double filter) { return sameNm(filter, wanted); });
+  };
   auto manualMatch = std::find_if(manual.rbegin(), manual.rend(), matches);
   if (manualMatch != manual.rend()) {
     report(DiagId::AnalyzeWithoutItsRead, loc, "robot read" + at,
@@ -475,8 +482,12 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
   }
   if (robot.empty()) {
     report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at,
-           fmt::format("add `read absorbance at {}` before it",
-                       nm ? formatNumber(*nm) + " nm" : std::string("WAVELENGTH")));
+           !nm || readerHas(*nm)
+               ? fmt::format("add `read absorbance at {}` before it",
+                             nm ? formatNumber(*nm) + " nm" : std::string("WAVELENGTH"))
+               : fmt::format("the reader has no {} nm filter: read and analyze in "
+                             "`<MANUAL>` on a reader that has it",
+                             formatNumber(*nm)));
     return;
   }
   // Robot reads at other wavelengths: name them, offer the nearest.
@@ -500,10 +511,13 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
                         "at {} nm; analyze at {} nm",
                         formatNumber(*nm), asReference->op->loc.line,
                         formatNumber(asReference->nm), formatNumber(asReference->nm))
-          : fmt::format("the robot reads before it at {} nm; analyze at {} or add "
-                        "`read absorbance at {} nm` before it",
-                        list, seen.size() == 1 ? list + " nm" : std::string("one of those"),
-                        formatNumber(*nm));
+          : fmt::format("the robot reads before it at {} nm; analyze at {}{}", list,
+                        seen.size() == 1 ? list + " nm" : std::string("one of those"),
+                        readerHas(*nm) ? fmt::format(" or add `read absorbance at {} nm` "
+                                                     "before it",
+                                                     formatNumber(*nm))
+                                       : fmt::format("; the reader has no {} nm filter",
+                                                     formatNumber(*nm)));
   const EarlierRead &offer = asReference ? *asReference : *nearest;
   auto diag = report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at, hint);
   // A parameter's value comes from a call: the fix belongs there, not in
