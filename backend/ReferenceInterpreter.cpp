@@ -10,14 +10,17 @@ namespace {
 
 class Reference {
 public:
-  Reference(const ir::Module &module, const Platform &platform, History &history)
+  Reference(const ir::Module &module, const Platform &platform, History &history,
+            ReferenceScope scope)
       : module_(module), platform_(platform), history_(history), names_(history.names()),
+        scope_(scope),
         wells_(module.shape.rows * module.shape.cols) {}
 
   ReferenceRun run() {
     for (const ir::Op &op : module_.ops) {
       origin_ = names_.origin(op.loc.line, op.step);
-      manual_ = op.manual;
+      // In the whole protocol, MANUAL work counts as what it does.
+      manual_ = op.manual && scope_ == ReferenceScope::Stream;
       std::visit([&](const auto &payload) { step(payload); }, op.payload);
       if (run_.impossible)
         break;
@@ -183,26 +186,37 @@ private:
     plateWide(event);
   }
 
-  /// Everything else changes no well: fluorescence reads (no platform
-  /// reads them on the instrument), analysis, notes, pauses, preparation,
-  /// equilibration; device ops never occur in the checked IR.
+  /// A fluorescence read by its emission and excitation. Only the whole
+  /// protocol has one: on the robot it is a capability error, and a
+  /// MANUAL one is not the stream's business.
+  void step(const ir::ReadFluorescenceOp &op) {
+    if (manual_)
+      return;
+    for (Well well : module_.readWells(op.wells).columnMajor())
+      record(well, WellEventKind::Read, op.emission.canonicalValue(),
+             op.excitation.canonicalValue());
+  }
+
+  /// Everything else changes no well: analysis, notes, pauses,
+  /// preparation, equilibration; device ops never occur in the checked IR.
   template <typename T> void step(const T &) {}
 
   const ir::Module &module_;
   const Platform &platform_;
   History &history_;
   HistoryNames &names_;
+  ReferenceScope scope_;
   std::vector<Composition> wells_; ///< row by row
   uint32_t origin_ = 0;
-  bool manual_ = false;
+  bool manual_ = false; ///< a MANUAL statement in a stream's account
   ReferenceRun run_;
 };
 
 } // namespace
 
 ReferenceRun interpretReference(const ir::Module &checked, const Platform &platform,
-                                History &history) {
-  return Reference(checked, platform, history).run();
+                                History &history, ReferenceScope scope) {
+  return Reference(checked, platform, history, scope).run();
 }
 
 } // namespace plate::backend

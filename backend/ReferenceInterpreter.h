@@ -34,9 +34,22 @@ struct ReferenceRun {
   std::optional<std::string> impossible;
 };
 
+/// What the account covers.
+enum class ReferenceScope : uint8_t {
+  /// What a command stream can show: MANUAL work is one `Manual` event per
+  /// statement and well, and MANUAL incubations, mixes and reads are not
+  /// recorded (the robot never sees them). Translation validation.
+  Stream,
+  /// What happens to the plate whoever does it: MANUAL statements record
+  /// their own kinds and plate-wide steps like robot ones. Equivalence of
+  /// two scripts (agent/Equivalence.h).
+  WholeProtocol,
+};
+
 /// Runs `checked` into `history` (whose names the stream's account
 /// shares).
 ReferenceRun interpretReference(const ir::Module &checked, const Platform &platform,
-                                History &history);
+                                History &history,
+                                ReferenceScope scope = ReferenceScope::Stream);
 
 } // namespace plate::backend

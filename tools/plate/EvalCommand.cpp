@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/EvalCommand.h"
 
+#include "agent/Equivalence.h"
+
 #include "agent/Translator.h"
 #include "backend/Backend.h"
 #include "tools/plate/AgentOptions.h"
@@ -41,7 +43,11 @@ CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
               "--check-corpus, --mutation-study, or a Parser x Validator sweep over the corpus");
   command->add_option("--score", options.candidate,
                       "a candidate .plate script (or .jsonl command stream) to score");
-  command->add_option("--truth", options.truth, "the ground-truth .plate script for --score");
+  command->add_option("--equivalence", options.equivalence,
+                      "a candidate .plate script to compare with --truth by what it does to the "
+                      "plate (exit 0 equivalent, 1 not)");
+  command->add_option("--truth", options.truth,
+                      "the ground-truth .plate script for --score and --equivalence");
   command->add_option("--corpus", options.corpus,
                       "corpus directory (NN-name/{protocol.txt,truth.plate,layout.csv})");
   command->add_option("--only", options.only, "only protocols whose directory name contains this");
@@ -95,8 +101,11 @@ ScriptLayers layersOfScript(const std::string &script, const std::string &stdlib
   ScriptCompilation scratch("script.plate", script, stdlibDir, layoutCsv);
   Compilation &compilation = scratch.compilation();
   layers.checked = compilation.check();
-  if (layers.checked)
+  if (layers.checked) {
     layers.steps = agent::structuredSteps(compilation.module(), compilation.platform());
+    layers.module = compilation.checkedModule();
+    layers.platform = compilation.platform();
+  }
   std::ostringstream dump;
   layers.compiled = layers.checked && compilation.compile(dump);
   if (layers.compiled)
@@ -170,6 +179,32 @@ std::string percent(size_t part, size_t whole) {
 
 //===--- --score ----------------------------------------------------------===//
 
+//===--- --equivalence ----------------------------------------------------===//
+
+/// Whether two checked scripts do the same to the plate; nullopt when
+/// either does not check.
+std::optional<agent::Equivalence> equivalenceOf(const ScriptLayers &truth,
+                                                const ScriptLayers &candidate) {
+  if (!truth.module || !candidate.module)
+    return std::nullopt;
+  return agent::compareEffects(*truth.module, *candidate.module, *truth.platform);
+}
+
+std::string equivalenceLine(const std::optional<agent::Equivalence> &equivalence) {
+  if (!equivalence)
+    return "equivalence: - (the candidate does not check)\n";
+  std::string line = equivalence->equivalent
+                         ? "equivalence: equivalent (the same wells, liquids, volumes, order, "
+                           "incubations and reads)"
+                         : "equivalence: not equivalent: " + equivalence->difference;
+  std::string renamed;
+  for (const auto &[from, to] : equivalence->renamed)
+    renamed += fmt::format("{}{} = {}", renamed.empty() ? "" : ", ", from, to);
+  if (!renamed.empty())
+    line += fmt::format(" [liquids matched by order: {}]", renamed);
+  return line + "\n";
+}
+
 int runScore(const EvalOptions &options, const std::string &stdlib) {
   if (options.truth.empty())
     return usageError("--score needs --truth TRUTH.plate");
@@ -215,14 +250,56 @@ int runScore(const EvalOptions &options, const std::string &stdlib) {
                            "(normalised {:.4f})\n",
                            blockPlanning.precision, blockPlanning.recall,
                            blockPlanning.levenshtein, blockPlanning.normalizedLevenshtein);
+  std::optional<agent::Equivalence> equivalence =
+      direct ? std::nullopt : equivalenceOf(truth, cand);
+  if (!direct)
+    std::cout << equivalenceLine(equivalence);
   if (!options.json.empty()) {
     json out = agent::toJson(pa);
     out["planning_steps"] = agent::toJson(planning);
     out["planning_blocks"] = agent::toJson(blockPlanning);
     out["candidate_compiles"] = cand.compiled;
+    if (equivalence)
+      out["equivalent"] = equivalence->equivalent;
     std::ofstream(options.json) << out.dump(2) << "\n";
   }
   return 0;
+}
+
+int runEquivalence(const EvalOptions &options, const std::string &stdlib) {
+  if (options.truth.empty())
+    return usageError("--equivalence needs --truth TRUTH.plate");
+  std::optional<std::string> candidateText = readWholeFile(options.equivalence);
+  if (!candidateText)
+    return usageError(fmt::format("cannot read `{}`", options.equivalence));
+  std::optional<std::string> truthText = readWholeFile(options.truth);
+  if (!truthText)
+    return usageError(fmt::format("cannot read `{}`", options.truth));
+  ScriptLayers truth = layersOfScript(*truthText, stdlib);
+  if (!truth.checked)
+    return usageError(fmt::format("the ground truth `{}` does not check", options.truth));
+  ScriptLayers candidate = layersOfScript(*candidateText, stdlib);
+  if (!candidate.checked) {
+    std::cout << fmt::format("candidate: {} does not check:\n", options.equivalence);
+    for (const json &d : candidate.diagnostics)
+      std::cout << fmt::format("  line {}: [{}] {}\n", d.value("line", 0), d.value("code", ""),
+                               d.value("message", ""));
+    return static_cast<int>(ExitCode::InputErrors);
+  }
+  std::optional<agent::Equivalence> equivalence = equivalenceOf(truth, candidate);
+  std::cout << equivalenceLine(equivalence);
+  if (!options.json.empty()) {
+    json out = {{"equivalent", equivalence->equivalent},
+                {"difference", equivalence->difference},
+                {"well_events", equivalence->wellEvents},
+                {"plate_events", equivalence->plateEvents}};
+    json renamed = json::array();
+    for (const auto &[from, to] : equivalence->renamed)
+      renamed.push_back({{"candidate", from}, {"truth", to}});
+    out["renamed"] = renamed;
+    std::ofstream(options.json) << out.dump(2) << "\n";
+  }
+  return static_cast<int>(equivalence->equivalent ? ExitCode::Success : ExitCode::InputErrors);
 }
 
 //===--- --check-corpus and --mutation-study ------------------------------===//
@@ -943,6 +1020,8 @@ int runEvalCommand(const EvalOptions &options) {
   std::string stdlib = options.stdlibDir.empty() ? defaultStdlibDir() : options.stdlibDir;
   if (!options.candidate.empty())
     return runScore(options, stdlib);
+  if (!options.equivalence.empty())
+    return runEquivalence(options, stdlib);
 
   std::string error;
   std::optional<std::vector<CorpusEntry>> corpus =

@@ -23,8 +23,9 @@
 namespace plate {
 
 struct EvalOptions {
-  // --score
+  // --score, --equivalence
   std::string candidate;
+  std::string equivalence; ///< a candidate to compare with --truth by what it does
   std::string truth;
   // corpus work
   std::string corpus;
@@ -60,6 +61,10 @@ struct ScriptLayers {
   nlohmann::json diagnostics = nlohmann::json::array();
   std::vector<agent::StepRecord> steps;
   std::vector<agent::CommandBlock> blocks;
+  /// The frontend's module and the platform, when the script checks: what
+  /// equivalence (agent/Equivalence.h) runs.
+  std::optional<ir::Module> module;
+  std::optional<Platform> platform;
 };
 ScriptLayers layersOfScript(const std::string &script, const std::string &stdlibDir,
                             const std::string &layoutCsv = "");

@@ -1,0 +1,349 @@
+//===- Equivalence.cpp - Do two scripts do the same to the plate? --------===//
+#include "agent/Equivalence.h"
+
+#include "backend/ReferenceInterpreter.h"
+#include "backend/WellHistory.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace plate::agent {
+namespace {
+
+using backend::Composition;
+using backend::History;
+using backend::HistoryNames;
+using backend::PlateEvent;
+using backend::WellEvent;
+using backend::WellEventKind;
+
+/// A plate-wide step with what the script leaves unstated filled in: room
+/// temperature, no shaking, off the magnet; the lid only where stated.
+struct PlateStep {
+  double seconds = 0;
+  std::optional<double> celsius; ///< nullopt: room temperature
+  double rpm = 0;
+  std::optional<bool> lidOn;
+  bool onMagnet = false;
+  std::string where; ///< the statement, for messages
+
+  bool sameConditions(const PlateStep &other) const {
+    auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6; };
+    bool lidsAgree = !lidOn || !other.lidOn || *lidOn == *other.lidOn;
+    bool temperaturesAgree = celsius.has_value() == other.celsius.has_value() &&
+                             (!celsius || near(*celsius, *other.celsius));
+    return temperaturesAgree && near(rpm, other.rpm) && onMagnet == other.onMagnet && lidsAgree;
+  }
+};
+
+struct Event {
+  WellEventKind kind;
+  uint32_t epoch = 0;
+  uint64_t serial = 0;
+  const Composition *after = nullptr; ///< changes only
+  double wavelengthNm = 0, referenceNm = 0;
+  std::string where;
+};
+
+/// One script's account with statements forgotten and pieces merged.
+struct Account {
+  PlateShape shape;
+  std::vector<PlateStep> plate;
+  std::vector<std::vector<Event>> wells; ///< row by row
+  /// Liquid ids of the account's names, in the order they first reach a
+  /// well.
+  std::vector<uint32_t> firstReached;
+};
+
+Account normalize(const History &history) {
+  Account account;
+  account.shape = history.shape();
+  const HistoryNames &names = history.names();
+
+  // Plate steps: consecutive ones in the same conditions are one.
+  std::vector<uint32_t> mergedIndex; // old plate index -> merged index
+  for (const PlateEvent &event : history.plateEvents()) {
+    PlateStep step;
+    step.seconds = event.seconds;
+    if (event.celsius)
+      step.celsius = *event.celsius;
+    step.rpm = event.rpm.value_or(0);
+    step.lidOn = event.lidOn;
+    step.onMagnet = event.onMagnet.value_or(false);
+    step.where = names.originText(event.origin);
+    if (!account.plate.empty() && account.plate.back().sameConditions(step)) {
+      PlateStep &last = account.plate.back();
+      last.seconds += step.seconds;
+      if (!last.lidOn)
+        last.lidOn = step.lidOn;
+    } else {
+      account.plate.push_back(step);
+    }
+    mergedIndex.push_back(static_cast<uint32_t>(account.plate.size() - 1));
+  }
+  auto epochOf = [&](uint32_t epoch) { return epoch == 0 ? 0u : mergedIndex[epoch - 1] + 1; };
+
+  std::map<uint64_t, uint32_t> firstSerial; // liquid -> earliest serial
+  for (unsigned row = 1; row <= account.shape.rows; ++row)
+    for (unsigned col = 1; col <= account.shape.cols; ++col) {
+      Well well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
+      std::vector<Event> events;
+      for (const WellEvent &raw : history.events(well)) {
+        Event event{raw.kind, epochOf(raw.epoch), raw.serial, nullptr, raw.wavelengthNm,
+                    raw.referenceNm, names.originText(raw.origin)};
+        if (backend::changesWell(raw.kind)) {
+          event.after = &history.contents(raw);
+          for (const auto &[liquid, ul] : event.after->parts)
+            if (ul > backend::kHistoryToleranceUl) {
+              auto [it, inserted] = firstSerial.try_emplace(liquid, raw.serial);
+              if (!inserted)
+                it->second = std::min<uint64_t>(it->second, raw.serial);
+            }
+        }
+        if (!events.empty()) {
+          Event &last = events.back();
+          if (last.kind == event.kind && last.epoch == event.epoch &&
+              last.wavelengthNm == event.wavelengthNm && last.referenceNm == event.referenceNm) {
+            // The merged event is cited by the statement that finished it:
+            // that is where a difference in its result shows.
+            if (event.after)
+              last.after = event.after;
+            last.where = std::move(event.where);
+            continue;
+          }
+        }
+        events.push_back(std::move(event));
+      }
+      account.wells.push_back(std::move(events));
+    }
+  std::vector<std::pair<uint64_t, uint32_t>> order;
+  for (const auto &[liquid, serial] : firstSerial)
+    order.push_back({serial, static_cast<uint32_t>(liquid)});
+  std::sort(order.begin(), order.end());
+  for (const auto &[serial, liquid] : order)
+    account.firstReached.push_back(liquid);
+  return account;
+}
+
+bool isReagent(const ir::Module &module, const std::string &name) {
+  for (const ir::Liquid &liquid : module.liquids)
+    if (liquid.name == name)
+      return liquid.role == ir::LiquidRole::Reagent;
+  return true;
+}
+
+std::string amount(double ul) {
+  double rounded = std::round(ul * 1000) / 1000;
+  return formatNumber(rounded == 0 ? 0.0 : rounded) + " µL";
+}
+
+std::string describe(const Composition *contents, const HistoryNames &names) {
+  if (!contents || contents->total() <= backend::kHistoryToleranceUl)
+    return "nothing";
+  std::string text = amount(contents->total()), sep = " (";
+  for (const auto &[liquid, ul] : contents->parts)
+    if (ul > backend::kHistoryToleranceUl) {
+      text += sep + names.liquidName(liquid) + " " + amount(ul);
+      sep = ", ";
+    }
+  return text + ")";
+}
+
+std::string describe(const Event &event) {
+  std::string text(backend::wellEventName(event.kind));
+  if (event.kind == WellEventKind::Read)
+    text += fmt::format(" at {} nm", formatNumber(event.wavelengthNm));
+  return text;
+}
+
+std::string describe(const PlateStep &step) {
+  std::string text = fmt::format("{} s", formatNumber(step.seconds));
+  text += step.celsius ? fmt::format(" at {} °C", formatNumber(*step.celsius))
+                       : std::string(" at room temperature");
+  if (step.rpm > 0)
+    text += fmt::format(" shaking at {} rpm", formatNumber(step.rpm));
+  if (step.onMagnet)
+    text += " on the magnet";
+  return text;
+}
+
+} // namespace
+
+Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
+                           const Platform &platform) {
+  Equivalence result;
+  if (truth.shape.rows != candidate.shape.rows || truth.shape.cols != candidate.shape.cols) {
+    result.difference = fmt::format("the truth uses a {} plate, the candidate a {}",
+                                    truth.plateType, candidate.plateType);
+    return result;
+  }
+  HistoryNames truthNames, candidateNames;
+  History truthHistory(truthNames, truth.shape), candidateHistory(candidateNames, candidate.shape);
+  backend::ReferenceRun truthRun = backend::interpretReference(
+      truth, platform, truthHistory, backend::ReferenceScope::WholeProtocol);
+  backend::ReferenceRun candidateRun = backend::interpretReference(
+      candidate, platform, candidateHistory, backend::ReferenceScope::WholeProtocol);
+  if (truthRun.impossible) {
+    result.difference = "the truth cannot run as written: " + *truthRun.impossible;
+    return result;
+  }
+  if (candidateRun.impossible) {
+    result.difference = "the candidate cannot run as written: " + *candidateRun.impossible;
+    return result;
+  }
+  Account want = normalize(truthHistory), got = normalize(candidateHistory);
+  result.plateEvents = want.plate.size();
+  for (const auto &events : want.wells)
+    result.wellEvents += events.size();
+
+  // Liquids: the same name is the same liquid; the others pair in the order
+  // they first reach a well, reagent with reagent, layout with layout.
+  std::map<uint32_t, uint32_t> toTruth; // candidate liquid -> truth liquid
+  std::vector<uint32_t> unmatchedTruth, unmatchedCandidate;
+  std::map<std::string, uint32_t> truthByName;
+  for (uint32_t liquid : want.firstReached)
+    truthByName[truthNames.liquidName(liquid)] = liquid;
+  std::vector<bool> truthTaken(1 + (want.firstReached.empty()
+                                        ? 0
+                                        : *std::max_element(want.firstReached.begin(),
+                                                            want.firstReached.end())),
+                               false);
+  for (uint32_t liquid : got.firstReached)
+    if (auto it = truthByName.find(candidateNames.liquidName(liquid)); it != truthByName.end()) {
+      toTruth[liquid] = it->second;
+      truthTaken[it->second] = true;
+    }
+  for (uint32_t liquid : want.firstReached)
+    if (!truthTaken[liquid])
+      unmatchedTruth.push_back(liquid);
+  for (uint32_t liquid : got.firstReached)
+    if (!toTruth.count(liquid))
+      unmatchedCandidate.push_back(liquid);
+  for (size_t i = 0, j = 0; i < unmatchedCandidate.size() && j < unmatchedTruth.size(); ++i) {
+    const std::string &name = candidateNames.liquidName(unmatchedCandidate[i]);
+    while (j < unmatchedTruth.size() &&
+           isReagent(truth, truthNames.liquidName(unmatchedTruth[j])) !=
+               isReagent(candidate, name))
+      ++j;
+    if (j == unmatchedTruth.size())
+      break;
+    toTruth[unmatchedCandidate[i]] = unmatchedTruth[j];
+    result.renamed.push_back({name, truthNames.liquidName(unmatchedTruth[j])});
+    ++j;
+  }
+  // A candidate liquid with no partner never equals a truth liquid.
+  uint32_t stranger = UINT32_MAX;
+  auto inTruthTerms = [&](const Composition *contents) {
+    Composition mapped;
+    if (contents)
+      for (const auto &[liquid, ul] : contents->parts) {
+        auto it = toTruth.find(liquid);
+        mapped.add(it == toTruth.end() ? stranger - liquid : it->second, ul);
+      }
+    return mapped;
+  };
+  auto same = [](const Composition &a, const Composition *b) {
+    Composition empty;
+    const Composition &other = b ? *b : empty;
+    auto close = [](double x, double y) {
+      return std::fabs(x - y) <= backend::kHistoryToleranceUl +
+                                     backend::kHistoryRelativeTolerance *
+                                         std::max(std::fabs(x), std::fabs(y));
+    };
+    std::map<uint32_t, double> volumes;
+    for (const auto &[liquid, ul] : a.parts)
+      volumes[liquid] += ul;
+    for (const auto &[liquid, ul] : other.parts)
+      volumes[liquid] -= ul;
+    for (const auto &[liquid, difference] : volumes)
+      if (!close(difference, 0))
+        return false;
+    return true;
+  };
+  auto describeCandidate = [&](const Composition &mapped) {
+    if (mapped.total() <= backend::kHistoryToleranceUl)
+      return std::string("nothing");
+    std::string text = amount(mapped.total()), sep = " (";
+    for (const auto &[liquid, ul] : mapped.parts) {
+      if (ul <= backend::kHistoryToleranceUl)
+        continue;
+      std::string name = liquid > stranger / 2 ? candidateNames.liquidName(stranger - liquid) +
+                                                     " (no counterpart in the truth)"
+                                               : truthNames.liquidName(liquid);
+      text += sep + name + " " + amount(ul);
+      sep = ", ";
+    }
+    return text + ")";
+  };
+
+  uint64_t firstAt = UINT64_MAX;
+  auto offer = [&](uint64_t at, std::string text) {
+    if (at < firstAt || result.difference.empty()) {
+      firstAt = at;
+      result.difference = std::move(text);
+    }
+  };
+  for (size_t i = 0; i < std::max(want.plate.size(), got.plate.size()); ++i) {
+    if (i < want.plate.size() && i < got.plate.size() &&
+        std::fabs(want.plate[i].seconds - got.plate[i].seconds) <= 1e-6 &&
+        want.plate[i].sameConditions(got.plate[i]))
+      continue;
+    if (i >= got.plate.size())
+      offer(UINT64_MAX - 1, fmt::format("plate: the truth's {} ({}) has no counterpart",
+                                        describe(want.plate[i]), want.plate[i].where));
+    else if (i >= want.plate.size())
+      offer(UINT64_MAX - 1, fmt::format("plate: the candidate's {} ({}) has no counterpart",
+                                        describe(got.plate[i]), got.plate[i].where));
+    else
+      offer(UINT64_MAX - 1, fmt::format("plate: the truth holds {} ({}); the candidate {} ({})",
+                                        describe(want.plate[i]), want.plate[i].where,
+                                        describe(got.plate[i]), got.plate[i].where));
+    break;
+  }
+  for (unsigned row = 1; row <= want.shape.rows; ++row)
+    for (unsigned col = 1; col <= want.shape.cols; ++col) {
+      Well well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
+      size_t index = (row - 1) * want.shape.cols + (col - 1);
+      const std::vector<Event> &a = want.wells[index], &b = got.wells[index];
+      for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+        if (i >= a.size()) {
+          offer(a.empty() ? UINT64_MAX - 2 : a.back().serial,
+                fmt::format("well {}: the candidate {} ({}), the truth does not", well.name(),
+                            describe(b[i]), b[i].where));
+          break;
+        }
+        if (i >= b.size()) {
+          offer(a[i].serial, fmt::format("well {}: the truth {} ({}), the candidate does not",
+                                         well.name(), describe(a[i]), a[i].where));
+          break;
+        }
+        if (a[i].kind != b[i].kind || a[i].wavelengthNm != b[i].wavelengthNm ||
+            a[i].referenceNm != b[i].referenceNm || a[i].epoch != b[i].epoch) {
+          offer(a[i].serial,
+                fmt::format("well {}: next the truth {} ({}, after {} plate step(s)); the "
+                            "candidate {} ({}, after {})",
+                            well.name(), describe(a[i]), a[i].where, a[i].epoch,
+                            describe(b[i]), b[i].where, b[i].epoch));
+          break;
+        }
+        if (a[i].after) {
+          Composition mapped = inTruthTerms(b[i].after);
+          if (!same(mapped, a[i].after)) {
+            offer(a[i].serial,
+                  fmt::format("well {} after {}: the truth leaves {}; the candidate ({}) "
+                              "leaves {}",
+                              well.name(), a[i].where, describe(a[i].after, truthNames),
+                              b[i].where, describeCandidate(mapped)));
+            break;
+          }
+        }
+      }
+    }
+  result.equivalent = result.difference.empty();
+  return result;
+}
+
+} // namespace plate::agent
