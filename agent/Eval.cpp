@@ -102,6 +102,10 @@ std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform
             p = {{"pairs", pairs},
                  {"volume", q(node.volume)},
                  {"tips", std::string(ir::tipPolicyName(node.tips))}};
+            if (node.mix) {
+              p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
+              p.emplace_back("mix_volume", q(node.mix->volume));
+            }
           } else if constexpr (std::is_same_v<T, ir::MagnetOp>) {
             p = {{"time", q(node.time)}};
           } else if constexpr (std::is_same_v<T, ir::ReadAbsorbanceOp>) {

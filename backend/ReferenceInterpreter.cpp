@@ -122,12 +122,15 @@ private:
   /// holds between trips is what the robot leaves there. For every other
   /// pair the trips only split one removal and one addition.
   void step(const ir::TransferOp &op) {
-    for (const auto &[from, to] : op.pairs)
+    for (const auto &[from, to] : op.pairs) {
       for (double left = op.volume.canonicalValue(); left > kHistoryToleranceUl;) {
         double trip = std::min(left, platform_.tipCapacityUl);
         left -= trip;
         add(to, remove(from, trip));
       }
+      if (op.mix && !manual_)
+        record(to, WellEventKind::Mix);
+    }
   }
   void step(const ir::ReadAbsorbanceOp &op) {
     if (manual_)

@@ -44,6 +44,8 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
       entry.unit = unitInfo(liquid.concentration->unit).symbol;
     }
     entry.dilution = liquid.dilution;
+    if (liquid.madeOnPlate())
+      entry.madeFrom = module.liquid(liquid.series->first).name;
     setup.layout.push_back(std::move(entry));
   }
 
@@ -143,6 +145,8 @@ Json setupToJson(const RunSetup &setup) {
     }
     if (liquid.dilution)
       entry["dilution"] = jsonNumber(*liquid.dilution);
+    if (!liquid.madeFrom.empty())
+      entry["made_from"] = liquid.madeFrom;
     layout.push_back(std::move(entry));
   }
   json["layout"] = std::move(layout);
@@ -315,6 +319,8 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       }
       if (entry.contains("dilution"))
         liquid.dilution = fields.number(entry, "dilution");
+      if (entry.contains("made_from"))
+        liquid.madeFrom = fields.string(entry, "made_from");
       setup.layout.push_back(std::move(liquid));
     }
   }

@@ -51,6 +51,9 @@ struct LayoutLiquid {
   std::optional<double> conc; ///< in `unit` as written in the layout
   std::string unit;           ///< e.g. "ug/mL"
   std::optional<double> dilution;
+  /// A series member made on the plate: the member it is diluted from.
+  /// No source liquid has this name; its wells hold the first member.
+  std::string madeFrom;
 };
 
 /// What a MANUAL statement does to one well (the operator's pipetting is

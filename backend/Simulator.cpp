@@ -51,7 +51,8 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     cmax = 1; // no calibrants: unknowns land between 0.25 and 0.75 (arbitrary units)
   std::vector<const LayoutLiquid *> unknowns;
   for (const LayoutLiquid &liquid : setup.layout)
-    if (liquid.role == ir::LiquidRole::Sample || liquid.role == ir::LiquidRole::Control)
+    if ((liquid.role == ir::LiquidRole::Sample || liquid.role == ir::LiquidRole::Control) &&
+        liquid.madeFrom.empty()) // its wells hold its first member, diluted
       unknowns.push_back(&liquid);
   for (size_t i = 0; i < unknowns.size(); ++i) {
     const LayoutLiquid &liquid = *unknowns[i];

@@ -116,6 +116,19 @@ struct Transfer {
   QuantityExpr volume;
   WellSetExpr from;
   WellSetExpr to;
+  std::optional<MixClause> mix;
+};
+/// `serial_dilution 1:2 across A1..A12 transfer 100 uL [with DILUENT]
+/// [mix N x [V]] [discard]`: each row (or column, `down`) of the wells is
+/// one series, its first well the starting material.
+struct SerialDilution {
+  QuantityExpr ratio;
+  bool down = false;
+  WellSetExpr wells;
+  QuantityExpr volume;
+  std::optional<Name> diluent;
+  std::optional<MixClause> mix;
+  bool discard = false;
 };
 struct Magnet {
   QuantityExpr time;
@@ -192,7 +205,7 @@ struct ProcDef {
 };
 
 using StatementKind =
-    std::variant<Dispense, Aspirate, Wash, Incubate, Shake, Mix, Transfer,
+    std::variant<Dispense, Aspirate, Wash, Incubate, Shake, Mix, Transfer, SerialDilution,
                  Magnet, ReadAbsorbance, ReadFluorescence, Analyze, Wait, Pause,
                  Note, Prepare, Equilibrate, Use, Call, Repeat, ProcDef>;
 
@@ -229,6 +242,12 @@ struct ConcList {
   SourceLoc unitLoc;
 };
 
+struct SeriesClause {
+  SourceLoc loc;
+  QuantityExpr ratio;
+  std::optional<ConcList> top; ///< `from VALUE UNIT`: one value
+};
+
 struct RoleLine {
   SourceLoc loc;
   Role role;
@@ -238,6 +257,9 @@ struct RoleLine {
   std::optional<QuantityExpr> replicates; ///< count
   bool down = false;                      ///< `down`; default `across`
   std::optional<QuantityExpr> dilution;   ///< ratio
+  /// `series 1:2 [from 1000 pg/mL]`: the names are a dilution series made on
+  /// the plate from the first one.
+  std::optional<SeriesClause> series;
 };
 
 struct GridCell {

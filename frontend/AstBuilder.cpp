@@ -109,6 +109,27 @@ ast::Name AstBuilder::name(PlateParser::NameContext *ctx) {
   return {ctx->getText(), locator_.span(ctx)};
 }
 
+ast::MixClause AstBuilder::mixClause(PlateParser::MixClauseContext *ctx) {
+  ast::MixClause clause;
+  clause.loc = locator_.span(ctx);
+  clause.count = quantity(ctx->count()->quantity());
+  if (ctx->volume())
+    clause.volume = quantity(ctx->volume()->quantity());
+  return clause;
+}
+
+std::string AstBuilder::unitText(PlateParser::UnitContext *ctx) {
+  std::string unit;
+  for (auto *atom : ctx->unitAtom()) {
+    if (!unit.empty())
+      unit += "/";
+    for (char c : atom->getText())
+      if (c != ' ' && c != '\t')
+        unit.push_back(c);
+  }
+  return unit;
+}
+
 ast::Name AstBuilder::name(TerminalNode *node) {
   return {node->getText(), locator_.loc(node->getSymbol())};
 }
@@ -302,14 +323,8 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
     node.sourceIsLayout = source->LAYOUT() != nullptr;
     if (d->wellSet())
       node.wells = wellSet(d->wellSet());
-    if (auto *mix = d->mixClause()) {
-      ast::MixClause clause;
-      clause.loc = locator_.span(mix);
-      clause.count = quantity(mix->count()->quantity());
-      if (mix->volume())
-        clause.volume = quantity(mix->volume()->quantity());
-      node.mix = std::move(clause);
-    }
+    if (auto *mix = d->mixClause())
+      node.mix = mixClause(mix);
     stmt.kind = std::move(node);
   } else if (auto *a = dynamic_cast<PlateParser::AspirateStmtContext *>(ctx)) {
     ast::Aspirate node;
@@ -368,8 +383,35 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
                          quantity(m->volume()->quantity()),
                          wellSet(m->wellSet())};
   } else if (auto *t = dynamic_cast<PlateParser::TransferStmtContext *>(ctx)) {
-    stmt.kind = ast::Transfer{quantity(t->volume()->quantity()),
-                              wellSet(t->wellSet(0)), wellSet(t->wellSet(1))};
+    ast::Transfer node{quantity(t->volume()->quantity()), wellSet(t->wellSet(0)),
+                       wellSet(t->wellSet(1)), std::nullopt};
+    if (auto *mix = t->mixClause())
+      node.mix = mixClause(mix);
+    stmt.kind = std::move(node);
+  } else if (auto *s = dynamic_cast<PlateParser::SerialDilutionStmtContext *>(ctx)) {
+    ast::SerialDilution node;
+    node.ratio = quantity(s->ratio()->quantity());
+    node.down = s->DOWN() != nullptr;
+    node.wells = wellSet(s->wellSet());
+    node.volume = quantity(s->volume()->quantity());
+    for (auto *option : s->seriesOption()) {
+      if (auto *with = dynamic_cast<PlateParser::SeriesDiluentContext *>(option)) {
+        if (node.diluent)
+          duplicateClause(with->WITH()->getSymbol());
+        else
+          node.diluent = name(with->name());
+      } else if (auto *mix = dynamic_cast<PlateParser::SeriesMixContext *>(option)) {
+        if (node.mix)
+          duplicateClause(mix->getStart());
+        else
+          node.mix = mixClause(mix->mixClause());
+      } else {
+        if (node.discard)
+          duplicateClause(option->getStart());
+        node.discard = true;
+      }
+    }
+    stmt.kind = std::move(node);
   } else if (auto *mg = dynamic_cast<PlateParser::MagnetStmtContext *>(ctx)) {
     stmt.kind = ast::Magnet{quantity(mg->duration()->quantity())};
   } else if (auto *r = dynamic_cast<PlateParser::AbsorbanceStmtContext *>(ctx)) {
@@ -597,13 +639,7 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
           list.values.push_back(number(value->getSymbol()));
           list.valueLocs.push_back(locator_.loc(value->getSymbol()));
         }
-        for (auto *atom : conc->unit()->unitAtom()) {
-          if (!list.unit.empty())
-            list.unit += "/";
-          for (char c : atom->getText())
-            if (c != ' ' && c != '\t')
-              list.unit.push_back(c);
-        }
+        list.unit = unitText(conc->unit());
         list.unitLoc = locator_.span(conc->unit());
         role.conc = std::move(list);
       } else if (auto *rep =
@@ -614,6 +650,24 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
         }
         role.replicates = quantity(rep->count()->quantity());
         role.down = rep->DOWN() != nullptr;
+      } else if (auto *series = dynamic_cast<PlateParser::SeriesClauseContext *>(clause)) {
+        if (role.series) {
+          duplicateClause(series->SERIES()->getSymbol());
+          continue;
+        }
+        ast::SeriesClause node;
+        node.loc = locator_.span(series);
+        node.ratio = quantity(series->ratio()->quantity());
+        if (series->FROM()) {
+          ast::ConcList top;
+          top.loc = locator_.span(series->NUMBER()->getSymbol(), series->unit()->getStop());
+          top.values.push_back(number(series->NUMBER()->getSymbol()));
+          top.valueLocs.push_back(locator_.loc(series->NUMBER()->getSymbol()));
+          top.unit = unitText(series->unit());
+          top.unitLoc = locator_.span(series->unit());
+          node.top = std::move(top);
+        }
+        role.series = std::move(node);
       } else {
         auto *dil = static_cast<PlateParser::DilutionClauseContext *>(clause);
         if (role.dilution)

@@ -76,6 +76,9 @@ private:
   ast::WellItem wellItem(grammar::PlateParser::WellItemContext *ctx);
   ast::Name name(grammar::PlateParser::NameContext *ctx);
   ast::Name name(antlr4::tree::TerminalNode *node);
+  ast::MixClause mixClause(grammar::PlateParser::MixClauseContext *ctx);
+  /// A unit as written, without the blanks around `/`.
+  static std::string unitText(grammar::PlateParser::UnitContext *ctx);
   double number(antlr4::Token *token);
   void duplicateClause(antlr4::Token *keyword);
 

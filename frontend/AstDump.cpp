@@ -76,6 +76,13 @@ public:
     out_ += '\n';
   }
 
+  void mix(unsigned depth, const std::optional<MixClause> &mix) {
+    if (!mix)
+      return;
+    line(depth, "mix", fmt::format("MixClause {}", at(mix->loc)));
+    quantity(depth + 1, "count", mix->count);
+    quantity(depth + 1, "volume", mix->volume);
+  }
   void name(unsigned depth, std::string_view field, const Name &name) {
     line(depth, field, fmt::format("Name {} {}", at(name.loc), name.text));
   }
@@ -165,11 +172,7 @@ public:
             quantity(d, "volume", node.volume);
             name(d, "source", node.source);
             wellSet(d, "wells", node.wells);
-            if (node.mix) {
-              line(d, "mix", fmt::format("MixClause {}", at(node.mix->loc)));
-              quantity(d + 1, "count", node.mix->count);
-              quantity(d + 1, "volume", node.mix->volume);
-            }
+            mix(d, node.mix);
           } else if constexpr (std::is_same_v<T, Aspirate>) {
             head("Aspirate", node.toWaste ? " to_waste" : "");
             if (node.volume)
@@ -209,6 +212,17 @@ public:
             quantity(d, "volume", node.volume);
             wellSet(d, "from", node.from);
             wellSet(d, "to", node.to);
+            mix(d, node.mix);
+          } else if constexpr (std::is_same_v<T, SerialDilution>) {
+            head("SerialDilution", node.down ? " down" : " across");
+            quantity(d, "ratio", node.ratio);
+            wellSet(d, "wells", node.wells);
+            quantity(d, "volume", node.volume);
+            if (node.diluent)
+              name(d, "diluent", *node.diluent);
+            mix(d, node.mix);
+            if (node.discard)
+              line(d, "discard", "true");
           } else if constexpr (std::is_same_v<T, Magnet>) {
             head("Magnet");
             quantity(d, "time", node.time);
@@ -294,6 +308,14 @@ public:
       }
       quantity(3, "replicates", role.replicates);
       quantity(3, "dilution", role.dilution);
+      if (role.series) {
+        line(3, "series", fmt::format("Series {}", at(role.series->loc)));
+        quantity(4, "ratio", role.series->ratio);
+        if (role.series->top)
+          line(4, "from",
+               fmt::format("Conc {} [{}] unit={}", at(role.series->top->loc),
+                           role.series->top->values.front(), quoted(role.series->top->unit)));
+      }
     }
     if (layout.grid) {
       std::string columns;

@@ -157,12 +157,30 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
     if (!requireLayout(d.source.loc))
       return;
     std::vector<ir::LiquidId> liquids;
+    // Wells whose liquid the plate makes (members of a layout `series`
+    // after the first): a layout dispense leaves them to `serial_dilution`.
+    WellSet madeOnPlate;
+    const ir::Liquid *firstMadeOnPlate = nullptr;
     for (const ir::Liquid &liquid : module_.liquids) {
       if (liquid.role == ir::LiquidRole::Reagent || liquid.wells.empty())
         continue;
       if (d.sourceIsLayout || (role && liquid.role == *role) ||
-          (isLayoutName && liquid.id == named->second))
+          (isLayoutName && liquid.id == named->second)) {
+        if (liquid.madeOnPlate()) {
+          madeOnPlate |= liquid.wells;
+          if (!firstMadeOnPlate)
+            firstMadeOnPlate = &liquid;
+          continue;
+        }
         liquids.push_back(liquid.id);
+      }
+    }
+    if (liquids.empty() && firstMadeOnPlate) {
+      report(DiagId::MadeOnPlateDispensed, d.source.loc, firstMadeOnPlate->name,
+             firstMadeOnPlate->series->loc.line,
+             module_.liquid(firstMadeOnPlate->series->first).name)
+          .note(firstMadeOnPlate->series->loc, "the series is declared here");
+      return;
     }
     if (liquids.empty()) {
       report(DiagId::EmptyWellSet, d.source.loc,
@@ -176,7 +194,7 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
       // One named liquid may go anywhere, e.g. a control into extra wells.
       op.portions.push_back({liquids.front(), target->set});
     } else {
-      WellSet covered;
+      WellSet covered = madeOnPlate;
       for (ir::LiquidId id : liquids) {
         WellSet into = module_.liquid(id).wells;
         covered |= into;
@@ -215,13 +233,9 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
   ir::TipPolicy fallback = layoutSource ? ir::TipPolicy::New : ir::TipPolicy::PerSource;
   op.tips = tips(stmt, fallback);
   if (d.mix) {
-    std::optional<unsigned> cycles = count(d.mix->count, "`mix`");
-    std::optional<Quantity> mixVolume = *volume;
-    if (d.mix->volume)
-      mixVolume = quantity(*d.mix->volume, Dimension::Volume, "`mix`");
-    if (!cycles || !mixVolume)
+    op.mix = mixSpec(*d.mix, *volume);
+    if (!op.mix)
       return;
-    op.mix = ir::MixSpec{*cycles, *mixVolume};
     // Mixing touches the well contents: from then on a tip may not visit
     // another well or the reservoir (spec §7, §8).
     if (op.tips == ir::TipPolicy::PerSource || op.tips == ir::TipPolicy::New)
@@ -309,7 +323,128 @@ void Sema::gen(const ast::Transfer &t, const ast::Statement &stmt) {
   }
   op.volume = *volume;
   op.tips = tips(stmt, ir::TipPolicy::PerWell);
+  if (t.mix) {
+    op.mix = mixSpec(*t.mix, *volume);
+    if (!op.mix)
+      return;
+  }
   emit(std::move(op), stmt);
+}
+
+/// A mix clause's volume defaults to the volume just delivered.
+std::optional<ir::MixSpec> Sema::mixSpec(const ast::MixClause &mix,
+                                         const Quantity &defaultVolume) {
+  std::optional<unsigned> cycles = count(mix.count, "`mix`");
+  std::optional<Quantity> volume = defaultVolume;
+  if (mix.volume)
+    volume = quantity(*mix.volume, Dimension::Volume, "`mix`");
+  if (!cycles || !volume)
+    return std::nullopt;
+  return ir::MixSpec{*cycles, *volume};
+}
+
+/// `serial_dilution` is the statements a scientist would otherwise write
+/// by hand, in the order that makes the series right (spec §7: one pair at
+/// a time): the diluent into every well but the first of each series, the
+/// transfers step by step (all series' first steps, then their second
+/// ones, ...), each mixed in its destination, then the last wells' surplus
+/// to waste. One statement, one step: every op carries its line.
+void Sema::gen(const ast::SerialDilution &s, const ast::Statement &stmt) {
+  std::optional<Quantity> ratio = quantity(s.ratio, Dimension::Ratio, "`serial_dilution`");
+  std::optional<Quantity> volume =
+      quantity(s.volume, Dimension::Volume, "`serial_dilution ... transfer`");
+  std::optional<Wells> target = wells(s.wells, "`serial_dilution`");
+  std::optional<ir::LiquidId> diluent;
+  bool ok = ratio && volume && target;
+  if (s.diluent) {
+    diluent = reagent(*s.diluent, "`serial_dilution ... with`");
+    ok = ok && diluent;
+  }
+  std::optional<ir::MixSpec> mix;
+  if (s.mix && volume) {
+    mix = mixSpec(*s.mix, *volume);
+    ok = ok && mix;
+  }
+  if (!ok || !target->known)
+    return;
+
+  // One series per row (`across`) or column (`down`), in the order of its
+  // first wells.
+  std::map<unsigned, std::vector<Well>> byLine;
+  for (Well well : target->set.columnMajor())
+    byLine[s.down ? well.col : well.row].push_back(well);
+  std::vector<std::vector<Well>> series;
+  for (auto &[line, wells] : byLine) {
+    if (wells.size() < 2) {
+      std::string where = s.down ? fmt::format("column {}", line)
+                                 : fmt::format("row {}", wells.front().name().substr(0, 1));
+      report(DiagId::SeriesTooShort, s.wells.loc, where, wells.size());
+      return;
+    }
+    series.push_back(std::move(wells));
+  }
+  std::sort(series.begin(), series.end(), [](const auto &a, const auto &b) {
+    return std::make_pair(a.front().col, a.front().row) <
+           std::make_pair(b.front().col, b.front().row);
+  });
+  if (!checkSeriesRatio(series, ratio->value, s.ratio.loc))
+    return;
+
+  double factor = ratio->value;
+  if (diluent) {
+    WellSet receiving;
+    for (const std::vector<Well> &one : series)
+      for (size_t i = 1; i < one.size(); ++i)
+        receiving.insert(one[i]);
+    ir::DispenseOp fill;
+    fill.portions.push_back({*diluent, receiving});
+    fill.volume = Quantity{volume->value * (factor - 1), volume->unit};
+    fill.tips = tips(stmt, ir::TipPolicy::PerSource);
+    if (emit_ && !manual_)
+      module_.liquids[*diluent].pipettedByInstrument = true;
+    emit(std::move(fill), stmt);
+  }
+  ir::TransferOp transfer;
+  size_t longest = 0;
+  for (const std::vector<Well> &one : series)
+    longest = std::max(longest, one.size());
+  for (size_t i = 0; i + 1 < longest; ++i)
+    for (const std::vector<Well> &one : series)
+      if (i + 1 < one.size())
+        transfer.pairs.emplace_back(one[i], one[i + 1]);
+  transfer.volume = *volume;
+  transfer.mix = mix;
+  transfer.tips = tips(stmt, ir::TipPolicy::PerWell);
+  emit(std::move(transfer), stmt);
+  if (s.discard) {
+    ir::AspirateOp surplus;
+    for (const std::vector<Well> &one : series)
+      surplus.wells.insert(one.back());
+    surplus.volume = *volume;
+    surplus.tips = tips(stmt, ir::TipPolicy::PerWell);
+    emit(std::move(surplus), stmt);
+  }
+}
+
+/// A statement that makes wells the layout declares as a `series` must
+/// dilute by the series' ratio, or every concentration the analysis uses
+/// is wrong.
+bool Sema::checkSeriesRatio(const std::vector<std::vector<Well>> &series, double ratio,
+                            SourceLoc loc) {
+  for (const std::vector<Well> &one : series)
+    for (size_t i = 1; i < one.size(); ++i) {
+      std::optional<ir::LiquidId> id = layoutLiquidAt(one[i]);
+      if (!id)
+        continue;
+      const ir::Liquid &liquid = module_.liquid(*id);
+      if (!liquid.madeOnPlate() || std::abs(liquid.series->ratio - ratio) <= 1e-9 * ratio)
+        continue;
+      report(DiagId::SeriesRatioMismatch, loc, formatNumber(ratio), liquid.name,
+             formatNumber(liquid.series->ratio), liquid.series->loc.line)
+          .note(liquid.series->loc, "the series is declared here");
+      return false;
+    }
+  return true;
 }
 
 //===--- Plate handling and reading ------------------------------------------===//

@@ -115,6 +115,7 @@ public:
   //===--- Layout (SemaLayout.cpp) -----------------------------------------===//
   void buildLayout();
   void placeGrid(const ast::Grid &grid);
+  void declareSeries(const ast::RoleLine &line, const std::vector<ir::LiquidId> &ids);
   bool claim(ir::LiquidId liquid, const WellSet &wells, SourceLoc loc);
 
   //===--- Statements (IRGen.cpp) ------------------------------------------===//
@@ -134,6 +135,11 @@ public:
   void gen(const ast::Shake &, const ast::Statement &);
   void gen(const ast::Mix &, const ast::Statement &);
   void gen(const ast::Transfer &, const ast::Statement &);
+  void gen(const ast::SerialDilution &, const ast::Statement &);
+  bool checkSeriesRatio(const std::vector<std::vector<Well>> &series, double ratio,
+                        SourceLoc loc);
+  std::optional<ir::LiquidId> layoutLiquidAt(Well well) const;
+  std::optional<ir::MixSpec> mixSpec(const ast::MixClause &mix, const Quantity &defaultVolume);
   void gen(const ast::Magnet &, const ast::Statement &);
   void gen(const ast::ReadAbsorbance &, const ast::Statement &);
   void gen(const ast::ReadFluorescence &, const ast::Statement &);

@@ -47,6 +47,13 @@ bool Sema::claim(ir::LiquidId liquid, const WellSet &wells, SourceLoc loc) {
   return true;
 }
 
+std::optional<ir::LiquidId> Sema::layoutLiquidAt(Well well) const {
+  const auto &slot = claims_[claimIndex(well)];
+  if (!slot)
+    return std::nullopt;
+  return slot->first;
+}
+
 void Sema::buildLayout() {
   std::optional<ast::Grid> csvGrid;
   if (!options_.layoutCsv.empty())
@@ -134,6 +141,8 @@ void Sema::buildLayout() {
       if (auto ratio = quantity(*line.dilution, Dimension::Ratio, "`dilution`"))
         for (ir::LiquidId id : ids)
           module_.liquids[id].dilution = ratio->value;
+    if (line.series)
+      declareSeries(line, ids);
 
     std::optional<unsigned> replicates;
     if (line.replicates) {
@@ -270,6 +279,56 @@ void Sema::placeGrid(const ast::Grid &grid) {
       if (claim(id, one, cell.loc))
         module_.liquids[id].wells |= one;
     }
+  }
+}
+
+/// A layout `series`: the first name is the starting material, each next
+/// one is diluted once more by the ratio on the plate (`serial_dilution`
+/// makes it). Calibrants and controls get concentrations from `from`;
+/// every member's dilution factor grows by the ratio, so the analysis
+/// back-calculates samples diluted on the plate.
+void Sema::declareSeries(const ast::RoleLine &line, const std::vector<ir::LiquidId> &ids) {
+  const ast::SeriesClause &series = *line.series;
+  const std::string &first = line.names.first.text;
+  if (line.role == ast::Role::Blank) {
+    report(DiagId::SeriesOnBlank, series.loc, first);
+    return;
+  }
+  if (ids.size() < 2) {
+    std::string stem = first;
+    while (!stem.empty() && std::isdigit(static_cast<unsigned char>(stem.back())))
+      stem.pop_back();
+    if (stem.empty())
+      stem = "S";
+    report(DiagId::SeriesOfOne, series.loc, first, stem, stem);
+    return;
+  }
+  if (series.top && line.conc) {
+    report(DiagId::SeriesAndConc, line.conc->loc, first);
+    return;
+  }
+  if (series.top && line.role == ast::Role::Sample) {
+    report(DiagId::SeriesFromOnSample, series.top->loc, first);
+    return;
+  }
+  std::optional<Quantity> ratio = quantity(series.ratio, Dimension::Ratio, "`series`");
+  if (!ratio)
+    return;
+  std::optional<Unit> unit;
+  if (series.top && !(unit = concentrationUnit(*series.top)))
+    return;
+  double factor = 1;
+  for (size_t i = 0; i < ids.size(); ++i, factor *= ratio->value) {
+    ir::Liquid &liquid = module_.liquids[ids[i]];
+    liquid.series = ir::Liquid::SeriesMember{series.loc, ids.front(),
+                                             static_cast<unsigned>(i), ratio->value};
+    if (unit)
+      liquid.concentration = Quantity{series.top->values.front() / factor, *unit};
+    // Without `from` a member is its first one diluted: the analysis
+    // multiplies back by the factor. With `from` each member is a known
+    // concentration of its own.
+    if (!unit && i > 0)
+      liquid.dilution = liquid.dilution.value_or(1) * factor;
   }
 }
 

@@ -65,6 +65,7 @@ PROC : P R O C ;
 USE : U S E ;
 PREPARE : P R E P A R E ;
 EQUILIBRATE : E Q U I L I B R A T E ;
+SERIAL_DILUTION : S E R I A L '_' D I L U T I O N ;
 // Layout and reagents.
 PLATE : P L A T E ;
 BLANK : B L A N K ;
@@ -77,6 +78,7 @@ REPLICATES : R E P L I C A T E S ;
 ACROSS : A C R O S S ;
 DOWN : D O W N ;
 DILUTION : D I L U T I O N ;
+SERIES : S E R I E S ;
 RESERVOIR : R E S E R V O I R ;
 // Clause words.
 OF : O F ;
@@ -107,6 +109,7 @@ LINEAR : L I N E A R ;
 FOURPL : '4' P L ;
 SUBTRACT : S U B T R A C T ;
 DILUTE : D I L U T E ;
+DISCARD : D I S C A R D ;
 TIPS : T I P S ;
 NEW : N E W ;
 PER_SOURCE : P E R '_' S O U R C E ;

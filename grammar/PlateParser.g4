@@ -58,6 +58,7 @@ roleClause
   | CONC NUMBER ( COMMA NUMBER )* unit          # concClause
   | REPLICATES count ( ACROSS | DOWN )?         # replicatesClause
   | DILUTION ratio                              # dilutionClause
+  | SERIES ratio ( FROM NUMBER unit )?          # seriesClause
   ;
 
 gridCell : IDENT | DOT | role ;
@@ -77,7 +78,8 @@ statement
   | INCUBATE duration incubateOption*                                         # incubateStmt
   | SHAKE duration AT speed                                                   # shakeStmt
   | MIX count volume IN wellSet                                               # mixStmt
-  | TRANSFER volume FROM wellSet TO wellSet                                   # transferStmt
+  | TRANSFER volume FROM wellSet TO wellSet mixClause?                        # transferStmt
+  | SERIAL_DILUTION ratio ( ACROSS | DOWN )? wellSet TRANSFER volume seriesOption*  # serialDilutionStmt
   | MAGNET duration                                                           # magnetStmt
   | READ ABSORBANCE AT wavelength ( REFERENCE wavelength )? wellSet?          # absorbanceStmt
   | READ FLUORESCENCE EXCITATION wavelength EMISSION wavelength wellSet?      # fluorescenceStmt
@@ -94,6 +96,12 @@ statement
 dispenseSource : LAYOUT | name ;
 
 mixClause : MIX count volume? ;
+
+seriesOption
+  : WITH name             # seriesDiluent
+  | mixClause             # seriesMix
+  | DISCARD               # seriesDiscard
+  ;
 
 incubateOption
   : AT temperature        # incubateAt

@@ -47,6 +47,17 @@ struct Liquid {
   WellSet wells;
   std::optional<Quantity> concentration;
   std::optional<double> dilution; ///< factor, 2 for 1:2
+  /// A member of a layout `series` (made on the plate from the first
+  /// member by a `serial_dilution`); member 0 is the starting material.
+  struct SeriesMember {
+    SourceLoc loc;  ///< the `series` clause
+    LiquidId first; ///< member 0
+    unsigned index = 0;
+    double ratio = 2; ///< the factor between neighbours
+  };
+  std::optional<SeriesMember> series;
+  /// Made on the plate by dilution: no source, no reservoir position.
+  bool madeOnPlate() const { return series && series->index > 0; }
   // Reagents.
   std::optional<Quantity> declaredVolume;
   std::optional<ReservoirPos> fixedPosition;
@@ -150,6 +161,9 @@ struct MixOp {
 struct TransferOp {
   std::vector<std::pair<Well, Well>> pairs; ///< column-major pairing
   Quantity volume;
+  /// Mixing in each destination after its pair: a serial dilution's next
+  /// pair must draw a mixed well.
+  std::optional<MixSpec> mix;
   TipPolicy tips = TipPolicy::PerWell;
 };
 struct MagnetOp {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/IR.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace plate::ir {
@@ -161,7 +162,10 @@ struct PayloadPrinter {
     for (size_t i = 0; i < op.pairs.size(); ++i)
       out += fmt::format("{}{}->{}", i ? "," : "", op.pairs[i].first,
                          op.pairs[i].second);
-    return out + fmt::format("] tips={}", tipPolicyName(op.tips));
+    out += "]";
+    if (op.mix)
+      out += fmt::format(" mix={}x{}", op.mix->cycles, q(op.mix->volume));
+    return out + fmt::format(" tips={}", tipPolicyName(op.tips));
   }
   std::string operator()(const MagnetOp &op) const { return q(op.time); }
   std::string operator()(const ReadAbsorbanceOp &op) const {
@@ -290,6 +294,9 @@ std::string print(const Module &module, const SourceManager &sources) {
       out += fmt::format(" conc={}", *liquid.concentration);
     if (liquid.dilution)
       out += " dilution=" + formatNumber(*liquid.dilution);
+    if (liquid.madeOnPlate())
+      out += fmt::format(" made_on_plate=%{}/{}", module.liquid(liquid.series->first).name,
+                         formatNumber(std::pow(liquid.series->ratio, liquid.series->index)));
     if (liquid.declaredVolume)
       out += fmt::format(" declared={}", *liquid.declaredVolume);
     if (liquid.fixedPosition)

@@ -132,6 +132,8 @@ private:
       if (!module_.shape.contains(from) || !module_.shape.contains(to))
         fail("transfer well outside the plate");
     }
+    if (op.mix)
+      quantity(op.mix->volume, Dimension::Volume, "mix volume");
   }
   void check(const MagnetOp &op) { quantity(op.time, Dimension::Time, "time"); }
   void check(const ReadAbsorbanceOp &op) {

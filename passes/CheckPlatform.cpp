@@ -148,6 +148,8 @@ private:
     if (!op.pairs.empty())
       first = op.pairs.front().second;
     checkVolume(op.volume, first, /*fillsWell=*/true);
+    if (op.mix)
+      checkVolume(op.mix->volume, first, /*fillsWell=*/false, /*inOneTip=*/true);
   }
   void check(const ir::MagnetOp &) {
     const Slot *slot = platform_.magnetSlot.empty()

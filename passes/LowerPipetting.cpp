@@ -989,7 +989,44 @@ private:
         tips_.release(source.mask, [&](const TipBinding &b) {
           return op.tips != ir::TipPolicy::New && neededLater(b);
         });
+      if (op.mix)
+        mixAfterTransfer(op, batches, batch);
     }
+  }
+
+  /// A tip that aspirated from the source may not touch the destination
+  /// (BioForge-1 contact rule: dispensing is non-contact, mixing is not),
+  /// so the destination is mixed with tips of its own. Those tips have
+  /// touched only that well: a later pair that draws from it (the next
+  /// step of a serial dilution) takes them.
+  void mixAfterTransfer(const ir::TransferOp &op, const std::vector<TransferBatch> &batches,
+                        const TransferBatch &batch) {
+    const ir::HeadPosition &destination = batch.destination;
+    bool reuse = op.tips == ir::TipPolicy::Reuse;
+    tips_.acquire(want(destination.mask,
+                       [&](unsigned k) {
+                         return reuse ? TipBinding::reuse()
+                                      : TipBinding::touching(wellOf(destination, k));
+                       }),
+                  op.tips == ir::TipPolicy::New ? TipAllocator::Mode::Fresh
+                                                : TipAllocator::Mode::Match);
+    emitter_.emit(ir::DevMixOp{platePlace(destination), destination.mask, op.mix->volume,
+                               op.mix->cycles});
+    if (reuse)
+      return;
+    std::set<uint32_t> laterSources;
+    for (const TransferBatch *later = &batch + 1; later != batches.data() + batches.size();
+         ++later)
+      for (unsigned k = 0; k < channels_; ++k)
+        if (later->source.mask.test(k))
+          laterSources.insert(static_cast<uint32_t>(flatIndex(wellOf(later->source, k))));
+    tips_.release(destination.mask, [&](const TipBinding &b) {
+      if (op.tips == ir::TipPolicy::New)
+        return false;
+      return (b.kind == TipBinding::Well &&
+              laterSources.contains(static_cast<uint32_t>(flatIndex(b.well)))) ||
+             neededLater(b);
+    });
   }
 
   template <typename T> void lower(const T &, const ir::Op &) {

@@ -101,7 +101,11 @@ private:
     normalize(op.speed, loc);
   }
   void visit(ir::MixOp &op, SourceLoc loc) { normalize(op.volume, loc); }
-  void visit(ir::TransferOp &op, SourceLoc loc) { normalize(op.volume, loc); }
+  void visit(ir::TransferOp &op, SourceLoc loc) {
+    normalize(op.volume, loc);
+    if (op.mix)
+      normalize(op.mix->volume, loc);
+  }
   void visit(ir::MagnetOp &op, SourceLoc loc) { normalize(op.time, loc); }
   void visit(ir::ReadAbsorbanceOp &op, SourceLoc loc) {
     normalize(op.wavelength, loc);
