@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/ParserAgent.h"
+#include "agent/LanguageNotes.h"
 
 #include "backend/Command.h"
 #include "ir/Units.h"
@@ -22,6 +23,11 @@
 namespace plate::agent {
 
 namespace {
+
+std::string_view noteFor(const std::string &label) {
+  auto found = languageNotes().find(label);
+  return found == languageNotes().end() ? std::string_view() : found->second;
+}
 
 #include "agent/GrammarText.inc"
 
@@ -87,8 +93,8 @@ std::map<std::string, std::string> readRules(std::string_view grammar) {
   return rules;
 }
 
-/// Splits at top-level `|`.
-std::vector<std::string> alternatives(std::string_view body) {
+/// Splits at top-level `|`, keeping each alternative's `# label`.
+std::vector<std::string> labelledAlternatives(std::string_view body) {
   std::vector<std::string> result;
   std::string current;
   int depth = 0;
@@ -108,6 +114,24 @@ std::vector<std::string> alternatives(std::string_view body) {
     current += c;
   }
   result.push_back(current);
+  return result;
+}
+
+/// An alternative's ANTLR label (`# dispenseStmt`), or "".
+std::string labelOf(std::string_view alternative) {
+  size_t hash = alternative.find('#');
+  if (hash == std::string_view::npos)
+    return "";
+  std::string label;
+  for (char c : alternative.substr(hash + 1))
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+      label += c;
+  return label;
+}
+
+/// Splits at top-level `|`, without the labels.
+std::vector<std::string> alternatives(std::string_view body) {
+  std::vector<std::string> result = labelledAlternatives(body);
   for (std::string &alternative : result) {
     size_t label = alternative.find('#'); // ANTLR alternative labels
     if (label != std::string::npos)
@@ -318,8 +342,12 @@ std::vector<std::string> statementForms() {
   auto rule = printer.rules().find("statement");
   if (rule == printer.rules().end())
     return forms;
-  for (const std::string &alt : alternatives(rule->second))
-    forms.push_back(printer.alternative(alt));
+  for (const std::string &alt : labelledAlternatives(rule->second)) {
+    std::string form = printer.alternative(alt.substr(0, alt.find('#')));
+    if (std::string_view note = noteFor(labelOf(alt)); !note.empty())
+      form += fmt::format("   ({})", note);
+    forms.push_back(std::move(form));
+  }
   for (const char *extra : {"repeatHeader", "tipsClause"}) {
     auto it = printer.rules().find(extra);
     if (it != printer.rules().end())
@@ -347,6 +375,66 @@ std::vector<std::string> declarationForms() {
     forms.push_back(line);
   }
   return forms;
+}
+
+std::vector<std::string> alternativeLabels(std::string_view ruleName) {
+  FormPrinter printer;
+  std::vector<std::string> labels;
+  auto rule = printer.rules().find(std::string(ruleName));
+  if (rule != printer.rules().end())
+    for (const std::string &alt : labelledAlternatives(rule->second))
+      labels.push_back(labelOf(alt));
+  return labels;
+}
+
+static std::vector<std::string> notedForms(std::string_view ruleName) {
+  FormPrinter printer;
+  std::vector<std::string> forms;
+  auto rule = printer.rules().find(std::string(ruleName));
+  if (rule == printer.rules().end())
+    return forms;
+  for (const std::string &alt : labelledAlternatives(rule->second)) {
+    std::string_view note = noteFor(labelOf(alt));
+    if (note.empty())
+      continue;
+    // The form is printed above; its first word names it here.
+    std::string form = printer.alternative(alt.substr(0, alt.find('#')));
+    std::string head = form.substr(0, form.find(' '));
+    if (head.find('|') != std::string::npos)
+      head = "ROLE line";
+    else if (head == "N")
+      head = "header";
+    forms.push_back(fmt::format("{}: {}", head, note));
+  }
+  return forms;
+}
+
+std::vector<std::string> roleWords() {
+  FormPrinter printer;
+  std::vector<std::string> words;
+  auto rule = printer.rules().find("role");
+  if (rule == printer.rules().end())
+    return words;
+  for (const std::string &alt : alternatives(rule->second))
+    words.push_back(printer.alternative(alt));
+  return words;
+}
+
+static std::string languageNotesText() {
+  std::string out;
+  auto line = [&](std::string_view head, const std::vector<std::string> &items) {
+    if (!items.empty())
+      out += fmt::format("{}: {}\n", head, fmt::join(items, "; "));
+  };
+  line("LAYOUT", notedForms("layoutStatement"));
+  line("LAYOUT clauses", notedForms("roleClause"));
+  line("WELLS items", notedForms("wellItem"));
+  std::vector<std::string> roles;
+  for (const std::string &role : roleWords())
+    if (std::string_view note = noteFor(role); !note.empty())
+      roles.push_back(fmt::format("{}: {}", role, note));
+  line("Roles", roles);
+  return out + std::string(languageRules());
 }
 
 std::string unitReference() {
@@ -453,6 +541,7 @@ ParserPrompt buildParserPrompt(const Platform &platform, const ParserInput &inpu
       system += form + "\n";
     for (const std::string &form : declarationForms())
       system += form + "\n";
+    system += languageNotesText();
     system += "\nUnits:\n" + unitReference();
     system += "\n" + platformReference(platform);
     system += "\nAnswer with the script only, in one ```plate fenced block.\n";

@@ -25,6 +25,11 @@ std::vector<std::string> statementForms();
 /// The LAYOUT and REAGENTS line forms, from the grammar.
 std::vector<std::string> declarationForms();
 
+/// The `# labels` of a grammar rule's alternatives ("" where unlabelled).
+std::vector<std::string> alternativeLabels(std::string_view rule);
+/// The layout role keywords, from the grammar's `role` rule.
+std::vector<std::string> roleWords();
+
 /// Units by dimension, from plate::unitSpellings().
 std::string unitReference();
 /// What the platform can do, from its stdlib description.

@@ -46,6 +46,9 @@ CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
                     "baseline: ask the Parser for BioForge-1 commands directly");
   command->add_flag("--print-prompt-size", options.printPromptSize,
                     "print the prompt sizes in tokens (approx. chars/4) and exit");
+  command->add_flag("--print-prompt", options.printPrompt,
+                    "print the Parser's system and user prompts for this protocol and exit "
+                    "(what a model in the Parser's seat is given)");
   addTransportOptions(*command, options.client, AgentCommand::Translate);
   return command;
 }
@@ -147,12 +150,16 @@ int runTranslateCommand(const TranslateOptions &options) {
   config.parserParams.maxTokens = 4096;
   config.validatorParams.maxTokens = 2048;
 
-  if (options.printPromptSize) {
+  if (options.printPromptSize || options.printPrompt) {
     agent::ParserInput input;
     input.protocolText = *protocol;
     input.layout = layout;
     input.direct = options.direct;
     agent::ParserPrompt prompt = agent::buildParserPrompt(*platform, input);
+    if (options.printPrompt) {
+      std::cout << "=== system\n" << prompt.system << "=== user\n" << prompt.user;
+      return 0;
+    }
     agent::ValidatorInput vin{*protocol, "", "", json::array()};
     agent::ChatRequest validator = agent::buildValidatorRequest(vin, config.validatorParams);
     std::cout << fmt::format(

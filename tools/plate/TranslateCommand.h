@@ -27,6 +27,7 @@ struct TranslateOptions {
   std::string stdlibDir;
   bool direct = false;
   bool printPromptSize = false;
+  bool printPrompt = false;
   agent::ClientOptions client; ///< --cache DIR and the transport flags
 };
 

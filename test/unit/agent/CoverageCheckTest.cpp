@@ -93,25 +93,6 @@ TEST(CoverageTest, RobotStepMovedToManualNeedsAReason) {
   EXPECT_NE(findings[0].message.find("bioforge1 can do it"), std::string::npos);
 }
 
-TEST(ParserPromptTest, FormsComeFromTheGrammar) {
-  auto forms = statementForms();
-  ASSERT_GE(forms.size(), 15u);
-  EXPECT_EQ(forms[0], "dispense VOLUME [of] layout|NAME [to|into WELLS] [mix COUNT [VOLUME]]");
-  EXPECT_NE(std::find(forms.begin(), forms.end(),
-                      "incubate TIME [at TEMPERATURE] [shaking SPEED] [lid on|off] [dark]"),
-            forms.end());
-  Platform platform = bioforge();
-  ParserInput input;
-  input.protocolText = "Add 100 uL.";
-  ParserPrompt prompt = buildParserPrompt(platform, input);
-  EXPECT_NE(prompt.system.find("absorbance at 405, 450, 490, 540, 570, 595, 620, 650 nm only; "
-                               "no fluorescence, no luminescence"),
-            std::string::npos);
-  EXPECT_NE(prompt.system.find("heater: room temperature up to 70 C"), std::string::npos);
-  EXPECT_NE(prompt.system.find("volume: nL"), std::string::npos);
-  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1200u);
-}
-
 TEST(ParserPromptTest, ScriptsFencedOrBare) {
   EXPECT_EQ(extractScript("Sure:\n```plate\n<INSTRUMENT>\nwait 1 s\n</INSTRUMENT>\n```\nDone."),
             "<INSTRUMENT>\nwait 1 s\n</INSTRUMENT>\n");

@@ -1,0 +1,82 @@
+//===- LanguageNotes.cpp - What each grammar form means, for the prompt ---===//
+//
+// Kept short: every word here is paid for in every Parser call. Each note
+// says what the form alone cannot: defaults, what a name or role covers,
+// and the choices of docs/language.md a model would otherwise guess.
+//
+//===----------------------------------------------------------------------===//
+#include "agent/LanguageNotes.h"
+
+namespace plate::agent {
+
+const std::vector<std::string_view> &notedRules() {
+  static const std::vector<std::string_view> rules = {"statement", "layoutStatement",
+                                                      "roleClause", "wellItem"};
+  return rules;
+}
+
+const std::map<std::string_view, std::string_view> &languageNotes() {
+  static const std::map<std::string_view, std::string_view> notes = {
+      // statements
+      {"dispenseStmt", "NAME: reagent, role or layout name; `layout`: each well its own liquid; "
+                       "no `to`: a layout source fills its wells, a reagent all"},
+      {"aspirateStmt", "`all` = whatever the wells hold"},
+      {"washStmt", "empties the wells, then COUNT fill/remove cycles; default WELLS all"},
+      {"incubateStmt", "default RT, lid on; `dark` keeps the lid on"},
+      {"shakeStmt", ""},
+      {"mixStmt", "pipette up and down in place"},
+      {"transferStmt", "pairs in column-major order, one after another; `mix`: each destination"},
+      {"serialDilutionStmt", "a series per row (across) or column (down) from its first well; "
+                             "`with` first adds VOLUME x (factor-1) of NAME to the rest; "
+                             "`discard` removes VOLUME from each last well"},
+      {"magnetStmt", ""},
+      {"absorbanceStmt", "no WELLS: every layout well"},
+      {"fluorescenceStmt", "no WELLS: every layout well"},
+      {"analyzeStmt", "fits the calibrants, reports the samples"},
+      {"waitStmt", ""},
+      {"pauseStmt", "the operator confirms"},
+      {"noteStmt", "text for the operator, no action"},
+      {"useStmt", "imports a stdlib module by name: use \"elisa\""},
+      {"prepareStmt", "MANUAL only"},
+      {"equilibrateStmt", "MANUAL only"},
+      {"callStmt", "calls a procedure of a `use`d module"},
+      // layout lines and clauses
+      {"plateLine", ""},
+      {"roleLine", "names fill the wells in column-major order (A1, B1, ... H1, A2)"},
+      {"gridHeader", "grid form: column numbers"},
+      {"gridRow", "grid form: row letter, a name or . per cell"},
+      {"atClause", ""},
+      {"concClause", "one value per name"},
+      {"replicatesClause", "each name takes N adjacent wells"},
+      {"dilutionClause", "the sample was pre-diluted; results are multiplied back"},
+      {"seriesClause", "names made on the plate from the first (serial_dilution); `from`: the "
+                       "first's concentration"},
+      // well-set items
+      {"wellOrBlock", "A1..H12 = the block between two corners"},
+      {"rowItem", ""},
+      {"rowsItem", ""},
+      {"colItem", "col or column"},
+      {"colsItem", ""},
+      {"allItem", "every well the layout uses"},
+      {"nameItem", "a role (sample) or layout name (S3) = its wells"},
+      // roles
+      {"blank", "`subtract blank` subtracts their mean"},
+      {"calibrant", "`conc` feeds the standard curve"},
+      {"standard", "= calibrant"},
+      {"sample", "interpolated on the curve"},
+      {"control", "reported like a sample"},
+  };
+  return notes;
+}
+
+std::string_view languageRules() {
+  return "WELLS: items separated by commas (A1, A3, B1..B4), then `except ITEMS` to leave "
+         "wells out (all except col 1).\n"
+         "Names: a letter, then letters, digits or _; a well coordinate (A1..P24) is never a "
+         "name. Keywords (dispense, of, to, all, ...) are reserved; role words may name "
+         "liquids.\n"
+         "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
+         "to one statement per well.\n";
+}
+
+} // namespace plate::agent
