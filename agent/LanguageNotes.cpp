@@ -42,7 +42,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"callStmt", "calls a procedure of a `use`d module"},
       // layout lines and clauses
       {"plateLine", ""},
-      {"roleLine", "names fill the wells in column-major order (A1, B1, ... H1, A2)"},
+      {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "
+                   "wells in column-major order (A1, B1, ... H1, A2)"},
       {"gridHeader", "grid form: column numbers"},
       {"gridRow", "grid form: row letter, a name or . per cell"},
       {"atClause", ""},

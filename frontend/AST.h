@@ -252,6 +252,9 @@ struct RoleLine {
   SourceLoc loc;
   Role role;
   NameRange names;
+  /// Further names, as protocols list them: `Std1, Std2, QC` or
+  /// `S1..S4 S6` (each may be a range); they follow `names` in order.
+  std::vector<NameRange> moreNames;
   std::optional<WellSetExpr> wells; ///< nullopt: placed by the grid
   std::optional<ConcList> conc;
   std::optional<QuantityExpr> replicates; ///< count

@@ -617,11 +617,17 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
                 : r->SAMPLE()    ? ast::Role::Sample
                 : r->CONTROL()   ? ast::Role::Control
                                  : ast::Role::Calibrant;
-    auto *range = roleCtx->nameRange();
-    role.names.loc = locator_.span(range);
-    role.names.first = name(range->name(0));
-    if (range->RANGE())
-      role.names.last = name(range->name(1));
+    for (auto *range : roleCtx->nameRange()) {
+      ast::NameRange names;
+      names.loc = locator_.span(range);
+      names.first = name(range->name(0));
+      if (range->RANGE())
+        names.last = name(range->name(1));
+      if (range == roleCtx->nameRange(0))
+        role.names = std::move(names);
+      else
+        role.moreNames.push_back(std::move(names));
+    }
     for (auto *clause : roleCtx->roleClause()) {
       if (auto *at = dynamic_cast<PlateParser::AtClauseContext *>(clause)) {
         if (role.wells)

@@ -293,6 +293,8 @@ public:
       std::string names = role.names.first.text;
       if (role.names.last)
         names += ".." + role.names.last->text;
+      for (const NameRange &more : role.moreNames)
+        names += ", " + more.first.text + (more.last ? ".." + more.last->text : "");
       line(2, "", fmt::format("Role {} {} {} {}{}", at(role.loc), roleName(role.role),
                               names, at(role.names.loc),
                               role.replicates ? (role.down ? " down" : " across")

@@ -10,6 +10,7 @@
 #include "frontend/LayoutCsv.h"
 #include "frontend/Sema.h"
 
+#include <set>
 #include <cctype>
 
 namespace plate::sema {
@@ -92,24 +93,42 @@ void Sema::buildLayout() {
 
   for (const ast::RoleLine &line : script_.layout->roles) {
     std::vector<std::string> names;
-    if (line.names.last) {
-      auto expanded = layout::expandNameRange(line.names.first.text, line.names.last->text);
-      if (!expanded) {
-        report(DiagId::BadNameRange, line.names.loc, line.names.first.text,
-               line.names.last->text);
-        continue;
-      }
-      names = std::move(*expanded);
-    } else {
-      names.push_back(line.names.first.text);
-    }
-    SourceLoc declLoc = line.names.last ? line.names.loc : line.names.first.loc;
     bool ok = true;
+    auto expand = [&](const ast::NameRange &range) {
+      if (!range.last) {
+        names.push_back(range.first.text);
+        return;
+      }
+      auto expanded = layout::expandNameRange(range.first.text, range.last->text);
+      if (!expanded) {
+        report(DiagId::BadNameRange, range.loc, range.first.text, range.last->text);
+        ok = false;
+        return;
+      }
+      names.insert(names.end(), expanded->begin(), expanded->end());
+    };
+    expand(line.names);
+    for (const ast::NameRange &range : line.moreNames)
+      expand(range);
+    if (!ok)
+      continue;
+    SourceLoc declLoc = line.names.last ? line.names.loc : line.names.first.loc;
+    if (!line.moreNames.empty()) {
+      // The whole list, when it is on one line (it always is).
+      const SourceLoc &last = line.moreNames.back().loc;
+      declLoc = line.names.loc;
+      if (last.line == declLoc.line && last.col >= declLoc.col)
+        declLoc.length = last.col + std::max<uint32_t>(last.length, 1) - declLoc.col;
+    }
+    std::set<std::string> onThisLine;
     for (const std::string &name : names) {
       auto found = liquidByName_.find(name);
       if (found != liquidByName_.end()) {
         report(DiagId::DuplicateName, declLoc, name)
             .note(module_.liquid(found->second).loc, "`{}` is first declared here", name);
+        ok = false;
+      } else if (!onThisLine.insert(name).second) {
+        report(DiagId::DuplicateName, declLoc, name);
         ok = false;
       }
     }

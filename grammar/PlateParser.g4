@@ -44,7 +44,7 @@ stepLabel : NUMBER ( DOT | RPAREN ) ;
 
 layoutStatement
   : PLATE name                          # plateLine
-  | role nameRange roleClause*          # roleLine
+  | role nameRange ( COMMA? nameRange )* roleClause*   # roleLine
   | NUMBER+                             # gridHeader
   | IDENT gridCell*                     # gridRow
   ;

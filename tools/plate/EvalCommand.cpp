@@ -48,6 +48,9 @@ CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
                       "plate (exit 0 equivalent, 1 not)");
   command->add_option("--truth", options.truth,
                       "the ground-truth .plate script for --score and --equivalence");
+  command->add_option("--answers", options.answers,
+                      "score recorded Parser replies (DIR/NAME/answer.md, one per corpus protocol): "
+                      "first-attempt compile rate, PA and equivalence to the truth");
   command->add_option("--corpus", options.corpus,
                       "corpus directory (NN-name/{protocol.txt,truth.plate,layout.csv})");
   command->add_option("--only", options.only, "only protocols whose directory name contains this");
@@ -86,6 +89,10 @@ CLI::App *addEvalCommand(CLI::App &app, EvalOptions &options) {
 namespace {
 
 int usageError(const std::string &message) { return reportUsageError("eval", message); }
+
+// Where PA and equivalence are said to disagree (docs/evaluation.md).
+constexpr double kLowPa = 0.5;
+constexpr double kHighPa = 0.9;
 
 std::string defaultCorpus() {
   if (fs::is_directory("test/corpus"))
@@ -177,8 +184,6 @@ std::string percent(size_t part, size_t whole) {
   return whole == 0 ? "-" : fmt::format("{:.1f} %", 100.0 * double(part) / double(whole));
 }
 
-//===--- --score ----------------------------------------------------------===//
-
 //===--- --equivalence ----------------------------------------------------===//
 
 /// Whether two checked scripts do the same to the plate; nullopt when
@@ -204,6 +209,8 @@ std::string equivalenceLine(const std::optional<agent::Equivalence> &equivalence
     line += fmt::format(" [liquids matched by order: {}]", renamed);
   return line + "\n";
 }
+
+//===--- --score ----------------------------------------------------------===//
 
 int runScore(const EvalOptions &options, const std::string &stdlib) {
   if (options.truth.empty())
@@ -549,6 +556,12 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
             ? agent::scorePlanning(agent::blockTypes(truth.blocks), agent::blockTypes(cand.blocks))
             : agent::scorePlanning(agent::stepTypes(truth.steps), agent::stepTypes(cand.steps)));
     a["compiles"] = cand.compiled;
+    // Equivalence needs a checked script; a direct command stream has none.
+    std::optional<agent::Equivalence> equivalence =
+        job.direct ? std::nullopt : equivalenceOf(truth, cand);
+    a["equivalent"] = equivalence ? json(equivalence->equivalent) : json(nullptr);
+    if (equivalence && !equivalence->equivalent)
+      a["difference"] = equivalence->difference;
     attempts.push_back(std::move(a));
   }
   record["attempts"] = attempts;
@@ -566,6 +579,7 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
   record["pa_by_attempt"] = byAttempt;
   record["final_pa"] = byAttempt.back()["pa"];
   record["final_pa_command"] = byAttempt.back()["pa_command"];
+  record["final_equivalent"] = attempts.empty() ? json(nullptr) : attempts.back()["equivalent"];
   return record;
 }
 
@@ -699,6 +713,23 @@ struct ComboStats {
   size_t attempts = 0;
   double precision = 0, recall = 0, nlev = 0;
 };
+
+std::string equivalenceCell(const json &equivalent) {
+  return equivalent.is_boolean() ? (equivalent.get<bool>() ? "yes" : "no") : "-";
+}
+
+/// PA compares how two scripts are written, equivalence what they do; a
+/// high PA on a different chemistry, or a low PA on the same chemistry, is
+/// worth a reader's look (docs/evaluation.md).
+std::string scoresDisagree(double pa, const json &equivalent) {
+  if (!equivalent.is_boolean())
+    return "";
+  if (equivalent.get<bool>() && pa < kLowPa)
+    return fmt::format("equivalent, but PA {:.3f}: written differently, same chemistry", pa);
+  if (!equivalent.get<bool>() && pa >= kHighPa)
+    return fmt::format("PA {:.3f}, but not equivalent: written alike, different chemistry", pa);
+  return "";
+}
 
 std::string shortModel(const std::string &spec) {
   std::string s = spec.substr(0, spec.find('@'));
@@ -889,7 +920,9 @@ void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &cor
       md += fmt::format("| {} | {:.3f} | {:.3f} |\n", pairs[i], modeValues[0][i], modeValues[1][i]);
   }
   md += "\n## Per protocol\n\n| protocol | Parser / Validator | outcome | final PA | "
-        "structured C/P/T | command C/P/T |\n| --- | --- | --- | ---: | --- | --- |\n";
+        "equivalent | structured C/P/T | command C/P/T |\n| --- | --- | --- | ---: | --- | --- "
+        "| --- |\n";
+  std::string disagreements;
   for (const json &run : runs) {
     std::string key = fmt::format("{} / {}{}", shortModel(run["parser"]),
                                   shortModel(run["validator"]),
@@ -904,11 +937,18 @@ void writeReport(const EvalOptions &options, const std::vector<CorpusEntry> &cor
                             score["command"]["P"].get<size_t>(),
                             score["command"]["T"].get<size_t>());
     }
-    md += fmt::format("| {} | {} | {} | {:.3f} | {} | {} |\n", run["protocol"].get<std::string>(),
-                      key, run.value("outcome", ""), run["final_pa"].get<double>(), structured,
+    const json &equivalent = run.contains("final_equivalent") ? run["final_equivalent"] : json();
+    md += fmt::format("| {} | {} | {} | {:.3f} | {} | {} | {} |\n",
+                      run["protocol"].get<std::string>(), key, run.value("outcome", ""),
+                      run["final_pa"].get<double>(), equivalenceCell(equivalent), structured,
                       command);
+    if (std::string why = scoresDisagree(run["final_pa"].get<double>(), equivalent); !why.empty())
+      disagreements +=
+          fmt::format("- {} ({}): {}\n", run["protocol"].get<std::string>(), key, why);
   }
-  md += "\nRaw results: `sweep.json`.\n";
+  md += "\n## Where PA and equivalence disagree\n\n" +
+        (disagreements.empty() ? std::string("None.\n") : disagreements) +
+        "\nRaw results: `sweep.json`.\n";
   std::ofstream(fs::path(options.outDir) / "report.md") << md;
 }
 
@@ -1014,6 +1054,81 @@ int runSweep(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
   return 0;
 }
 
+//===--- --answers --------------------------------------------------------===//
+
+/// Replays a recorded first attempt per protocol (a model that sat in the
+/// Parser's seat with only the prompt and the protocol): no network, no
+/// retries, so the compile rate is a first-attempt rate.
+int runAnswers(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
+               const std::string &stdlib) {
+  size_t compiled = 0, equivalent = 0, answered = 0;
+  double paSum = 0;
+  std::string disagreements;
+  json rows = json::array();
+  std::cout << fmt::format("{:<42} {:>8} {:>7} {:>10}\n", "protocol", "compiles", "PA",
+                           "equivalent");
+  for (const CorpusEntry &entry : corpus) {
+    fs::path folder = fs::path(options.answers) / entry.name;
+    std::optional<std::string> reply = readWholeFile((folder / "answer.md").string());
+    if (!reply)
+      reply = readWholeFile((folder / "answer.plate").string());
+    json row = {{"protocol", entry.name}};
+    ScriptLayers truth = layersOfScript(entry.truth, stdlib, entry.layout);
+    if (!truth.compiled)
+      return usageError(fmt::format("the ground truth of `{}` does not compile", entry.name));
+    if (!reply) {
+      row["answered"] = false;
+      std::cout << fmt::format("{:<42} {:>8} {:>7} {:>10}\n", entry.name, "no answer", "-", "-");
+      rows.push_back(std::move(row));
+      continue;
+    }
+    ++answered;
+    ScriptLayers cand = layersOfScript(agent::extractScript(*reply), stdlib, entry.layout);
+    agent::ParameterAccuracy pa =
+        agent::scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
+    std::optional<agent::Equivalence> same = equivalenceOf(truth, cand);
+    compiled += cand.compiled;
+    paSum += pa.value;
+    equivalent += same && same->equivalent;
+    json verdict = same ? json(same->equivalent) : json(nullptr);
+    row.update({{"answered", true},
+                {"compiles", cand.compiled},
+                {"pa", pa.value},
+                {"equivalent", verdict}});
+    if (same && !same->equivalent)
+      row["difference"] = same->difference;
+    if (!cand.compiled && !cand.diagnostics.empty())
+      row["first_error"] = cand.diagnostics.front().value("code", "") + " " +
+                           cand.diagnostics.front().value("message", "");
+    std::cout << fmt::format("{:<42} {:>8} {:>7.3f} {:>10}\n", entry.name,
+                             cand.compiled ? "yes" : "no", pa.value, equivalenceCell(verdict));
+    if (options.verbose) {
+      if (row.contains("first_error"))
+        std::cout << "    " << row["first_error"].get<std::string>() << "\n";
+      if (row.contains("difference"))
+        std::cout << "    " << row["difference"].get<std::string>() << "\n";
+    }
+    if (std::string why = scoresDisagree(pa.value, verdict); !why.empty())
+      disagreements += fmt::format("  {}: {}\n", entry.name, why);
+    rows.push_back(std::move(row));
+  }
+  std::cout << fmt::format("first-attempt compile rate: {}/{} ({})\n", compiled, corpus.size(),
+                           percent(compiled, corpus.size()));
+  std::cout << fmt::format("equivalent to the truth: {}/{} ({})\n", equivalent, corpus.size(),
+                           percent(equivalent, corpus.size()));
+  std::cout << fmt::format("mean PA: {:.3f} over {} answer(s)\n",
+                           answered ? paSum / double(answered) : 0.0, answered);
+  std::cout << "PA and equivalence disagree:\n" << (disagreements.empty() ? "  none\n" : disagreements);
+  if (!options.json.empty())
+    std::ofstream(options.json) << json{{"protocols", rows},
+                                        {"compiled", compiled},
+                                        {"equivalent", equivalent},
+                                        {"total", corpus.size()}}
+                                       .dump(2)
+                                << "\n";
+  return 0;
+}
+
 } // namespace
 
 int runEvalCommand(const EvalOptions &options) {
@@ -1036,6 +1151,8 @@ int runEvalCommand(const EvalOptions &options) {
     return static_cast<int>(ExitCode::Usage);
   if (options.mutationStudy)
     return runMutationStudy(*corpus, options, stdlib, *platform);
+  if (!options.answers.empty())
+    return runAnswers(*corpus, options, stdlib);
   return runSweep(*corpus, options, stdlib, *platform);
 }
 

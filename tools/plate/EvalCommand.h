@@ -29,6 +29,7 @@ struct EvalOptions {
   std::string truth;
   // corpus work
   std::string corpus;
+  std::string answers; ///< recorded Parser replies to score against the corpus
   std::string only; ///< protocols whose directory name contains this
   bool checkCorpus = false;
   bool mutationStudy = false;
