@@ -171,6 +171,7 @@ struct Equilibrate { ///< MANUAL only
 };
 struct Use {
   std::string module;
+  SourceLoc loc; ///< the quoted module name
 };
 
 /// A call argument: a quantity, or a name / well set. Which one a bare name

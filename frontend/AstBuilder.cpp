@@ -444,7 +444,8 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
   } else if (auto *n = dynamic_cast<PlateParser::NoteStmtContext *>(ctx)) {
     stmt.kind = ast::Note{unquote(n->STRING()->getSymbol())};
   } else if (auto *u = dynamic_cast<PlateParser::UseStmtContext *>(ctx)) {
-    stmt.kind = ast::Use{unquote(u->STRING()->getSymbol())};
+    stmt.kind = ast::Use{unquote(u->STRING()->getSymbol()),
+                         locator_.loc(u->STRING()->getSymbol())};
   } else if (auto *pr = dynamic_cast<PlateParser::PrepareStmtContext *>(ctx)) {
     ast::Prepare node;
     node.reagent = name(pr->name());

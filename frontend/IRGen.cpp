@@ -720,7 +720,7 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
 //===--- Procedures and loops --------------------------------------------===//
 
 void Sema::gen(const ast::Use &u, const ast::Statement &stmt) {
-  useModule(u.module, stmt.loc, ordinal_);
+  useModule(u.module, stmt.loc, u.loc, ordinal_);
   for (const std::string &name : procOrder_) {
     ProcInfo &proc = procs_.at(name);
     if (proc.module == u.module)

@@ -9,7 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 
@@ -208,21 +211,71 @@ void Sema::registerProc(const ast::ProcDef &def, unsigned ordinal,
   procOrder_.push_back(def.name.text);
 }
 
-void Sema::useModule(const std::string &name, SourceLoc loc, unsigned ordinal) {
+namespace {
+
+/// Why `name` is not a module name, or "" when it is one. A module name is
+/// what `use` may join to stdlib/modules: anything that could leave that
+/// directory or name another file is refused before the file system sees it.
+std::string notAModuleName(const std::string &name) {
+  if (name.empty())
+    return "names no module";
+  if (name.front() == '/' || name.front() == '\\' ||
+      (name.size() > 1 && name[1] == ':'))
+    return "is an absolute path";
+  if (name.find("..") != std::string::npos)
+    return "goes through `..`";
+  if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos)
+    return "is a path with directories";
+  if (llvm::StringRef(name).endswith_insensitive(".plate"))
+    return "names a file";
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-')
+      return fmt::format("has the character `{}`", c);
+  return "";
+}
+
+} // namespace
+
+std::vector<std::string> Sema::knownModules() const {
+  std::vector<std::string> known;
+  std::error_code error;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(stdlibDir_ + "/modules", error))
+    if (entry.path().extension() == ".plate")
+      known.push_back(entry.path().stem().string());
+  std::sort(known.begin(), known.end());
+  return known;
+}
+
+void Sema::useModule(const std::string &name, SourceLoc loc, SourceLoc nameLoc,
+                     unsigned ordinal) {
   if (!loadedModules_.insert(name).second)
     return;
+  if (std::string why = notAModuleName(name); !why.empty()) {
+    // The last part of a path, without `.plate`, is the module meant when
+    // it is one; otherwise the message lists the modules.
+    std::string last = name.substr(std::min(name.size(), name.find_last_of("/\\") + 1));
+    if (llvm::StringRef(last).endswith_insensitive(".plate"))
+      last.resize(last.size() - 6);
+    std::vector<std::string> known = knownModules();
+    std::string close = notAModuleName(last).empty() ? closestMatch(last, known) : "";
+    later(ordinal, [this, nameLoc, name, why, close, known] {
+      auto diag = report(DiagId::ModulePath, nameLoc, name, why,
+                         close.empty()
+                             ? fmt::format("; modules are {}", fmt::join(known, ", "))
+                             : fmt::format("; write `use \"{}\"`", close));
+      if (!close.empty())
+        diag.suggest("\"" + close + "\"");
+    });
+    return;
+  }
   std::string dir = stdlibDir_ + "/modules";
   std::string path = dir + "/" + name + ".plate";
   std::optional<uint32_t> fileId;
   if (std::filesystem::is_regular_file(path))
     fileId = sources_.addFile(path);
   if (!fileId) {
-    std::vector<std::string> known;
-    std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator(dir, error))
-      if (entry.path().extension() == ".plate")
-        known.push_back(entry.path().stem().string());
-    std::string close = closestMatch(name, known);
+    std::string close = closestMatch(name, knownModules());
     later(ordinal, [this, loc, name, dir, close] {
       auto diag = report(DiagId::UnknownModule, loc, name, dir);
       if (!close.empty())
@@ -237,7 +290,7 @@ void Sema::useModule(const std::string &name, SourceLoc loc, unsigned ordinal) {
       if (const auto *def = std::get_if<ast::ProcDef>(&stmt.kind))
         registerProc(*def, ordinal, name, loc);
       else if (const auto *use = std::get_if<ast::Use>(&stmt.kind))
-        useModule(use->module, stmt.loc, ordinal);
+        useModule(use->module, stmt.loc, use->loc, ordinal);
     }
 }
 
@@ -249,7 +302,7 @@ void Sema::collectProcs() {
       if (const auto *def = std::get_if<ast::ProcDef>(&stmt.kind))
         registerProc(*def, ordinal, "", {});
       else if (const auto *use = std::get_if<ast::Use>(&stmt.kind))
-        useModule(use->module, stmt.loc, ordinal);
+        useModule(use->module, stmt.loc, use->loc, ordinal);
     }
 }
 

@@ -166,7 +166,10 @@ public:
   void collectProcs();
   void registerProc(const ast::ProcDef &def, unsigned ordinal, const std::string &module,
                     SourceLoc useLoc);
-  void useModule(const std::string &name, SourceLoc loc, unsigned ordinal);
+  /// `loc` is the statement (E207), `nameLoc` its quoted name (E217).
+  void useModule(const std::string &name, SourceLoc loc, SourceLoc nameLoc, unsigned ordinal);
+  /// The module names of stdlib/modules, sorted.
+  std::vector<std::string> knownModules() const;
   void checkProc(ProcInfo &proc);
   void findRecursion();
   void collectCalls(const std::vector<ast::Statement> &body,

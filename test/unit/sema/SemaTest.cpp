@@ -569,7 +569,7 @@ TEST_F(SemaTest, NestedProcE216AndUnknownModuleE207) {
   repeat.count = q(2, "", at(11, 8));
   repeat.body.push_back(stmt(makeProc(this, "inner", {}, {}, at(12, 8)), at(12)));
   body(script).push_back(stmt(repeat, at(11)));
-  body(script).push_back(stmt(ast::Use{"elisaa"}, at(14, 1)));
+  body(script).push_back(stmt(ast::Use{"elisaa", at(14, 5)}, at(14, 1)));
   EXPECT_FALSE(check(script));
   EXPECT_TRUE(reported("E216", 12, 8)) << all();
   EXPECT_TRUE(reported("E207", 14, 1)) << all();
