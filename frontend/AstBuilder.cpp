@@ -7,13 +7,18 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/AstBuilder.h"
 
+#include "PlateLexer.h"
+
 #include <llvm/ADT/StringRef.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 namespace plate::frontend {
 
+using grammar::PlateLexer;
 using grammar::PlateParser;
 using antlr4::Token;
 using antlr4::tree::TerminalNode;
@@ -513,12 +518,93 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
   return stmt;
 }
 
+size_t stepLabelLength(const std::vector<Token *> &line, bool markRequired) {
+  size_t i = 0;
+  if (i < line.size() && line[i]->getType() == PlateLexer::STEP)
+    ++i;
+  size_t numbers = i;
+  while (i < line.size() && line[i]->getType() == PlateLexer::NUMBER)
+    ++i;
+  if (i == numbers)
+    return 0;
+  if (i < line.size() && line[i]->getType() == PlateLexer::IDENT &&
+      line[i]->getStartIndex() == line[i - 1]->getStopIndex() + 1)
+    ++i;
+  if (i < line.size() && (line[i]->getType() == PlateLexer::DOT ||
+                          line[i]->getType() == PlateLexer::RPAREN ||
+                          line[i]->getType() == PlateLexer::COLON))
+    return i + 1;
+  return markRequired ? 0 : i;
+}
+
+std::optional<std::string> stepLabelText(const std::vector<Token *> &tokens) {
+  std::string text;
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    if (k > 0 && tokens[k]->getStartIndex() != tokens[k - 1]->getStopIndex() + 1)
+      return std::nullopt;
+    text += tokens[k]->getText();
+  }
+  // digits ( `.` digits )* [letter]
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i;
+    return i > start;
+  };
+  if (!digits())
+    return std::nullopt;
+  while (i < text.size() && text[i] == '.') {
+    ++i;
+    if (!digits())
+      return std::nullopt;
+  }
+  if (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])))
+    ++i;
+  if (i != text.size())
+    return std::nullopt;
+  return text;
+}
+
+std::string writtenText(antlr4::tree::ParseTree *tree) {
+  std::string text;
+  const Token *previous = nullptr;
+  std::function<void(antlr4::tree::ParseTree *)> collect = [&](antlr4::tree::ParseTree *node) {
+    if (auto *terminal = dynamic_cast<TerminalNode *>(node)) {
+      const Token *token = terminal->getSymbol();
+      if (previous && token->getStartIndex() != previous->getStopIndex() + 1)
+        text += ' ';
+      text += token->getText();
+      previous = token;
+      return;
+    }
+    for (auto *child : node->children)
+      collect(child);
+  };
+  collect(tree);
+  return text;
+}
+
+std::string AstBuilder::stepLabel(PlateParser::LabelNumberContext *number,
+                                  antlr4::ParserRuleContext *label) {
+  std::vector<Token *> tokens;
+  for (auto *node : number->NUMBER())
+    tokens.push_back(node->getSymbol());
+  if (number->IDENT())
+    tokens.push_back(number->IDENT()->getSymbol());
+  if (std::optional<std::string> text = stepLabelText(tokens))
+    return *text;
+  diags_.report(DiagId::BadStepLabel, locator_.span(label), writtenText(label))
+      .step(number->getText());
+  return number->getText();
+}
+
 StatementLine
 AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
   StatementLine line;
   step_.clear();
   if (auto *label = ctx->stepLabel())
-    step_ = label->NUMBER()->getText();
+    step_ = stepLabel(label->labelNumber(), label);
 
   if (ctx->RBRACE()) {
     line.kind = StatementLine::Kind::BlockClose;
@@ -595,8 +681,8 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
 void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
                             ast::Layout &layout) {
   step_.clear();
-  if (auto *label = ctx->stepLabel())
-    step_ = label->NUMBER()->getText();
+  if (auto *label = ctx->lineLabel())
+    step_ = stepLabel(label->labelNumber(), label);
   auto *line = ctx->layoutStatement();
 
   if (auto *plate = dynamic_cast<PlateParser::PlateLineContext *>(line)) {
@@ -735,6 +821,8 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
 ast::ReagentDecl
 AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
   step_.clear();
+  if (auto *label = ctx->lineLabel())
+    stepLabel(label->labelNumber(), label); // checked; reagent lines carry no step
   auto *decl = ctx->reagentDecl();
   ast::ReagentDecl reagent;
   reagent.name = name(decl->name());

@@ -44,6 +44,21 @@ private:
   uint32_t size_;
 };
 
+/// How many tokens at the start of `line` are a step label (`Step`, the
+/// number tokens, an adjacent letter, the mark `.`, `)` or `:`); 0 when the
+/// line has none. Mirrors `stepLabel` of PlateParser.g4, and `lineLabel`
+/// when `markRequired`. Used before a line is parsed, for the step of its
+/// lexical errors and for the first word of the line.
+size_t stepLabelLength(const std::vector<antlr4::Token *> &line, bool markRequired);
+
+/// The label that a label's number tokens and letter spell (`9.1`, `2a`),
+/// or nullopt when they spell none: blanks inside (`9 .1`), an exponent or
+/// a sign (`1e3`, `-3`), more than one letter.
+std::optional<std::string> stepLabelText(const std::vector<antlr4::Token *> &tokens);
+
+/// The tokens under `tree` as written: one blank where the source has any.
+std::string writtenText(antlr4::tree::ParseTree *tree);
+
 /// What one MANUAL/INSTRUMENT line was.
 struct StatementLine {
   enum class Kind { Statement, BlockOpen, BlockClose } kind = Kind::Statement;
@@ -81,6 +96,9 @@ private:
   static std::string unitText(grammar::PlateParser::UnitContext *ctx);
   double number(antlr4::Token *token);
   void duplicateClause(antlr4::Token *keyword);
+  /// The label's text; E115 when it does not spell a label.
+  std::string stepLabel(grammar::PlateParser::LabelNumberContext *number,
+                        antlr4::ParserRuleContext *label);
 
   const TokenLocator &locator_;
   DiagnosticEngine &diags_;

@@ -376,8 +376,10 @@ public:
 private:
   void section(Tag tag, Token *open, const TokenList &body, bool keep);
   std::vector<TokenList> splitLines(const TokenList &body);
-  bool lineIsLexicallyClean(const TokenList &line);
-  std::string stepOf(const TokenList &line);
+  bool lineIsLexicallyClean(const TokenList &line, bool markRequired);
+  /// The step label of `line`, "" without one; `markRequired` outside
+  /// MANUAL and INSTRUMENT (see `lineLabel` in PlateParser.g4).
+  std::string stepOf(const TokenList &line, bool markRequired);
 
   /// Parses one line with `entry`; nullptr when it had an error.
   template <typename Ctx>
@@ -609,15 +611,18 @@ std::vector<TokenList> ScriptParser::splitLines(const TokenList &body) {
   return lines;
 }
 
-std::string ScriptParser::stepOf(const TokenList &line) {
-  if (line.size() >= 2 && line[0]->getType() == PlateLexer::NUMBER &&
-      (line[1]->getType() == PlateLexer::DOT ||
-       line[1]->getType() == PlateLexer::RPAREN))
-    return line[0]->getText();
-  return {};
+std::string ScriptParser::stepOf(const TokenList &line, bool markRequired) {
+  size_t length = frontend::stepLabelLength(line, markRequired);
+  if (length == 0)
+    return {};
+  TokenList number;
+  for (size_t i = 0; i < length; ++i)
+    if (line[i]->getType() == PlateLexer::NUMBER || line[i]->getType() == PlateLexer::IDENT)
+      number.push_back(line[i]);
+  return frontend::stepLabelText(number).value_or("");
 }
 
-bool ScriptParser::lineIsLexicallyClean(const TokenList &line) {
+bool ScriptParser::lineIsLexicallyClean(const TokenList &line, bool markRequired) {
   for (Token *token : line) {
     if (token->getType() == PlateLexer::STRAY) {
       std::string text = token->getText();
@@ -627,12 +632,12 @@ bool ScriptParser::lineIsLexicallyClean(const TokenList &line) {
         shown = fmt::format("U+{:04X}", first);
       }
       diags_.report(DiagId::StrayCharacter, locator_.loc(token), shown)
-          .step(stepOf(line));
+          .step(stepOf(line, markRequired));
       return false;
     }
     if (token->getType() == PlateLexer::UNTERMINATED_STRING) {
       diags_.report(DiagId::UnterminatedString, locator_.loc(token))
-          .step(stepOf(line));
+          .step(stepOf(line, markRequired));
       return false;
     }
   }
@@ -641,7 +646,8 @@ bool ScriptParser::lineIsLexicallyClean(const TokenList &line) {
 
 template <typename Ctx>
 Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()) {
-  if (!lineIsLexicallyClean(line))
+  constexpr bool markRequired = !std::is_same_v<Ctx, PlateParser::StatementLineContext>;
+  if (!lineIsLexicallyClean(line, markRequired))
     return nullptr;
   std::vector<std::unique_ptr<Token>> copies;
   copies.reserve(line.size());
@@ -654,7 +660,7 @@ Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()
   parser_->setTokenStream(stream.get());
   lineStream_ = std::move(stream);
   lineSource_ = std::move(source);
-  listener_.setStep(stepOf(line));
+  listener_.setStep(stepOf(line, markRequired));
 
   // Two-stage parsing: SLL prediction is cached in the DFA, full-context LL
   // prediction is not and made parsing 5x slower on long scripts
@@ -733,14 +739,14 @@ void ScriptParser::layoutSection(Token *, const TokenList &body,
     // A line that starts with a word other than a row letter would parse
     // as a grid row; a misspelt role word (`smaple X1 at A3`) deserves its
     // own message instead of one about the grid.
-    size_t first = stepOf(line).empty() ? 0 : 2;
+    size_t first = frontend::stepLabelLength(line, true);
     if (first < line.size() && line[first]->getType() == PlateLexer::IDENT) {
       std::string word = line[first]->getText();
       if (word.size() != 1 || word[0] < 'A' || word[0] > 'Z') {
         std::string hint = closestMatch(
             word, {"blank", "calibrant", "standard", "sample", "control", "plate"});
         auto diag = diags_.report(DiagId::UnknownRole, locator_.loc(line[first]), word);
-        diag.step(stepOf(line));
+        diag.step(stepOf(line, true));
         if (!hint.empty())
           diag.suggest(hint);
         continue;
@@ -782,11 +788,11 @@ void ScriptParser::statementSection(const TokenList &body,
   for (const TokenList &line : splitLines(body)) {
     // A word that is not a keyword and not a call is most likely a misspelt
     // statement (`dispence`); say so rather than "expected `(`".
-    size_t first = stepOf(line).empty() ? 0 : 2;
+    size_t first = frontend::stepLabelLength(line, false);
     if (first < line.size() && line[first]->getType() == PlateLexer::IDENT &&
         (first + 1 == line.size() ||
          line[first + 1]->getType() != PlateLexer::LPAREN) &&
-        lineIsLexicallyClean(line)) {
+        lineIsLexicallyClean(line, false)) {
       static const std::vector<std::string> kStatements = {
           "dispense", "aspirate", "remove",  "wash",    "incubate",
           "shake",    "mix",      "transfer", "magnet", "read",
@@ -800,7 +806,7 @@ void ScriptParser::statementSection(const TokenList &body,
                       "word such as `dispense`, `wash`, `incubate` or `read`, or "
                       "calls a procedure `NAME(...)`{}",
                       word, hint.empty() ? "" : fmt::format("; did you mean `{}`?", hint)));
-      diag.step(stepOf(line));
+      diag.step(stepOf(line, false));
       if (!hint.empty())
         diag.suggest(hint);
       continue;

@@ -32,13 +32,24 @@ statementLine
   : stepLabel? ( statement tipsClause? | repeatHeader | procHeader | RBRACE ) EOF
   ;
 
-layoutLine : stepLabel? layoutStatement EOF ;
+layoutLine : lineLabel? layoutStatement EOF ;
 
-reagentLine : stepLabel? reagentDecl EOF ;
+reagentLine : lineLabel? reagentDecl EOF ;
 
 platformLine : name EOF ;
 
-stepLabel : NUMBER ( DOT | RPAREN ) ;
+// Step labels as kit inserts number steps: `3.`, `3)`, `9.1`, `9.1.2:`,
+// `2a`, `Step 3:`. No statement starts with a number, so on a statement
+// line the mark after the number may be left out. The label's spelling
+// (no blanks inside, one letter at most: `9.1`, not `9 .1` or `2ab`) is
+// checked by the frontend (E115), so the rule can stay this simple.
+stepLabel : STEP? labelNumber ( DOT | RPAREN | COLON )? ;
+
+// In LAYOUT and REAGENTS the mark is required: a bare number there starts
+// a grid header.
+lineLabel : STEP? labelNumber ( DOT | RPAREN | COLON ) ;
+
+labelNumber : NUMBER+ IDENT? ;
 
 // --- LAYOUT -------------------------------------------------------------------
 
