@@ -101,6 +101,7 @@ struct Incubate {
   std::optional<QuantityExpr> shaking;
   std::optional<bool> lidOn;
   SourceLoc lidLoc;
+  std::string lidText; ///< the lid clause as written (`lid off`, `uncovered`)
   bool dark = false;
 };
 struct Shake {

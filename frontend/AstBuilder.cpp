@@ -369,10 +369,13 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
       } else if (auto *lid =
                      dynamic_cast<PlateParser::IncubateLidContext *>(option)) {
         if (sawLid)
-          duplicateClause(lid->LID()->getSymbol());
+          duplicateClause(lid->getStart());
         sawLid = true;
-        node.lidOn = lid->ON() != nullptr;
+        // `lid off`, `without` is not a form: only OFF, UNCOVERED and
+        // UNSEALED take the lid off.
+        node.lidOn = !(lid->OFF() || lid->UNCOVERED() || lid->UNSEALED());
         node.lidLoc = locator_.span(lid);
+        node.lidText = writtenText(lid);
       } else {
         if (node.dark)
           duplicateClause(option->getStart());

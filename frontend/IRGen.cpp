@@ -461,7 +461,7 @@ void Sema::gen(const ast::Incubate &i, const ast::Statement &stmt) {
     ok = ok && shaking;
   }
   if (i.dark && i.lidOn == false) {
-    report(DiagId::DarkWithLidOff, i.lidLoc.isValid() ? i.lidLoc : stmt.loc);
+    report(DiagId::DarkWithLidOff, i.lidLoc.isValid() ? i.lidLoc : stmt.loc, i.lidText);
     ok = false;
   }
   if (!ok)

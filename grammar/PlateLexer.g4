@@ -101,6 +101,15 @@ LID : L I D ;
 ON : O N ;
 OFF : O F F ;
 DARK : D A R K ;
+// Spellings of the lid (kit inserts cover or seal the plate).
+COVER : C O V E R ;
+SEAL : S E A L ;
+ADHESIVE : A D H E S I V E ;
+STRIP : S T R I P ;
+COVERED : C O V E R E D ;
+SEALED : S E A L E D ;
+UNCOVERED : U N C O V E R E D ;
+UNSEALED : U N S E A L E D ;
 ABSORBANCE : A B S O R B A N C E ;
 FLUORESCENCE : F L U O R E S C E N C E ;
 REFERENCE : R E F E R E N C E ;

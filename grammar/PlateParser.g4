@@ -117,9 +117,15 @@ seriesOption
 incubateOption
   : AT temperature        # incubateAt
   | SHAKING speed         # incubateShaking
-  | LID ( ON | OFF )      # incubateLid
+  | lidWord ( ON | OFF )  # incubateLid
+  | WITH lidWord          # incubateLid
+  | ( COVERED | SEALED | UNCOVERED | UNSEALED )  # incubateLid
   | DARK                  # incubateDark
   ;
+
+// What the robot puts on the plate is its lid; protocols call it a cover,
+// a seal or an adhesive strip, and every spelling means the lid.
+lidWord : LID | COVER | SEAL | ADHESIVE STRIP ;
 
 prepareOption
   : FROM STRING           # prepareFrom
