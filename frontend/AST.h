@@ -59,6 +59,8 @@ struct WellItem {
   Kind kind = Kind::Well;
   SourceLoc loc;
   std::string a, b;
+  bool wellWord = false; ///< Well: written `well D1`, never a liquid's name
+  std::string role;      ///< Name: the role word of `sample D1`, else empty
 };
 
 struct WellSetExpr {

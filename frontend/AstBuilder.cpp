@@ -135,6 +135,10 @@ std::string AstBuilder::unitText(PlateParser::UnitContext *ctx) {
   return unit;
 }
 
+ast::Name AstBuilder::name(PlateParser::LiquidNameContext *ctx) {
+  return {ctx->getText(), locator_.span(ctx)};
+}
+
 ast::Name AstBuilder::name(TerminalNode *node) {
   return {node->getText(), locator_.loc(node->getSymbol())};
 }
@@ -266,6 +270,14 @@ ast::WellItem AstBuilder::wellItem(PlateParser::WellItemContext *ctx) {
   } else if (dynamic_cast<PlateParser::AllItemContext *>(ctx)) {
     item.kind = K::All;
     item.a = ctx->getText();
+  } else if (auto *e = dynamic_cast<PlateParser::ExplicitWellContext *>(ctx)) {
+    item.kind = K::Well;
+    item.a = e->WELL()->getText();
+    item.wellWord = true;
+  } else if (auto *rn = dynamic_cast<PlateParser::RoleNameItemContext *>(ctx)) {
+    item.kind = K::Name;
+    item.a = rn->liquidName()->getText();
+    item.role = rn->role()->getText();
   } else {
     auto *n = static_cast<PlateParser::NameItemContext *>(ctx);
     item.kind = K::Name;
@@ -344,7 +356,7 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
     ast::Wash node;
     node.count = quantity(w->count()->quantity());
     node.volume = quantity(w->volume()->quantity());
-    node.reagent = name(w->name());
+    node.reagent = name(w->liquidName());
     if (w->duration())
       node.soak = quantity(w->duration()->quantity());
     if (w->wellSet())
@@ -456,7 +468,7 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
                          locator_.loc(u->STRING()->getSymbol())};
   } else if (auto *pr = dynamic_cast<PlateParser::PrepareStmtContext *>(ctx)) {
     ast::Prepare node;
-    node.reagent = name(pr->name());
+    node.reagent = name(pr->liquidName());
     for (auto *option : pr->prepareOption()) {
       if (auto *from = dynamic_cast<PlateParser::PrepareFromContext *>(option)) {
         if (node.from)
@@ -504,7 +516,9 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
         // A bare name may be a parameter-like value (a reagent, or a
         // quantity parameter passed on); Sema picks by the callee's type.
         if (set.except.empty() &&
-            set.items[0].kind == ast::WellItem::Kind::Name) {
+            (set.items[0].kind == ast::WellItem::Kind::Name ||
+             (set.items[0].kind == ast::WellItem::Kind::Well && !set.items[0].wellWord)) &&
+            set.items[0].role.empty()) {
           ast::QuantityExpr q;
           q.kind = ast::QuantityExpr::Kind::Param;
           q.loc = arg.loc;
@@ -710,9 +724,9 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
     for (auto *range : roleCtx->nameRange()) {
       ast::NameRange names;
       names.loc = locator_.span(range);
-      names.first = name(range->name(0));
+      names.first = name(range->liquidName(0));
       if (range->RANGE())
-        names.last = name(range->name(1));
+        names.last = name(range->liquidName(1));
       if (range == roleCtx->nameRange(0))
         role.names = std::move(names);
       else
@@ -828,7 +842,7 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     stepLabel(label->labelNumber(), label); // checked; reagent lines carry no step
   auto *decl = ctx->reagentDecl();
   ast::ReagentDecl reagent;
-  reagent.name = name(decl->name());
+  reagent.name = name(decl->liquidName());
   if (decl->literalQuantity())
     reagent.volume = literalQuantity(decl->literalQuantity());
   if (auto *pos = decl->reservoirPos()) {

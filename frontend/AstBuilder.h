@@ -90,6 +90,7 @@ private:
   ast::WellSetExpr wellSet(grammar::PlateParser::WellSetContext *ctx);
   ast::WellItem wellItem(grammar::PlateParser::WellItemContext *ctx);
   ast::Name name(grammar::PlateParser::NameContext *ctx);
+  ast::Name name(grammar::PlateParser::LiquidNameContext *ctx);
   ast::Name name(antlr4::tree::TerminalNode *node);
   ast::MixClause mixClause(grammar::PlateParser::MixClauseContext *ctx);
   /// A unit as written, without the blanks around `/`.

@@ -120,7 +120,7 @@ public:
   void wellItem(unsigned depth, const WellItem &item) {
     std::string text;
     switch (item.kind) {
-    case WellItem::Kind::Well: text = "Well " + item.a; break;
+    case WellItem::Kind::Well: text = (item.wellWord ? "Well well " : "Well ") + item.a; break;
     case WellItem::Kind::Block: text = "Block " + item.a + ".." + item.b; break;
     case WellItem::Kind::Row: text = "Row " + item.a; break;
     case WellItem::Kind::Rows: text = "Rows " + item.a + ".." + item.b; break;

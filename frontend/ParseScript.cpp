@@ -163,6 +163,7 @@ std::string_view describeRule(size_t rule) {
     return "a well set such as `A1..H12`, `row A`, `cols 1..3`, `all` or a "
            "layout name";
   case PlateParser::RuleName:
+  case PlateParser::RuleLiquidName:
   case PlateParser::RuleDispenseSource:
     return "a name";
   case PlateParser::RuleVolume:
@@ -224,6 +225,7 @@ std::string describeToken(size_t type, const antlr4::dfa::Vocabulary &vocab) {
   case PlateLexer::LBRACE: return "`{`";
   case PlateLexer::RBRACE: return "`}`";
   case PlateLexer::FOURPL: return "`4pl`";
+  case PlateLexer::WELL_WORD: return "`well`";
   default: break;
   }
   std::string name = vocab.getSymbolicName(type);

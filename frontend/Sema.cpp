@@ -432,7 +432,11 @@ bool Sema::bindArgs(const ast::Call &call, const ProcInfo &proc,
       } else if (bare) {
         ast::WellSetExpr expr;
         expr.loc = bare->loc;
-        expr.items.push_back({ast::WellItem::Kind::Name, bare->loc, bare->text, {}});
+        ast::WellItem item;
+        item.kind = ast::WellItem::Kind::Name;
+        item.loc = bare->loc;
+        item.a = bare->text;
+        expr.items.push_back(std::move(item));
         set = wells(expr, context);
       } else {
         report(DiagId::WrongKindOfName, arg.loc, text(arg.loc, "argument"), "quantity",

@@ -100,12 +100,36 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
   auto item = [&](const ast::WellItem &it, Wells &into) {
     using K = ast::WellItem::Kind;
     switch (it.kind) {
-    case K::Well:
+    case K::Well: {
+      // A coordinate that is also a layout liquid's name (samples P1..P40,
+      // dilutions D1..D8): off the plate it can only be the liquid; on the
+      // plate it is the well, unless the liquid sits elsewhere, which is
+      // ambiguous. `well D1` and a layout line's `at` are always the well.
+      const ir::Liquid *liquid = nullptr;
+      if (!it.wellWord && !layoutWellsOnly_)
+        if (auto found = liquidByName_.find(it.a); found != liquidByName_.end())
+          if (module_.liquid(found->second).role != ir::LiquidRole::Reagent)
+            liquid = &module_.liquid(found->second);
+      std::optional<Well> parsed = Well::parse(it.a);
+      if (liquid && !(parsed && shape.contains(*parsed))) {
+        into.set |= liquid->wells;
+        return;
+      }
+      if (liquid && !(liquid->wells.size() == 1 && liquid->wells.contains(*parsed))) {
+        std::string role(ir::roleName(liquid->role));
+        report(DiagId::WellNameAmbiguous, it.loc, it.a, it.a, role, it.a,
+               liquid->wells.str(), role, it.a, it.a)
+            .suggest(role + " " + it.a)
+            .note(liquid->loc, "`{}` is declared here", it.a);
+        ok = false;
+        return;
+      }
       if (auto w = well(it.a, it.loc))
         into.set.insert(*w);
       else
         ok = false;
       return;
+    }
     case K::Block: {
       auto a = well(it.a, it.loc), b = well(it.b, it.loc);
       if (a && b)
@@ -166,6 +190,33 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
       report(DiagId::WrongKindOfName, it.loc, it.a, "name", "a layout line's `at`",
              "well coordinates such as `A1..H2`");
       ok = false;
+      return;
+    }
+    if (!it.role.empty()) {
+      // `sample D1`: the liquid, of that role.
+      auto found = liquidByName_.find(it.a);
+      std::optional<ir::LiquidRole> role = roleWord(it.role);
+      if (found == liquidByName_.end()) {
+        report(DiagId::UndefinedName, it.loc, it.a,
+               fmt::format("`{} NAME` names a layout liquid", it.role));
+        ok = false;
+        return;
+      }
+      const ir::Liquid &liquid = module_.liquid(found->second);
+      if (liquid.role != role) {
+        std::string actual = liquid.role == ir::LiquidRole::Reagent
+                                 ? std::string("reagent")
+                                 : std::string(ir::roleName(liquid.role));
+        auto diag = report(DiagId::WrongKindOfName, it.loc, it.a, actual,
+                           fmt::format("`{} {}`", it.role, it.a),
+                           std::string(ir::roleName(*role)));
+        diag.note(liquid.loc, "`{}` is declared here", it.a);
+        if (liquid.role != ir::LiquidRole::Reagent)
+          diag.suggest(actual + " " + it.a);
+        ok = false;
+        return;
+      }
+      into.set |= liquid.wells;
       return;
     }
     if (std::optional<ir::LiquidRole> role = roleWord(it.a)) {

@@ -132,6 +132,8 @@ ROWS : R O W S ;
 COL : C O L | C O L U M N ;
 COLS : C O L S | C O L U M N S ;
 EXCEPT : E X C E P T ;
+// `well D1`: the well, when the layout also names a liquid `D1`.
+WELL_WORD : W E L L ;
 // Temperature and time literals.
 RT : R T ;
 ROOM : R O O M ;

@@ -62,7 +62,7 @@ layoutStatement
 
 role : BLANK | CALIBRANT | STANDARD | SAMPLE | CONTROL ;
 
-nameRange : name ( RANGE name )? ;
+nameRange : liquidName ( RANGE liquidName )? ;
 
 roleClause
   : AT wellSet                                  # atClause
@@ -72,11 +72,11 @@ roleClause
   | SERIES ratio ( FROM NUMBER unit )?          # seriesClause
   ;
 
-gridCell : IDENT | DOT | role ;
+gridCell : IDENT | DOT | role | WELL ;
 
 // --- REAGENTS -----------------------------------------------------------------
 
-reagentDecl : name literalQuantity? reservoirPos? IDENT* ;
+reagentDecl : liquidName literalQuantity? reservoirPos? IDENT* ;
 
 reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
 
@@ -85,7 +85,7 @@ reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
 statement
   : DISPENSE volume OF? dispenseSource ( ( TO | INTO ) wellSet )? mixClause?  # dispenseStmt
   | ( ASPIRATE | REMOVE ) ( volume | ALL ) FROM wellSet ( TO WASTE )?         # aspirateStmt
-  | WASH count WITH volume OF? name ( SOAK duration )? wellSet?              # washStmt
+  | WASH count WITH volume OF? liquidName ( SOAK duration )? wellSet?              # washStmt
   | INCUBATE duration incubateOption*                                         # incubateStmt
   | SHAKE duration AT speed                                                   # shakeStmt
   | MIX count volume IN wellSet                                               # mixStmt
@@ -99,12 +99,12 @@ statement
   | PAUSE STRING                                                              # pauseStmt
   | NOTE STRING                                                               # noteStmt
   | USE STRING                                                                # useStmt
-  | PREPARE name prepareOption*                                               # prepareStmt
+  | PREPARE liquidName prepareOption*                                          # prepareStmt
   | EQUILIBRATE wellSet TO temperature ( FOR duration )?                      # equilibrateStmt
   | IDENT LPAREN ( callArg ( COMMA callArg )* )? RPAREN                       # callStmt
   ;
 
-dispenseSource : LAYOUT | name ;
+dispenseSource : LAYOUT | liquidName ;
 
 mixClause : MIX count volume? ;
 
@@ -166,9 +166,18 @@ wellItem
   | COLS NUMBER RANGE NUMBER       # colsItem
   | ALL                            # allItem
   | name                           # nameItem
+  | role liquidName                # roleNameItem
+  | WELL_WORD WELL                 # explicitWell
   ;
 
 name : IDENT | role ;
+
+// Where only a liquid's name can stand (a layout or reagent declaration, a
+// dispense source, a wash buffer, `prepare`), a well coordinate is a name:
+// protocols call samples P1..P40, dilutions D1..D8, controls C1..C3. In a
+// well set `D1` stays the well; `sample D1` names the liquid and `well D1`
+// the well when the layout also has a liquid `D1` (Sema, E315).
+liquidName : name | WELL ;
 
 // --- quantities -------------------------------------------------------------------
 // The wrappers name what a position expects, so syntax errors can say
