@@ -135,6 +135,14 @@ std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform
             p = {{"wells", node.wells.str()},
                  {"temperature", q(node.temperature)},
                  {"time", oq(node.time)}};
+            // Only for reagents, so the parameters of a plate's
+            // equilibration (and the scores of old sweeps) stay as they were.
+            if (!node.reagents.empty()) {
+              std::string reagents;
+              for (ir::LiquidId id : node.reagents)
+                reagents += (reagents.empty() ? "" : ",") + module.liquid(id).name;
+              p.emplace_back("reagents", reagents);
+            }
           }
           // Device ops do not occur in a checked module; they would carry
           // only their section.

@@ -168,7 +168,12 @@ struct Prepare { ///< MANUAL only
   std::optional<QuantityExpr> volume;
 };
 struct Equilibrate { ///< MANUAL only
-  WellSetExpr wells; ///< `all` in the spec's form
+  /// `all` in the spec's form; reagent names (`tmb, stop`) are a set of
+  /// names that Sema reads as reagents.
+  WellSetExpr wells;
+  bool allReagents = false; ///< `[all] reagents`
+  SourceLoc reagentsLoc;
+  std::string reagentsText; ///< as written, `all reagents` or `reagents`
   QuantityExpr temperature;
   std::optional<QuantityExpr> time;
 };

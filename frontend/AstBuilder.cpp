@@ -492,7 +492,14 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
     stmt.kind = std::move(node);
   } else if (auto *e = dynamic_cast<PlateParser::EquilibrateStmtContext *>(ctx)) {
     ast::Equilibrate node;
-    node.wells = wellSet(e->wellSet());
+    if (e->REAGENTS_WORD()) {
+      node.allReagents = true;
+      Token *first = e->ALL() ? e->ALL()->getSymbol() : e->REAGENTS_WORD()->getSymbol();
+      node.reagentsLoc = locator_.span(first, e->REAGENTS_WORD()->getSymbol());
+      node.reagentsText = e->ALL() ? "all reagents" : "reagents";
+    } else {
+      node.wells = wellSet(e->wellSet());
+    }
     node.temperature = quantity(e->temperature()->quantity());
     if (e->duration())
       node.time = quantity(e->duration()->quantity());

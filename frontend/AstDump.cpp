@@ -255,8 +255,9 @@ public:
             quantity(d, "dilute", node.dilute);
             quantity(d, "volume", node.volume);
           } else if constexpr (std::is_same_v<T, Equilibrate>) {
-            head("Equilibrate");
-            wellSet(d, "wells", node.wells);
+            head("Equilibrate", node.allReagents ? " all reagents" : "");
+            if (!node.allReagents)
+              wellSet(d, "wells", node.wells);
             quantity(d, "temperature", node.temperature);
             quantity(d, "time", node.time);
           } else if constexpr (std::is_same_v<T, Use>) {

@@ -703,18 +703,56 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
     report(DiagId::ManualOnlyStatement, stmt.loc, "equilibrate");
     return;
   }
-  std::optional<Wells> target = wells(e.wells, "`equilibrate`");
+  // Reagents sit in their bottles (or the reservoir) away from the plate;
+  // bringing them to a temperature is the operator's step, like the plate's.
+  std::vector<ir::LiquidId> reagents;
+  std::optional<Wells> target;
+  auto namesReagent = [&](const std::string &name) {
+    if (const Binding *binding = param(name))
+      return binding->type == ast::ParamType::Reagent;
+    auto found = liquidByName_.find(name);
+    return found != liquidByName_.end() &&
+           module_.liquid(found->second).role == ir::LiquidRole::Reagent;
+  };
+  bool named = !e.allReagents && e.wells.except.empty() &&
+               std::all_of(e.wells.items.begin(), e.wells.items.end(),
+                           [](const ast::WellItem &it) {
+                             return it.kind == ast::WellItem::Kind::Name && it.role.empty();
+                           }) &&
+               std::any_of(e.wells.items.begin(), e.wells.items.end(),
+                           [&](const ast::WellItem &it) { return namesReagent(it.a); });
+  bool targetOk = true;
+  if (e.allReagents) {
+    for (const ir::Liquid &liquid : module_.liquids)
+      if (liquid.role == ir::LiquidRole::Reagent)
+        reagents.push_back(liquid.id);
+    if (reagents.empty()) {
+      report(DiagId::NoReagentsToEquilibrate, e.reagentsLoc, e.reagentsText);
+      targetOk = false;
+    }
+  } else if (named) {
+    for (const ast::WellItem &it : e.wells.items) {
+      std::optional<ir::LiquidId> id = reagent({it.a, it.loc}, "`equilibrate` of reagents");
+      if (id)
+        reagents.push_back(*id);
+      targetOk = targetOk && id;
+    }
+  } else {
+    target = wells(e.wells, "`equilibrate`");
+    targetOk = target.has_value();
+  }
   std::optional<Quantity> temperature =
       quantity(e.temperature, Dimension::Temperature, "`equilibrate ... to`");
   std::optional<Quantity> time;
-  bool ok = target && temperature;
+  bool ok = targetOk && temperature;
   if (e.time) {
     time = quantity(*e.time, Dimension::Time, "`equilibrate ... for`");
     ok = ok && time;
   }
   if (!ok)
     return;
-  emit(ir::EquilibrateOp{target->set, *temperature, time}, stmt);
+  emit(ir::EquilibrateOp{target ? target->set : WellSet{}, *temperature, time, std::move(reagents)},
+       stmt);
 }
 
 //===--- Procedures and loops --------------------------------------------===//

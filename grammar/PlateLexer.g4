@@ -66,6 +66,8 @@ USE : U S E ;
 PREPARE : P R E P A R E ;
 EQUILIBRATE : E Q U I L I B R A T E ;
 SERIAL_DILUTION : S E R I A L '_' D I L U T I O N ;
+// `equilibrate all reagents to RT`.
+REAGENTS_WORD : R E A G E N T S ;
 // Step labels (`Step 3:`).
 STEP : S T E P ;
 // Layout and reagents.

@@ -100,7 +100,7 @@ statement
   | NOTE STRING                                                               # noteStmt
   | USE STRING                                                                # useStmt
   | PREPARE liquidName prepareOption*                                          # prepareStmt
-  | EQUILIBRATE wellSet TO temperature ( FOR duration )?                      # equilibrateStmt
+  | EQUILIBRATE ( ALL? REAGENTS_WORD | wellSet ) TO temperature ( FOR duration )?  # equilibrateStmt
   | IDENT LPAREN ( callArg ( COMMA callArg )* )? RPAREN                       # callStmt
   ;
 

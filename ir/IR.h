@@ -200,9 +200,10 @@ struct PrepareOp {
   std::optional<Quantity> volume;
 };
 struct EquilibrateOp {
-  WellSet wells;
+  WellSet wells; ///< empty when the op is about reagents
   Quantity temperature;
   std::optional<Quantity> time;
+  std::vector<LiquidId> reagents; ///< `equilibrate [all] reagents` or named reagents
 };
 
 //===--- Device ops (lowered; one per platform command) --------------------===//

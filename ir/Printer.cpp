@@ -200,7 +200,15 @@ struct PayloadPrinter {
     return out;
   }
   std::string operator()(const EquilibrateOp &op) const {
-    std::string out = op.wells.str() + " to " + q(op.temperature);
+    std::string out;
+    if (op.reagents.empty()) {
+      out = op.wells.str();
+    } else {
+      out = "reagents";
+      for (size_t i = 0; i < op.reagents.size(); ++i)
+        out += (i ? ", " : " ") + liquidRef(module, op.reagents[i]);
+    }
+    out += " to " + q(op.temperature);
     if (op.time)
       out += " for " + q(*op.time);
     return out;

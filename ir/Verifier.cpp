@@ -160,6 +160,8 @@ private:
       quantity(*op.volume, Dimension::Volume, "volume");
   }
   void check(const EquilibrateOp &op) {
+    for (LiquidId reagent : op.reagents)
+      liquid(reagent, "reagent");
     quantity(op.temperature, Dimension::Temperature, "temperature", false);
     if (op.time)
       quantity(*op.time, Dimension::Time, "time");

@@ -112,6 +112,14 @@ private:
         for (const ir::Portion &portion : dispense->portions)
           text += fmt::format("        {}: {} into {}\n", module_.liquid(portion.liquid).name,
                               dispense->volume, portion.wells.str());
+      // `equilibrate all reagents` does not say which they are.
+      if (const auto *equilibrate = op->as<ir::EquilibrateOp>();
+          equilibrate && !equilibrate->reagents.empty()) {
+        std::string names;
+        for (ir::LiquidId id : equilibrate->reagents)
+          names += (names.empty() ? "" : ", ") + module_.liquid(id).name;
+        text += fmt::format("        reagents: {}\n", names);
+      }
     }
   }
 
