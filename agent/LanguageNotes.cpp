@@ -22,7 +22,7 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
                        "no `to`: a layout source fills its wells, a reagent all"},
       {"aspirateStmt", "`all` = whatever the wells hold"},
       {"washStmt", "empties the wells, then COUNT fill/remove cycles; default WELLS all"},
-      {"incubateStmt", "default RT, lid on; `dark` keeps the lid on"},
+      {"incubateStmt", "default RT, lid on; `dark` keeps the lid on; cover, seal, adhesive strip = the lid"},
       {"shakeStmt", ""},
       {"mixStmt", "pipette up and down in place"},
       {"transferStmt", "pairs in column-major order, one after another; `mix`: each destination"},
@@ -38,7 +38,7 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"noteStmt", "text for the operator, no action"},
       {"useStmt", "imports a stdlib module by name: use \"elisa\""},
       {"prepareStmt", "MANUAL only"},
-      {"equilibrateStmt", "MANUAL only"},
+      {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\")"},
       {"callStmt", "calls a procedure of a `use`d module"},
       // layout lines and clauses
       {"plateLine", ""},
@@ -60,6 +60,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"colsItem", ""},
       {"allItem", "every well the layout uses"},
       {"nameItem", "a role (sample) or layout name (S3) = its wells"},
+      {"roleNameItem", "the liquid NAME of that role, also when NAME looks like a well (sample D1)"},
+      {"explicitWell", "the well, when the layout also has a liquid of that name"},
       // roles
       {"blank", "`subtract blank` subtracts their mean"},
       {"calibrant", "`conc` feeds the standard curve"},
@@ -73,9 +75,11 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
 std::string_view languageRules() {
   return "WELLS: items separated by commas (A1, A3, B1..B4), then `except ITEMS` to leave "
          "wells out (all except col 1).\n"
-         "Names: a letter, then letters, digits or _; a well coordinate (A1..P24) is never a "
-         "name. Keywords (dispense, of, to, all, ...) are reserved; role words may name "
-         "liquids.\n"
+         "Names: a letter, then letters, digits or _. A well coordinate (D1, P1) may name a "
+         "liquid where only a name stands (declarations, `of NAME`); in WELLS it is never a "
+         "name: write `sample D1` for the liquid. Keywords (dispense, of, to, all, ...) are "
+         "reserved; role words may name liquids.\n"
+         "Step labels: 3. 9.1 2a) Step 3: (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";
 }

@@ -40,8 +40,10 @@ TEST(ParserPromptTest, FormsComeFromTheGrammar) {
             "dispense VOLUME [of] layout|NAME [to|into WELLS] [mix COUNT [VOLUME]]");
   EXPECT_NE(std::find_if(forms.begin(), forms.end(),
                          [](const std::string &form) {
+                           // cover, seal and adhesive strip are in the note
                            return form.starts_with("incubate TIME [at TEMPERATURE] [shaking "
-                                                   "SPEED] [lid on|off] [dark]");
+                                                   "SPEED] [lid on|off] [with lid] "
+                                                   "[covered|sealed|uncovered|unsealed] [dark]");
                          }),
             forms.end());
   std::string system = systemPrompt();
