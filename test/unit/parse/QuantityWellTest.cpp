@@ -143,10 +143,15 @@ TEST(ParseWellSet, WellCoordinatesVersusNames) {
     EXPECT_EQ(items[i].kind, WK::Name) << items[i].a;
 }
 
-TEST(ParseWellSet, WellCannotBeAName) {
-  auto p = parseStatements("dispense 10 uL of P1");
-  ASSERT_EQ(p->codes(), std::vector<std::string>{"2:19 E100"});
-  EXPECT_NE(p->diags->diagnostics()[0].message.find("well coordinate"),
+// Where only a liquid's name can stand, a coordinate is that name
+// (samples P1..P40, docs/language.md §3); a parameter cannot be one.
+TEST(ParseWellSet, WellIsANameOnlyWhereANameStands) {
+  auto source = parseStatements("dispense 10 uL of P1");
+  ASSERT_FALSE(source->diags->hasErrors()) << source->messages();
+  EXPECT_EQ(first<ast::Dispense>(*source).source.text, "P1");
+  auto param = parseStatements("proc f(x: Volume, P1: Volume) {\n}");
+  ASSERT_EQ(param->codes(), std::vector<std::string>{"2:19 E100"});
+  EXPECT_NE(param->diags->diagnostics()[0].message.find("well coordinate"),
             std::string::npos);
 }
 
