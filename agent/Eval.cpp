@@ -117,7 +117,14 @@ std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform
                  {"emission", q(node.emission)},
                  {"wells", node.wells.str()}};
           } else if constexpr (std::is_same_v<T, ir::AnalyzeOp>) {
-            p = {{"model", node.fourPL ? "4pl" : "linear"},
+            // The kind goes into the model's value, so the parameter count
+            // (and every existing score) stays as it was.
+            std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
+                                : node.fourPL                         ? "4pl"
+                                                                      : "linear";
+            if (node.kind == ir::AnalysisKind::Competitive)
+              model = "competitive " + model;
+            p = {{"model", model},
                  {"wavelength", oq(node.wavelength)},
                  {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
           } else if constexpr (std::is_same_v<T, ir::WaitOp>) {

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <set>
 
@@ -206,6 +207,32 @@ std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<d
   return fit;
 }
 
+namespace {
+/// The mean over the read wells of every layout liquid of `role`; nullopt
+/// when none of them was read.
+std::optional<double> roleMean(const PlateRead &read, const std::vector<LayoutLiquid> &layout,
+                               ir::LiquidRole role) {
+  double sum = 0;
+  size_t count = 0;
+  for (const LayoutLiquid &liquid : layout)
+    if (liquid.role == role)
+      for (const Well &well : liquid.wells)
+        if (auto it = read.values.find(well); it != read.values.end()) {
+          sum += it->second;
+          ++count;
+        }
+  return count ? std::optional<double>(sum / double(count)) : std::nullopt;
+}
+
+std::string cutoffCall(double index) {
+  if (index >= kEquivocalHigh)
+    return "positive";
+  if (index < kEquivocalLow)
+    return "negative";
+  return "equivocal";
+}
+} // namespace
+
 std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                                    const PlateRead &read,
                                                    const std::vector<LayoutLiquid> &layout,
@@ -215,6 +242,8 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   result.wavelengthNm = read.wavelengthNm;
   result.readSeq = read.seq;
   result.simulated = read.simulated;
+  const bool competitive = step.kind == ir::AnalysisKind::Competitive;
+  const bool cutoff = step.kind == ir::AnalysisKind::Cutoff;
 
   auto meanOf = [&](const LayoutLiquid &liquid, std::vector<Well> &readWells) {
     double sum = 0;
@@ -227,60 +256,117 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   };
 
   if (step.subtractBlank) {
-    double sum = 0;
-    size_t count = 0;
-    for (const LayoutLiquid &liquid : layout)
-      if (liquid.role == ir::LiquidRole::Blank)
-        for (const Well &well : liquid.wells)
-          if (auto it = read.values.find(well); it != read.values.end()) {
-            sum += it->second;
-            ++count;
-          }
-    if (count == 0) {
+    result.blankMean = roleMean(read, layout, ir::LiquidRole::Blank);
+    if (!result.blankMean) {
       error = "`subtract blank` but no blank well was read";
       return std::nullopt;
     }
-    result.blankMean = sum / double(count);
   }
   double offset = result.blankMean.value_or(0);
 
-  std::vector<double> xs, ys;
+  // The reference wells: their rows in the report, their means below.
   for (const LayoutLiquid &liquid : layout) {
-    if (liquid.role != ir::LiquidRole::Calibrant || !liquid.conc)
+    bool reference = competitive ? liquid.role == ir::LiquidRole::Nsb ||
+                                       liquid.role == ir::LiquidRole::Bmax
+                                 : cutoff && liquid.role == ir::LiquidRole::Cutoff;
+    if (!reference)
       continue;
-    CurvePoint point{liquid.name, liquid.role, {}, 0, liquid.conc, {}, 1, {}, {}};
-    auto mean = meanOf(liquid, point.wells);
-    if (!mean)
-      continue;
-    point.meanOd = *mean - offset;
-    if (result.unit.empty())
-      result.unit = liquid.unit;
-    std::optional<double> nominal = convertConcentration(*liquid.conc, liquid.unit, result.unit);
-    if (!nominal) {
-      error = fmt::format("calibrant `{}` is in {}, which does not convert to {} (the unit of "
-                          "the first calibrant); write every calibrant in one unit family",
-                          liquid.name, liquid.unit, result.unit);
+    CurvePoint point{liquid.name, liquid.role, {}, 0, {}, {}, 1, {}, {}};
+    if (auto mean = meanOf(liquid, point.wells)) {
+      point.meanOd = *mean - offset;
+      result.references.push_back(std::move(point));
+    }
+  }
+  auto referenceMean = [&](ir::LiquidRole role) -> std::optional<double> {
+    auto mean = roleMean(read, layout, role);
+    return mean ? std::optional<double>(*mean - offset) : std::nullopt;
+  };
+  // %B/B0 of a mean OD; the background is the NSB when the layout has it
+  // (a blank subtracted from both terms cancels), else the blank or 0.
+  std::function<std::optional<double>(double)> percentBound = [](double) {
+    return std::optional<double>();
+  };
+  if (competitive) {
+    result.b0Mean = referenceMean(ir::LiquidRole::Bmax);
+    if (!result.b0Mean) {
+      error = fmt::format("no B0 (`bmax`) well was read at {} nm; %B/B0 divides by their mean",
+                          formatNumber(read.wavelengthNm));
       return std::nullopt;
     }
-    point.nominal = *nominal;
-    xs.push_back(*nominal);
-    ys.push_back(point.meanOd);
-    result.calibrants.push_back(std::move(point));
+    result.nsbMean = referenceMean(ir::LiquidRole::Nsb);
+    double background = result.nsbMean.value_or(0);
+    if (*result.b0Mean - background <= 0) {
+      error = fmt::format("the B0 mean {:.4f} is not above the {} {:.4f}; %B/B0 has no scale",
+                          *result.b0Mean + offset,
+                          result.nsbMean ? "NSB mean" : "background", background + offset);
+      return std::nullopt;
+    }
+    double b0 = *result.b0Mean;
+    percentBound = [background, b0](double od) {
+      return std::optional<double>((od - background) / (b0 - background) * 100);
+    };
+    for (CurvePoint &point : result.references)
+      point.percentBound = percentBound(point.meanOd);
   }
-  if (xs.empty()) {
-    error = fmt::format("no calibrant well with a concentration was read at {} nm",
-                        formatNumber(read.wavelengthNm));
-    return std::nullopt;
+
+  if (cutoff) {
+    result.cutoffMean = referenceMean(ir::LiquidRole::Cutoff);
+    if (!result.cutoffMean) {
+      error = fmt::format("no cut-off calibrator well was read at {} nm",
+                          formatNumber(read.wavelengthNm));
+      return std::nullopt;
+    }
+    if (*result.cutoffMean <= 0) {
+      error = fmt::format("the cut-off calibrator's mean {:.4f}{} is not positive; the index "
+                          "has no scale",
+                          *result.cutoffMean, result.blankMean ? " (blank subtracted)" : "");
+      return std::nullopt;
+    }
+    for (CurvePoint &point : result.references)
+      point.index = point.meanOd / *result.cutoffMean;
   }
-  auto fit = step.fourPL ? fit4PL(xs, ys, error) : fitLinear(xs, ys, error);
-  if (!fit)
-    return std::nullopt;
-  result.fit = *fit;
-  result.rangeLow = *std::min_element(xs.begin(), xs.end());
-  result.rangeHigh = *std::max_element(xs.begin(), xs.end());
+
+  std::vector<double> xs, ys;
+  if (!cutoff) {
+    for (const LayoutLiquid &liquid : layout) {
+      if (liquid.role != ir::LiquidRole::Calibrant || !liquid.conc)
+        continue;
+      CurvePoint point{liquid.name, liquid.role, {}, 0, liquid.conc, {}, 1, {}, {}};
+      auto mean = meanOf(liquid, point.wells);
+      if (!mean)
+        continue;
+      point.meanOd = *mean - offset;
+      point.percentBound = percentBound(point.meanOd);
+      if (result.unit.empty())
+        result.unit = liquid.unit;
+      std::optional<double> nominal =
+          convertConcentration(*liquid.conc, liquid.unit, result.unit);
+      if (!nominal) {
+        error = fmt::format("calibrant `{}` is in {}, which does not convert to {} (the unit "
+                            "of the first calibrant); write every calibrant in one unit family",
+                            liquid.name, liquid.unit, result.unit);
+        return std::nullopt;
+      }
+      point.nominal = *nominal;
+      xs.push_back(*nominal);
+      ys.push_back(point.y());
+      result.calibrants.push_back(std::move(point));
+    }
+    if (xs.empty()) {
+      error = fmt::format("no calibrant well with a concentration was read at {} nm",
+                          formatNumber(read.wavelengthNm));
+      return std::nullopt;
+    }
+    auto fit = step.fourPL ? fit4PL(xs, ys, error) : fitLinear(xs, ys, error);
+    if (!fit)
+      return std::nullopt;
+    result.fit = *fit;
+    result.rangeLow = *std::min_element(xs.begin(), xs.end());
+    result.rangeHigh = *std::max_element(xs.begin(), xs.end());
+  }
 
   auto backCalculate = [&](CurvePoint &point) {
-    point.inWell = result.fit.inverse(point.meanOd);
+    point.inWell = result.fit.inverse(point.y());
     if (!point.inWell) {
       point.flag = "off curve";
       return;
@@ -302,13 +388,51 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
     if (liquid.role != ir::LiquidRole::Sample && liquid.role != ir::LiquidRole::Control)
       continue;
     CurvePoint point{liquid.name, liquid.role, {}, 0, {}, {}, liquid.dilution.value_or(1), {}, {}};
+    point.polarity = liquid.polarity;
     auto mean = meanOf(liquid, point.wells);
     if (!mean)
       continue;
     point.meanOd = *mean - offset;
-    backCalculate(point);
+    if (cutoff) {
+      // The index is of the well as read: a sample's dilution is the
+      // kit's, the same for the cut-off calibrator.
+      point.index = point.meanOd / *result.cutoffMean;
+      point.call = cutoffCall(*point.index);
+    } else {
+      point.percentBound = percentBound(point.meanOd);
+      backCalculate(point);
+    }
     result.samples.push_back(std::move(point));
   }
+
+  // Controls with a polarity: a cut-off call that contradicts it makes
+  // the run invalid, as a kit insert says. A quantitative analysis has no
+  // threshold to hold them to, but a positive control reading no more
+  // than a negative one is still a failed run.
+  std::optional<double> lowestPositive, highestNegative;
+  for (const CurvePoint &point : result.samples) {
+    if (point.polarity == ir::Polarity::None)
+      continue;
+    result.controlsChecked = true;
+    bool positive = point.polarity == ir::Polarity::Positive;
+    if (cutoff && point.call != (positive ? "positive" : "negative"))
+      result.invalid.push_back(fmt::format("{} control `{}` has index {:.3f} ({}), expected {}",
+                                           ir::polarityName(point.polarity), point.name,
+                                           *point.index, point.call,
+                                           positive ? "positive" : "negative"));
+    // In a competitive assay more analyte binds less: the positive
+    // control has the lower signal.
+    double signal = competitive ? -point.meanOd : point.meanOd;
+    if (positive)
+      lowestPositive = std::min(lowestPositive.value_or(signal), signal);
+    else
+      highestNegative = std::max(highestNegative.value_or(signal), signal);
+  }
+  if (!cutoff && lowestPositive && highestNegative && *lowestPositive <= *highestNegative)
+    result.invalid.push_back(fmt::format(
+        "a positive control's signal is {} a negative control's; the controls do not "
+        "separate",
+        competitive ? "not below" : "not above"));
   return result;
 }
 
@@ -327,26 +451,48 @@ std::string wellList(const std::vector<Well> &wells) {
 }
 } // namespace
 
+namespace {
+/// `positive control`, `sample`, `nsb` …: the role as a report names it.
+std::string roleLabel(const CurvePoint &point) {
+  if (point.polarity == ir::Polarity::None)
+    return std::string(ir::roleName(point.role));
+  return fmt::format("{} {}", ir::polarityName(point.polarity), ir::roleName(point.role));
+}
+} // namespace
+
 std::string analysisCsv(const AnalysisResult &result) {
   // Provenance in columns, not comment lines: every CSV reader keeps them
   // (docs/simulator.md). od_values is the read's source; true_concentration
   // the simulator's value for a sample, true_from whether it was invented.
+  // A competitive analysis adds percent_b0, a cut-off one index and call,
+  // after the columns every analysis has.
+  const bool competitive = result.step.kind == ir::AnalysisKind::Competitive;
+  const bool cutoff = result.step.kind == ir::AnalysisKind::Cutoff;
   std::string csv = "name,role,wells,replicates,mean_od,nominal,back_calculated,dilution,"
-                    "concentration,unit,flag,od_values,true_concentration,true_from\n";
+                    "concentration,unit,flag,od_values,true_concentration,true_from";
+  csv += competitive ? ",percent_b0\n" : cutoff ? ",index,call\n" : "\n";
   std::string_view source = result.simulated ? "simulated" : "measured";
   auto row = [&](const CurvePoint &point) {
     const SampleTruth *truth = nullptr;
     for (const SampleTruth &candidate : result.truths)
       if (candidate.name == point.name)
         truth = &candidate;
-    csv += fmt::format("{},{},{},{},{:.4f},{},{},{},{},{},{},{},{},{}\n", point.name,
-                       ir::roleName(point.role), wellList(point.wells), point.wells.size(),
+    csv += fmt::format("{},{},{},{},{:.4f},{},{},{},{},{},{},{},{},{}", point.name,
+                       roleLabel(point), wellList(point.wells), point.wells.size(),
                        point.meanOd, optionalNumber(point.nominal),
                        optionalNumber(point.inWell), formatNumber(point.dilution),
                        optionalNumber(point.concentration), result.unit, point.flag, source,
                        truth ? formatConcentration(truth->value, 6) : std::string(),
                        !truth ? "" : truth->invented ? "invented" : "--truth");
+    if (competitive)
+      csv += "," + (point.percentBound ? fmt::format("{:.2f}", *point.percentBound) : "");
+    if (cutoff)
+      csv += fmt::format(",{},{}", point.index ? fmt::format("{:.3f}", *point.index) : "",
+                         point.call);
+    csv += "\n";
   };
+  for (const CurvePoint &point : result.references)
+    row(point);
   for (const CurvePoint &point : result.calibrants)
     row(point);
   for (const CurvePoint &point : result.samples)
@@ -355,18 +501,50 @@ std::string analysisCsv(const AnalysisResult &result) {
 }
 
 std::string analysisSummary(const AnalysisResult &result) {
-  std::string text = fmt::format("standard curve at {} nm (read {}{}){}: {}\n",
-                                 formatNumber(result.wavelengthNm), result.readSeq,
-                                 result.simulated ? ", simulated" : "",
+  std::string read = fmt::format("at {} nm (read {}{}){}", formatNumber(result.wavelengthNm),
+                                 result.readSeq, result.simulated ? ", simulated" : "",
                                  result.blankMean ? fmt::format(", blank {:.4f} subtracted",
                                                                 *result.blankMean)
-                                                  : std::string(),
-                                 result.fit.describe());
-  for (const CurvePoint &point : result.samples)
-    text += fmt::format("  {:<12} OD {:.4f}  {} {}{}\n", point.name, point.meanOd,
+                                                  : std::string());
+  std::string text;
+  switch (result.step.kind) {
+  case ir::AnalysisKind::StandardCurve:
+    text = fmt::format("standard curve {}: {}\n", read, result.fit.describe());
+    break;
+  case ir::AnalysisKind::Competitive:
+    text = fmt::format("competitive %B/B0 {}, {}B0 {:.4f}: {}\n", read,
+                       result.nsbMean ? fmt::format("NSB {:.4f}, ", *result.nsbMean) : "",
+                       *result.b0Mean, result.fit.describe());
+    break;
+  case ir::AnalysisKind::Cutoff:
+    text = fmt::format("cut-off index {}, cut-off {:.4f}: positive from {}, negative below {}\n",
+                       read, *result.cutoffMean, formatNumber(kEquivocalHigh),
+                       formatNumber(kEquivocalLow));
+    break;
+  }
+  for (const CurvePoint &point : result.samples) {
+    std::string name = point.polarity == ir::Polarity::None
+                           ? point.name
+                           : fmt::format("{} ({})", point.name, roleLabel(point));
+    if (result.step.kind == ir::AnalysisKind::Cutoff) {
+      text += fmt::format("  {:<12} OD {:.4f}  index {:.3f}  {}\n", name, point.meanOd,
+                          *point.index, point.call);
+      continue;
+    }
+    text += fmt::format("  {:<12} OD {:.4f}  {}{} {}{}\n", name, point.meanOd,
+                        point.percentBound
+                            ? fmt::format("%B/B0 {:.1f}  ", *point.percentBound)
+                            : std::string(),
                         point.concentration ? formatConcentration(*point.concentration)
                                             : std::string("-"),
                         result.unit, point.flag.empty() ? "" : "  (" + point.flag + ")");
+  }
+  if (result.controlsChecked) {
+    if (result.invalid.empty())
+      text += "  controls: valid\n";
+    for (const std::string &reason : result.invalid)
+      text += fmt::format("  controls: INVALID run: {}\n", reason);
+  }
   return text;
 }
 
@@ -424,7 +602,125 @@ std::vector<std::string> wrapped(const std::string &text, size_t width) {
 }
 } // namespace
 
+namespace {
+/// The opening of a plot: the canvas, a white ground and the title.
+std::string svgHeader(double width, double height, const std::string &title) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
+      width, height, width / 2, escape(title));
+}
+
+std::string simulatedLabel(double width) {
+  return fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"#d62728\" "
+                     "font-weight=\"bold\">SIMULATED values (plate run simulator, "
+                     "docs/simulator.md), not measured</text>\n",
+                     width / 2);
+}
+
+/// `analyze cutoff`: each sample's and control's index as a dot in layout
+/// order, on a band plot of the calls (negative, equivocal, positive).
+std::string cutoffSvg(const AnalysisResult &result) {
+  const double plotHeight = 440, lineHeight = 15;
+  std::vector<std::string> footer;
+  if (std::string invented = inventedList(result.truths, ", "); !invented.empty())
+    footer = wrapped(fmt::format("Sample values invented by the simulator ({}): {}",
+                                 inventedReason(result.truthFile), invented),
+                     90);
+  const double width = 640, height = plotHeight, left = 70, right = 20, bottom = 90;
+  const double svgHeight =
+      plotHeight + (footer.empty() ? 0 : lineHeight * double(footer.size()) + 5);
+  const double top = result.simulated ? 56 : 40;
+  double ymax = kEquivocalHigh * 1.5;
+  for (const CurvePoint &point : result.samples)
+    ymax = std::max(ymax, *point.index * 1.1);
+  double ymin = 0;
+  for (const CurvePoint &point : result.samples)
+    ymin = std::min(ymin, *point.index * 1.1);
+  const size_t count = std::max<size_t>(result.samples.size(), 1);
+  auto px = [&](size_t i) {
+    return left + (double(i) + 0.5) / double(count) * (width - left - right);
+  };
+  auto py = [&](double y) {
+    return height - bottom - (y - ymin) / (ymax - ymin) * (height - top - bottom);
+  };
+  std::string svg = svgHeader(width, svgHeight,
+                              fmt::format("Cut-off index at {} nm, cut-off OD {:.4f}",
+                                          formatNumber(result.wavelengthNm),
+                                          *result.cutoffMean));
+  if (result.simulated)
+    svg += simulatedLabel(width);
+  // The equivocal band, then the axes and the cut-off line at 1.
+  svg += fmt::format("<rect x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\" "
+                     "fill=\"#fff2cc\"/>\n",
+                     left, py(kEquivocalHigh), width - left - right,
+                     py(kEquivocalLow) - py(kEquivocalHigh));
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"black\"/>\n",
+                     left, py(ymin), width - right);
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n",
+                     left, py(ymin), top);
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#7f7f7f\" "
+                     "stroke-dasharray=\"4 3\"/>\n",
+                     left, py(1), width - right);
+  double ystep = niceStep(ymax - ymin, 6);
+  for (double y = std::ceil(ymin / ystep) * ystep; y <= ymax + 1e-12; y += ystep)
+    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
+                       "stroke=\"black\"/><text x=\"{3:.1f}\" y=\"{4:.1f}\" "
+                       "text-anchor=\"end\">{5}</text>\n",
+                       left - 5, py(y), left, left - 8, py(y) + 4, tickLabel(y, ystep));
+  svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
+                     (top + height - bottom) / 2,
+                     result.blankMean ? "index = (OD − blank) / (cut-off − blank)"
+                                      : "index = OD / cut-off");
+  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"#7f7f7f\" text-anchor=\"end\">"
+                     "equivocal {}–{}</text>\n",
+                     width - right - 4, py(kEquivocalHigh) - 4, formatNumber(kEquivocalLow),
+                     formatNumber(kEquivocalHigh));
+  for (size_t i = 0; i < result.samples.size(); ++i) {
+    const CurvePoint &point = result.samples[i];
+    const char *colour = point.call == "positive"   ? "#d62728"
+                         : point.call == "negative" ? "#2ca02c"
+                                                    : "#ff7f0e";
+    bool control = point.role == ir::LiquidRole::Control;
+    if (control)
+      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"9\" height=\"9\" "
+                         "fill=\"{}\"><title>{}</title></rect>\n",
+                         px(i) - 4.5, py(*point.index) - 4.5, colour, escape(point.name));
+    else
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\">"
+                         "<title>{}</title></circle>\n",
+                         px(i), py(*point.index), colour, escape(point.name));
+    svg += fmt::format("<text x=\"{0:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\" "
+                       "transform=\"rotate(-60 {0:.1f} {1:.1f})\">{2}</text>\n",
+                       px(i) + 3, py(ymin) + 14, escape(point.name));
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">● positive</text>"
+                     "<text x=\"{}\" y=\"{}\" fill=\"#ff7f0e\">● equivocal</text>"
+                     "<text x=\"{}\" y=\"{}\" fill=\"#2ca02c\">● negative</text>"
+                     "<text x=\"{}\" y=\"{}\">■ controls</text>\n",
+                     left + 10, top + 12, left + 90, top + 12, left + 180, top + 12, left + 270,
+                     top + 12);
+  if (result.controlsChecked)
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", left, height - 8,
+                       result.invalid.empty() ? "#2ca02c" : "#d62728",
+                       escape(result.invalid.empty() ? std::string("controls: valid")
+                                                     : "controls: INVALID run: " +
+                                                           result.invalid.front()));
+  for (size_t i = 0; i < footer.size(); ++i)
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">{}</text>\n", left - 50,
+                       plotHeight + 5 + lineHeight * double(i), escape(footer[i]));
+  svg += "</svg>\n";
+  return svg;
+}
+} // namespace
+
 std::string curveSvg(const AnalysisResult &result) {
+  if (result.step.kind == ir::AnalysisKind::Cutoff)
+    return cutoffSvg(result);
+  const bool competitive = result.step.kind == ir::AnalysisKind::Competitive;
   // A simulated read gets a red label under the title and, below the
   // plot, the concentrations the simulator invented (docs/simulator.md).
   const double plotHeight = 440, lineHeight = 15;
@@ -441,8 +737,8 @@ std::string curveSvg(const AnalysisResult &result) {
   auto consider = [&](const CurvePoint &point) {
     if (point.inWell && std::isfinite(*point.inWell))
       xmax = std::max(xmax, *point.inWell);
-    ymin = std::min(ymin, point.meanOd);
-    ymax = std::max(ymax, point.meanOd);
+    ymin = std::min(ymin, point.y());
+    ymax = std::max(ymax, point.y());
   };
   for (const CurvePoint &point : result.calibrants)
     consider(point);
@@ -455,21 +751,14 @@ std::string curveSvg(const AnalysisResult &result) {
     return plotHeight - bottom - (y - ymin) / (ymax - ymin) * (plotHeight - top - bottom);
   };
 
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
-      width, height);
-  svg += fmt::format("<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
-                     width / 2,
-                     escape(fmt::format("Standard curve ({}) at {} nm, R² = {:.4f}",
+  std::string svg = svgHeader(width, height,
+                              fmt::format("{} ({}) at {} nm, R² = {:.4f}",
+                                        competitive ? "Competitive curve, %B/B0"
+                                                    : "Standard curve",
                                         result.fit.fourPL ? "4PL" : "linear",
-                                        formatNumber(result.wavelengthNm), result.fit.rSquared)));
+                                        formatNumber(result.wavelengthNm), result.fit.rSquared));
   if (result.simulated)
-    svg += fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"#d62728\" "
-                       "font-weight=\"bold\">SIMULATED values (plate run simulator, "
-                       "docs/simulator.md), not measured</text>\n",
-                       width / 2);
+    svg += simulatedLabel(width);
   // Axes.
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"black\"/>\n",
                      left, py(ymin), width - right);
@@ -494,7 +783,9 @@ std::string curveSvg(const AnalysisResult &result) {
   svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
                      (top + plotHeight - bottom) / 2,
-                     result.blankMean ? "absorbance − blank (OD)" : "absorbance (OD)");
+                     competitive        ? "%B/B0 = (OD − NSB) / (B0 − NSB) × 100"
+                     : result.blankMean ? "absorbance − blank (OD)"
+                                        : "absorbance (OD)");
   // Curve.
   std::string points;
   for (int i = 0; i <= 200; ++i) {
@@ -508,13 +799,13 @@ std::string curveSvg(const AnalysisResult &result) {
   for (const CurvePoint &point : result.calibrants)
     svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"#1f77b4\">"
                        "<title>{}</title></circle>\n",
-                       px(*point.nominal), py(point.meanOd), escape(point.name));
+                       px(*point.nominal), py(point.y()), escape(point.name));
   for (const CurvePoint &point : result.samples) {
     if (!point.inWell || !std::isfinite(*point.inWell))
       continue;
     svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" "
                        "fill=\"{}\"><title>{}</title></rect>\n",
-                       px(std::max(0.0, *point.inWell)) - 4, py(point.meanOd) - 4,
+                       px(std::max(0.0, *point.inWell)) - 4, py(point.y()) - 4,
                        point.flag.empty() ? "#ff7f0e" : "#d62728", escape(point.name));
   }
   svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#1f77b4\">● calibrants</text>"

@@ -1,4 +1,4 @@
-//===- Analysis.h - `analyze standard_curve`: fit, back-calculate, plot ----===//
+//===- Analysis.h - `analyze`: fit, back-calculate, index, plot -----------===//
 //
 // Language spec §7: the calibrants' replicate means (minus the blank mean
 // when asked) are fitted with a straight line (least squares) or a
@@ -9,6 +9,11 @@
 // (GSL nonlinear least squares, trust region), every sample and control is
 // back-calculated and multiplied by its dilution, and values outside the
 // calibrant range are flagged. Results go to a CSV table and an SVG plot.
+//
+// `analyze competitive` fits y = %B/B0 = (OD - NSB) / (B0 - NSB) x 100
+// (means of the `nsb` and `bmax` wells) instead of the signal; `analyze
+// cutoff` fits nothing: every sample and control gets the index OD / cut-off
+// and a call (docs/language.md §7).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -70,13 +75,35 @@ struct CurvePoint {
   double dilution = 1;
   std::optional<double> concentration; ///< inWell * dilution
   std::string flag;                    ///< "", "below range", "above range", "off curve"
+  ir::Polarity polarity = ir::Polarity::None;
+  std::optional<double> percentBound; ///< competitive: %B/B0, the fitted y
+  std::optional<double> index;        ///< cutoff: meanOd / cut-off mean
+  std::string call;                   ///< cutoff: "positive", "negative", "equivocal"
+
+  /// What the curve is fitted on: %B/B0 for a competitive analysis, else
+  /// the (blank-subtracted) mean OD.
+  double y() const { return percentBound.value_or(meanOd); }
 };
+
+/// The grey zone of `analyze cutoff`: an index from `kEquivocalLow` up to
+/// (not including) `kEquivocalHigh` is equivocal (docs/language.md §7).
+constexpr double kEquivocalLow = 0.9, kEquivocalHigh = 1.1;
 
 struct AnalysisResult {
   AnalysisStep step;
   double wavelengthNm = 0;
   uint32_t readSeq = 0;
   std::optional<double> blankMean;
+  /// Means of the reference wells (after blank subtraction when asked):
+  /// NSB and B0 for a competitive analysis, the cut-off calibrator for a
+  /// cut-off one.
+  std::optional<double> nsbMean, b0Mean, cutoffMean;
+  /// The NSB, B0 and cut-off wells as rows of the report.
+  std::vector<CurvePoint> references;
+  /// Control checks that failed (a positive control called negative …);
+  /// empty: the run is valid as far as its controls say.
+  std::vector<std::string> invalid;
+  bool controlsChecked = false; ///< some control had a polarity to check
   std::string unit; ///< the first calibrant's unit; every result is in it
   CurveFit fit;
   double rangeLow = 0, rangeHigh = 0; ///< calibrant concentrations
@@ -89,9 +116,9 @@ struct AnalysisResult {
   std::string truthFile;
 };
 
-/// Runs one analysis on a read. Returns nullopt with `error` (no wells
-/// read for the calibrants, too few levels, no blank to subtract, fit
-/// failure).
+/// Runs one analysis (any kind) on a read. Returns nullopt with `error`
+/// (no wells read for the calibrants, too few levels, no blank to
+/// subtract, no B0 or cut-off wells read, B0 not above NSB, fit failure).
 std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                                    const PlateRead &read,
                                                    const std::vector<LayoutLiquid> &layout,

@@ -46,6 +46,7 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
     entry.dilution = liquid.dilution;
     if (liquid.madeOnPlate())
       entry.madeFrom = module.liquid(liquid.series->first).name;
+    entry.polarity = liquid.polarity;
     setup.layout.push_back(std::move(entry));
   }
 
@@ -61,6 +62,7 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
       AnalysisStep step;
       step.afterSeq = emitted;
       step.fourPL = analyze->fourPL;
+      step.kind = analyze->kind;
       if (analyze->wavelength)
         step.wavelengthNm = analyze->wavelength->canonicalValue();
       step.subtractBlank = analyze->subtractBlank;
@@ -147,6 +149,8 @@ Json setupToJson(const RunSetup &setup) {
       entry["dilution"] = jsonNumber(*liquid.dilution);
     if (!liquid.madeFrom.empty())
       entry["made_from"] = liquid.madeFrom;
+    if (liquid.polarity != ir::Polarity::None)
+      entry["polarity"] = std::string(ir::polarityName(liquid.polarity));
     layout.push_back(std::move(entry));
   }
   json["layout"] = std::move(layout);
@@ -182,7 +186,12 @@ Json setupToJson(const RunSetup &setup) {
   for (const AnalysisStep &step : setup.analyses) {
     Json entry = Json::object();
     entry["after_seq"] = step.afterSeq;
-    entry["model"] = step.fourPL ? "4pl" : "linear";
+    // `kind` only when it is not the original standard curve, and a
+    // cut-off index has no curve model.
+    if (step.kind != ir::AnalysisKind::StandardCurve)
+      entry["kind"] = std::string(ir::analysisKindName(step.kind));
+    if (step.kind != ir::AnalysisKind::Cutoff)
+      entry["model"] = step.fourPL ? "4pl" : "linear";
     if (step.wavelengthNm)
       entry["wavelength_nm"] = jsonNumber(*step.wavelengthNm);
     entry["subtract_blank"] = step.subtractBlank;
@@ -199,7 +208,8 @@ namespace {
 std::optional<ir::LiquidRole> parseRole(const std::string &text) {
   using ir::LiquidRole;
   for (LiquidRole role : {LiquidRole::Reagent, LiquidRole::Blank, LiquidRole::Calibrant,
-                          LiquidRole::Sample, LiquidRole::Control})
+                          LiquidRole::Sample, LiquidRole::Control, LiquidRole::Nsb,
+                          LiquidRole::Bmax, LiquidRole::Cutoff})
     if (ir::roleName(role) == text)
       return role;
   if (text == "standard")
@@ -307,7 +317,8 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       if (auto parsed = parseRole(role))
         liquid.role = *parsed;
       else if (error.empty())
-        error = fmt::format("role `{}` of {} is not blank, calibrant, sample or control",
+        error = fmt::format("role `{}` of {} is not blank, calibrant, sample, control, "
+                            "nsb, bmax or cutoff",
                             role, fields.where);
       if (const Json *wells = fields.get(entry, "wells", true); wells && wells->is_array())
         for (const Json &well : *wells)
@@ -321,6 +332,16 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
         liquid.dilution = fields.number(entry, "dilution");
       if (entry.contains("made_from"))
         liquid.madeFrom = fields.string(entry, "made_from");
+      if (entry.contains("polarity")) {
+        std::string polarity = fields.string(entry, "polarity");
+        if (polarity == "positive")
+          liquid.polarity = ir::Polarity::Positive;
+        else if (polarity == "negative")
+          liquid.polarity = ir::Polarity::Negative;
+        else if (error.empty())
+          error = fmt::format("polarity `{}` of {} is not `positive` or `negative`", polarity,
+                              fields.where);
+      }
       setup.layout.push_back(std::move(liquid));
     }
   }
@@ -366,7 +387,17 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       fields.where = fmt::format("analyses entry {}", i + 1);
       AnalysisStep step;
       step.afterSeq = static_cast<uint32_t>(fields.number(entry, "after_seq"));
-      std::string model = fields.string(entry, "model");
+      std::string kind = entry.contains("kind") ? fields.string(entry, "kind") : "standard_curve";
+      if (kind == "competitive")
+        step.kind = ir::AnalysisKind::Competitive;
+      else if (kind == "cutoff")
+        step.kind = ir::AnalysisKind::Cutoff;
+      else if (kind != "standard_curve" && error.empty())
+        error = fmt::format("kind `{}` of {} is not `standard_curve`, `competitive` or `cutoff`",
+                            kind, fields.where);
+      std::string model = step.kind == ir::AnalysisKind::Cutoff && !entry.contains("model")
+                              ? "linear"
+                              : fields.string(entry, "model");
       if (model != "linear" && model != "4pl" && error.empty())
         error = fmt::format("model `{}` of {} is not `linear` or `4pl`", model, fields.where);
       step.fourPL = model == "4pl";

@@ -11,7 +11,8 @@
 //   "reservoir"    [{"row","col","liquid","volume_ml"}]          (§11)
 //   "tips", "tip_racks", "robot_time_s"                           (§11)
 //   "plate_type"   "plate96" | "plate384"
-//   "layout"       [{"name","role","wells":["A1",..],"conc","unit","dilution"}]
+//   "layout"       [{"name","role","wells":["A1",..],"conc","unit","dilution",
+//                    "polarity"}] ("polarity": "positive"|"negative", controls)
 //   "manual_wells" [{"before_seq","well","liquid","volume_ul",
 //                    "action","all","into","line","step"}] what MANUAL
 //                  steps do to wells before command `before_seq` (1: before
@@ -20,8 +21,9 @@
 //                  `well`, or everything with "all": true) or "transfer"
 //                  (`volume_ul` from `well` into `into`); "line" and "step"
 //                  name the MANUAL statement
-//   "analyses"     [{"after_seq","model":"linear"|"4pl","wavelength_nm",
-//                    "subtract_blank","step","line"}]
+//   "analyses"     [{"after_seq","kind","model":"linear"|"4pl","wavelength_nm",
+//                    "subtract_blank","step","line"}]; "kind" is "competitive"
+//                  or "cutoff" (absent: standard_curve); a cutoff has no model
 //
 // A stream run without a plan gets an empty setup: plate96, no reservoir
 // loads, empty wells, no analyses.
@@ -54,6 +56,7 @@ struct LayoutLiquid {
   /// A series member made on the plate: the member it is diluted from.
   /// No source liquid has this name; its wells hold the first member.
   std::string madeFrom;
+  ir::Polarity polarity = ir::Polarity::None;
 };
 
 /// What a MANUAL statement does to one well (the operator's pipetting is
@@ -89,6 +92,7 @@ struct AnalysisStep {
   bool subtractBlank = false;
   std::string step;
   uint32_t line = 0;
+  ir::AnalysisKind kind = ir::AnalysisKind::StandardCurve;
 };
 
 struct RunSetup {

@@ -47,8 +47,27 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     cmax = any ? std::max(cmax, conc) : conc;
     any = true;
   }
+  // A qualitative assay without calibrants scales to its cut-off
+  // calibrator: it carries 1 unit of analyte ("x cut-off"), and the
+  // unknowns are in that unit.
+  bool cutoffScale = false;
   if (!any)
+    for (const LayoutLiquid &liquid : setup.layout)
+      if (liquid.role == ir::LiquidRole::Cutoff) {
+        analyte_[liquid.name] = 1;
+        cutoffScale = true;
+      }
+  if (cutoffScale) {
+    unit = "x cut-off";
+    cmin = 0;
+    cmax = 2.4; // invented samples from 0.6 to 1.8 x cut-off: every call
+  } else if (!any) {
     cmax = 1; // no calibrants: unknowns land between 0.25 and 0.75 (arbitrary units)
+  }
+  for (const LayoutLiquid &liquid : setup.layout)
+    competitive_ = competitive_ || liquid.role == ir::LiquidRole::Bmax;
+  for (const AnalysisStep &step : setup.analyses)
+    competitive_ = competitive_ || step.kind == ir::AnalysisKind::Competitive;
   std::vector<const LayoutLiquid *> unknowns;
   for (const LayoutLiquid &liquid : setup.layout)
     if ((liquid.role == ir::LiquidRole::Sample || liquid.role == ir::LiquidRole::Control) &&
@@ -56,7 +75,9 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
       unknowns.push_back(&liquid);
   for (size_t i = 0; i < unknowns.size(); ++i) {
     const LayoutLiquid &liquid = *unknowns[i];
-    double dilution = liquid.dilution.value_or(1);
+    // Against a cut-off the truth is the index itself: the kit dilutes
+    // the samples and the cut-off calibrator alike.
+    double dilution = cutoffScale ? 1 : liquid.dilution.value_or(1);
     SampleTruth entry{liquid.name, 0, unit, false};
     if (auto it = truth.find(liquid.name); it != truth.end()) {
       analyte_[liquid.name] = it->second / dilution;
@@ -64,6 +85,14 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     } else {
       double position = unknowns.size() > 1 ? double(i) / double(unknowns.size() - 1) : 0.5;
       analyte_[liquid.name] = cmin + (cmax - cmin) * (0.25 + 0.5 * position);
+      // A control with a polarity reads as what it is: against a cut-off
+      // the positive well above the grey zone and the negative one below
+      // it; on a curve the positive high in the range, the negative free
+      // of analyte.
+      if (liquid.polarity == ir::Polarity::Positive)
+        analyte_[liquid.name] = cutoffScale ? 3 : cmin + (cmax - cmin) * 0.75;
+      else if (liquid.polarity == ir::Polarity::Negative)
+        analyte_[liquid.name] = cutoffScale ? 0.2 : 0;
       entry.value = analyte_[liquid.name] * dilution;
       entry.invented = true;
     }
@@ -89,12 +118,22 @@ void ReaderModel::bind(const DeckState &state) {
     captured_.assign(size_t(shape.rows) * shape.cols, 0.0);
     hasCaptured_.assign(captured_.size(), 0);
     calibrantWell_.assign(captured_.size(), 0);
+    layoutKind_.assign(captured_.size(), 0);
+    for (const LayoutLiquid &liquid : setup_.layout) {
+      uint8_t kind = liquid.role == ir::LiquidRole::Blank ? 1
+                     : liquid.role == ir::LiquidRole::Nsb ? 2
+                                                          : 0;
+      for (Well well : liquid.wells)
+        if (kind && shape.contains(well))
+          layoutKind_[wellIndex(well)] = kind;
+    }
   }
   if (boundState_ != &state) {
     boundState_ = &state;
     strongestValid_ = false;
     effective_.assign(captured_.size(), 0.0);
     calibrantNow_.assign(captured_.size(), 0);
+    emptyNow_.assign(captured_.size(), 1);
     effectiveStamp_.assign(captured_.size(), kStale);
   }
   const LiquidTable &liquids = state.liquids();
@@ -111,10 +150,17 @@ void ReaderModel::bind(const DeckState &state) {
     if (auto id = liquids.find(name))
       analyteById_[*id] = conc;
   std::vector<uint8_t> decided(liquids.size(), 0);
+  // Without calibrants, the cut-off calibrator sets the scale k.
+  bool anyCalibrant = std::any_of(setup_.layout.begin(), setup_.layout.end(),
+                                  [](const LayoutLiquid &liquid) {
+                                    return liquid.role == ir::LiquidRole::Calibrant &&
+                                           liquid.conc;
+                                  });
+  ir::LiquidRole scaleRole = anyCalibrant ? ir::LiquidRole::Calibrant : ir::LiquidRole::Cutoff;
   for (const LayoutLiquid &liquid : setup_.layout)
     if (auto id = liquids.find(liquid.name); id && !decided[*id]) {
       decided[*id] = 1;
-      calibrantById_[*id] = liquid.role == ir::LiquidRole::Calibrant;
+      calibrantById_[*id] = liquid.role == scaleRole;
     }
 }
 
@@ -191,6 +237,7 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
           const LiquidMix &contents = state.wellMix(well);
           effective_[index] = effective(well, contents);
           calibrantNow_[index] = holdsCalibrant(contents);
+          emptyNow_[index] = contents.total() <= 0;
           effectiveStamp_[index] = stamps[index];
         }
         if ((calibrantNow_[index] | calibrantWell_[index]) && effective_[index] > 0) {
@@ -233,8 +280,22 @@ PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
   const double *draw = noise_.data();
   const ReaderResponse response(params_.ceilingOd);
   const double reference = response(params_.referenceBaseline);
+  // A competitive well: the tracer's colour falls as the analyte takes
+  // the antibody's sites, by the law of mass action with the midpoint at
+  // the calibrants' geometric middle: B/B0 = 1 / (1 + s / middle).
+  const double middle = strongest_ > 0 ? std::sqrt(weakest_ * strongest_) : 1;
+  auto trueOd = [&](size_t index) {
+    if (!competitive_)
+      return params_.baseline + scale * effective_[index];
+    if (emptyNow_[index] || layoutKind_[index] == 1)
+      return params_.baseline;
+    if (layoutKind_[index] == 2)
+      return params_.baseline + params_.nsbOd;
+    return params_.baseline + params_.nsbOd +
+           params_.b0Od / (1 + effective_[index] / middle);
+  };
   auto od = [&](size_t index) {
-    double value = response(params_.baseline + scale * effective_[index]) + *draw++;
+    double value = response(trueOd(index)) + *draw++;
     if (withReference)
       value -= reference + *draw++;
     return roundHalfAway(value * 1e4) / 1e4;

@@ -78,6 +78,10 @@ public:
     double referenceBaseline = 0.04; ///< true OD at the reference wavelength
     double sigma = 0.005;            ///< noise, OD units
     uint64_t seed = 42;
+    /// Competitive assays (docs/simulator.md): true OD above the baseline
+    /// of the NSB wells, and of a well without analyte (B0) above that.
+    double nsbOd = 0.04;
+    double b0Od = 1.5;
   };
 
   ReaderModel(const RunSetup &setup, std::map<std::string, double> truth, Params params);
@@ -106,7 +110,12 @@ private:
   /// stamp: recomputed only for wells that changed since the last read.
   std::vector<double> effective_;
   std::vector<uint8_t> calibrantNow_;
+  std::vector<uint8_t> emptyNow_; ///< the well holds nothing (as of its stamp)
   std::vector<uint64_t> effectiveStamp_;
+  /// A competitive assay: signal falls with the analyte (docs/simulator.md).
+  bool competitive_ = false;
+  /// By well index, from the layout: 1 a blank well, 2 an NSB well.
+  std::vector<uint8_t> layoutKind_;
   /// An effectiveStamp_ no well has: s(w) must be computed (again).
   static constexpr uint64_t kStale = ~uint64_t(0);
   const DeckState *boundState_ = nullptr;

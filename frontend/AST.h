@@ -147,8 +147,13 @@ struct ReadFluorescence {
   std::optional<WellSetExpr> wells;
 };
 struct Analyze {
+  /// `standard_curve`: signal against the calibrants; `competitive`: %B/B0
+  /// (NSB subtracted) against the calibrants; `cutoff`: sample/cut-off index.
+  enum class Kind { StandardCurve, Competitive, Cutoff };
   enum class Model { Linear, FourPL };
-  Model model = Model::Linear;
+  Kind kind = Kind::StandardCurve;
+  Model model = Model::Linear; ///< unused for `cutoff`
+  SourceLoc kindLoc;           ///< the kind word
   std::optional<QuantityExpr> wavelength;
   bool subtractBlank = false;
 };
@@ -234,7 +239,9 @@ struct Section {
   std::vector<Statement> statements;
 };
 
-enum class Role { Blank, Calibrant, Sample, Control };
+enum class Role { Blank, Calibrant, Sample, Control, Nsb, Bmax, Cutoff };
+/// `positive control …` / `negative control …`; only controls take one.
+enum class Polarity { None, Positive, Negative };
 
 /// `S1..S7` or a single name.
 struct NameRange {
@@ -260,6 +267,9 @@ struct SeriesClause {
 struct RoleLine {
   SourceLoc loc;
   Role role;
+  SourceLoc roleLoc;
+  Polarity polarity = Polarity::None;
+  SourceLoc polarityLoc;
   NameRange names;
   /// Further names, as protocols list them: `Std1, Std2, QC` or
   /// `S1..S4 S6` (each may be a range); they follow `names` in order.

@@ -451,8 +451,13 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
     stmt.kind = std::move(node);
   } else if (auto *an = dynamic_cast<PlateParser::AnalyzeStmtContext *>(ctx)) {
     ast::Analyze node;
-    node.model = an->FOURPL() ? ast::Analyze::Model::FourPL
-                              : ast::Analyze::Model::Linear;
+    auto *kind = an->analysisKind();
+    node.kind = kind->COMPETITIVE() ? ast::Analyze::Kind::Competitive
+                : kind->CUTOFF()    ? ast::Analyze::Kind::Cutoff
+                                    : ast::Analyze::Kind::StandardCurve;
+    node.kindLoc = locator_.loc(kind->getStart());
+    node.model = kind->FOURPL() ? ast::Analyze::Model::FourPL
+                                : ast::Analyze::Model::Linear;
     if (an->wavelength())
       node.wavelength = quantity(an->wavelength()->quantity());
     node.subtractBlank = an->SUBTRACT() != nullptr;
@@ -727,7 +732,15 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
     role.role = r->BLANK()       ? ast::Role::Blank
                 : r->SAMPLE()    ? ast::Role::Sample
                 : r->CONTROL()   ? ast::Role::Control
+                : r->NSB()       ? ast::Role::Nsb
+                : r->BMAX()      ? ast::Role::Bmax
+                : r->CUTOFF()    ? ast::Role::Cutoff
                                  : ast::Role::Calibrant;
+    role.roleLoc = locator_.span(r);
+    if (auto *polarity = roleCtx->polarity()) {
+      role.polarity = polarity->POSITIVE() ? ast::Polarity::Positive : ast::Polarity::Negative;
+      role.polarityLoc = locator_.span(polarity);
+    }
     for (auto *range : roleCtx->nameRange()) {
       ast::NameRange names;
       names.loc = locator_.span(range);
@@ -869,8 +882,16 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     };
     reagent.position = {whole(pos->NUMBER(0)), whole(pos->NUMBER(1))};
   }
-  for (auto *flag : decl->IDENT())
-    reagent.flags.push_back(name(flag));
+  // Flags in written order; a polarity word among them stays a flag here
+  // and Sema reports it as a layout tag in the wrong section.
+  for (auto *child : decl->children) {
+    if (auto *terminal = dynamic_cast<antlr4::tree::TerminalNode *>(child)) {
+      if (terminal->getSymbol()->getType() == PlateParser::IDENT)
+        reagent.flags.push_back(name(terminal));
+    } else if (auto *polarity = dynamic_cast<PlateParser::PolarityContext *>(child)) {
+      reagent.flags.push_back({polarity->getText(), locator_.span(polarity)});
+    }
+  }
   return reagent;
 }
 

@@ -44,6 +44,9 @@ const char *roleName(Role role) {
   case Role::Calibrant: return "calibrant";
   case Role::Sample: return "sample";
   case Role::Control: return "control";
+  case Role::Nsb: return "nsb";
+  case Role::Bmax: return "bmax";
+  case Role::Cutoff: return "cutoff";
   }
   return "?";
 }
@@ -237,9 +240,16 @@ public:
             quantity(d, "emission", node.emission);
             wellSet(d, "wells", node.wells);
           } else if constexpr (std::is_same_v<T, Analyze>) {
+            // The kind is printed only when it is not the original
+            // `standard_curve`, so existing dumps keep their shape.
             head("Analyze",
-                 fmt::format(" model={}{}",
-                             node.model == Analyze::Model::FourPL ? "4pl" : "linear",
+                 fmt::format("{}{}{}",
+                             node.kind == Analyze::Kind::Competitive ? " kind=competitive"
+                             : node.kind == Analyze::Kind::Cutoff    ? " kind=cutoff"
+                                                                     : "",
+                             node.kind == Analyze::Kind::Cutoff ? ""
+                             : node.model == Analyze::Model::FourPL ? " model=4pl"
+                                                                   : " model=linear",
                              node.subtractBlank ? " subtract_blank" : ""));
             quantity(d, "wavelength", node.wavelength);
           } else if constexpr (std::is_same_v<T, Wait>) {
@@ -296,7 +306,11 @@ public:
         names += ".." + role.names.last->text;
       for (const NameRange &more : role.moreNames)
         names += ", " + more.first.text + (more.last ? ".." + more.last->text : "");
-      line(2, "", fmt::format("Role {} {} {} {}{}", at(role.loc), roleName(role.role),
+      line(2, "", fmt::format("Role {} {}{} {} {}{}", at(role.loc),
+                              role.polarity == Polarity::Positive   ? "positive "
+                              : role.polarity == Polarity::Negative ? "negative "
+                                                                    : "",
+                              roleName(role.role),
                               names, at(role.names.loc),
                               role.replicates ? (role.down ? " down" : " across")
                                               : ""));

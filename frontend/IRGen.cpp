@@ -529,31 +529,71 @@ void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
   }
   if (!requireLayout(stmt.loc))
     return;
-  bool ok = true, anyCalibrant = false, anyBlank = false;
-  for (const ir::Liquid &liquid : module_.liquids) {
-    anyBlank = anyBlank || liquid.role == ir::LiquidRole::Blank;
-    if (liquid.role != ir::LiquidRole::Calibrant)
-      continue;
-    anyCalibrant = true;
-    if (!liquid.concentration) {
-      report(DiagId::CalibrantWithoutConc, liquid.loc, liquid.name)
-          .note(stmt.loc, "the standard curve is fitted here");
+  using Kind = ast::Analyze::Kind;
+  const char *kindName = a.kind == Kind::Competitive ? "competitive"
+                         : a.kind == Kind::Cutoff    ? "cutoff"
+                                                     : "standard_curve";
+  // The first liquid of each role, for notes and for what the layout has.
+  std::map<ir::LiquidRole, const ir::Liquid *> firstOf;
+  for (const ir::Liquid &liquid : module_.liquids)
+    firstOf.emplace(liquid.role, &liquid);
+  auto has = [&](ir::LiquidRole role) { return firstOf.count(role) != 0; };
+  bool ok = true;
+  if (a.kind != Kind::Cutoff) {
+    for (const ir::Liquid &liquid : module_.liquids)
+      if (liquid.role == ir::LiquidRole::Calibrant && !liquid.concentration) {
+        report(DiagId::CalibrantWithoutConc, liquid.loc, liquid.name, kindName)
+            .note(stmt.loc, "the standard curve is fitted here");
+        ok = false;
+      }
+    if (!has(ir::LiquidRole::Calibrant)) {
+      report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName, "fits a curve to the calibrants",
+             "calibrant");
       ok = false;
     }
   }
-  if (!anyCalibrant) {
-    report(DiagId::AnalyzeNeedsRole, stmt.loc, "fits a curve to the calibrants", "calibrant");
+  if (a.kind == Kind::Competitive && !has(ir::LiquidRole::Bmax)) {
+    // %B/B0 divides by the B0 mean; NSB alone (the common slip: NSB
+    // declared, B0 written as a calibrant or a control) cannot stand in.
+    auto diag = report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName,
+                       "divides by the mean of the maximum-binding (B0) wells",
+                       "`bmax` wells; declare them as `bmax B0 at WELLS`");
+    if (has(ir::LiquidRole::Nsb))
+      diag.note(firstOf.at(ir::LiquidRole::Nsb)->loc,
+                "NSB wells are declared here; %B/B0 needs B0 wells as well");
     ok = false;
   }
-  if (a.subtractBlank && !anyBlank) {
-    report(DiagId::AnalyzeNeedsRole, stmt.loc, "subtracts the blank", "blank");
+  if (a.kind == Kind::Cutoff && !has(ir::LiquidRole::Cutoff)) {
+    report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName,
+           "divides by the mean of the cut-off calibrator",
+           "`cutoff` wells; declare them as `cutoff CO at WELLS`");
     ok = false;
+  }
+  if (a.subtractBlank && !has(ir::LiquidRole::Blank)) {
+    report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName, "subtracts the blank", "blank");
+    ok = false;
+  }
+  if (a.kind == Kind::StandardCurve &&
+      (has(ir::LiquidRole::Nsb) || has(ir::LiquidRole::Bmax))) {
+    const ir::Liquid *first = has(ir::LiquidRole::Bmax) ? firstOf.at(ir::LiquidRole::Bmax)
+                                                        : firstOf.at(ir::LiquidRole::Nsb);
+    std::string roles = has(ir::LiquidRole::Nsb) && has(ir::LiquidRole::Bmax)
+                            ? "`nsb` and `bmax`"
+                            : fmt::format("`{}`", ir::roleName(first->role));
+    report(DiagId::CompetitiveRolesIgnored, a.kindLoc, roles,
+           "for a competitive assay write `analyze competitive 4pl` (%B/B0 with NSB "
+           "subtracted)")
+        .note(first->loc, "`{}` is declared here", first->name)
+        .suggest("competitive");
   }
   if (!ok)
     return;
   if (emit_ && !manual_ && !readDropped_)
     checkAnalyzeRead(a, stmt, wavelength);
-  emit(ir::AnalyzeOp{a.model == ast::Analyze::Model::FourPL, wavelength, a.subtractBlank},
+  ir::AnalysisKind kind = a.kind == Kind::Competitive ? ir::AnalysisKind::Competitive
+                          : a.kind == Kind::Cutoff    ? ir::AnalysisKind::Cutoff
+                                                      : ir::AnalysisKind::StandardCurve;
+  emit(ir::AnalyzeOp{a.model == ast::Analyze::Model::FourPL, wavelength, a.subtractBlank, kind},
        stmt);
 }
 

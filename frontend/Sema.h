@@ -66,8 +66,9 @@ constexpr ir::LiquidId kUnknownLiquid = ~ir::LiquidId(0);
 std::string_view paramTypeName(ast::ParamType type);
 
 /// The layout role a word names in a well set or a `dispense` source:
-/// `blank`, `calibrant` (alias `standard`), `sample` or `control`, in any
-/// case, singular or plural (`samples`). Spec §4 and §6.
+/// `blank`, `calibrant` (alias `standard`), `sample`, `control`, `nsb`,
+/// `bmax` or `cutoff` (alias `cut_off`), in any case, singular or plural
+/// (`samples`). Spec §4 and §6; docs/language.md §4.
 std::optional<ir::LiquidRole> roleWord(std::string word);
 
 class Sema {

@@ -23,6 +23,9 @@ ir::LiquidRole liquidRole(ast::Role role) {
   case ast::Role::Calibrant: return ir::LiquidRole::Calibrant;
   case ast::Role::Sample: return ir::LiquidRole::Sample;
   case ast::Role::Control: return ir::LiquidRole::Control;
+  case ast::Role::Nsb: return ir::LiquidRole::Nsb;
+  case ast::Role::Bmax: return ir::LiquidRole::Bmax;
+  case ast::Role::Cutoff: return ir::LiquidRole::Cutoff;
   }
   return ir::LiquidRole::Sample;
 }
@@ -134,12 +137,27 @@ void Sema::buildLayout() {
     }
     if (!ok)
       continue;
+    ir::Polarity polarity = ir::Polarity::None;
+    if (line.polarity != ast::Polarity::None) {
+      std::string tag = line.polarity == ast::Polarity::Positive ? "positive" : "negative";
+      if (line.role == ast::Role::Control)
+        polarity = line.polarity == ast::Polarity::Positive ? ir::Polarity::Positive
+                                                            : ir::Polarity::Negative;
+      else
+        report(DiagId::MisplacedRoleTag, line.polarityLoc, tag,
+               fmt::format("this line declares {} `{}`", names.size() > 1 ? "names of role" : "a",
+                           ir::roleName(liquidRole(line.role))),
+               fmt::format("only `control` lines take `positive` or `negative`; write `{} "
+                           "control {}` if it is a control, or drop `{}`",
+                           tag, text(line.names.loc, line.names.first.text), tag));
+    }
     std::vector<ir::LiquidId> ids;
     for (const std::string &name : names) {
       ir::Liquid liquid;
       liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
       liquid.name = name;
       liquid.role = liquidRole(line.role);
+      liquid.polarity = polarity;
       liquid.loc = declLoc;
       liquidByName_[name] = liquid.id;
       ids.push_back(liquid.id);

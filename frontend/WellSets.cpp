@@ -30,6 +30,12 @@ std::optional<ir::LiquidRole> roleWord(std::string word) {
     return ir::LiquidRole::Sample;
   if (word == "control")
     return ir::LiquidRole::Control;
+  if (word == "nsb")
+    return ir::LiquidRole::Nsb;
+  if (word == "bmax")
+    return ir::LiquidRole::Bmax;
+  if (word == "cutoff" || word == "cut_off")
+    return ir::LiquidRole::Cutoff;
   return std::nullopt;
 }
 
@@ -219,7 +225,13 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
       into.set |= liquid.wells;
       return;
     }
-    if (std::optional<ir::LiquidRole> role = roleWord(it.a)) {
+    // A layout liquid whose name is spelled exactly like a role word (a
+    // `control NSB` of a script written before the `nsb` role) is that
+    // liquid, as a `dispense` source already is.
+    auto exact = liquidByName_.find(it.a);
+    bool namesLayoutLiquid = exact != liquidByName_.end() &&
+                             module_.liquid(exact->second).role != ir::LiquidRole::Reagent;
+    if (std::optional<ir::LiquidRole> role = roleWord(it.a); role && !namesLayoutLiquid) {
       WellSet set;
       for (const ir::Liquid &liquid : module_.liquids)
         if (liquid.role == *role)
@@ -245,7 +257,8 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
       return;
     }
     std::vector<std::string> candidates = liquidNames(true);
-    for (const char *word : {"blank", "calibrant", "sample", "control", "all"})
+    for (const char *word :
+         {"blank", "calibrant", "sample", "control", "nsb", "bmax", "cutoff", "all"})
       candidates.emplace_back(word);
     if (env_)
       for (const auto &[name, binding] : *env_)

@@ -77,6 +77,13 @@ CALIBRANT : C A L I B R A N T ;
 STANDARD : S T A N D A R D ;
 SAMPLE : S A M P L E ;
 CONTROL : C O N T R O L ;
+// Roles of competitive and qualitative (cut-off) assays, and the polarity
+// of a control (docs/language.md §4).
+NSB : N S B ;
+BMAX : B M A X ;
+CUTOFF : C U T O F F | C U T '_' O F F ;
+POSITIVE : P O S I T I V E ;
+NEGATIVE : N E G A T I V E ;
 CONC : C O N C ;
 REPLICATES : R E P L I C A T E S ;
 ACROSS : A C R O S S ;
@@ -118,6 +125,7 @@ REFERENCE : R E F E R E N C E ;
 EXCITATION : E X C I T A T I O N ;
 EMISSION : E M I S S I O N ;
 STANDARD_CURVE : S T A N D A R D '_' C U R V E ;
+COMPETITIVE : C O M P E T I T I V E ;
 LINEAR : L I N E A R ;
 FOURPL : '4' P L ;
 SUBTRACT : S U B T R A C T ;

@@ -17,7 +17,8 @@
 // unit in the name's place and reports the missing reagent (E114) there.
 //
 // Keywords that can also be names: the role words (blank, calibrant,
-// standard, sample, control) are accepted wherever a name is (`name`), so
+// standard, sample, control, nsb, bmax, cutoff) and the control tags
+// (positive, negative) are accepted wherever a name is (`name`), so
 // `dispense 50 uL of standard` and a well set `calibrant` both work and Sema
 // decides by the text. Other keywords are reserved: a reagent called `wash`
 // gets a syntax error that says `wash` is a keyword. Units are never
@@ -55,12 +56,16 @@ labelNumber : NUMBER+ IDENT? ;
 
 layoutStatement
   : PLATE name                          # plateLine
-  | role nameRange ( COMMA? nameRange )* roleClause*   # roleLine
+  | polarity? role nameRange ( COMMA? nameRange )* roleClause*   # roleLine
   | NUMBER+                             # gridHeader
   | IDENT gridCell*                     # gridRow
   ;
 
-role : BLANK | CALIBRANT | STANDARD | SAMPLE | CONTROL ;
+role : BLANK | CALIBRANT | STANDARD | SAMPLE | CONTROL | NSB | BMAX | CUTOFF ;
+
+// `positive control PC at A1..A2`: a tag that only a control takes; Sema
+// reports it on any other role (E316), so the grammar accepts it on all.
+polarity : POSITIVE | NEGATIVE ;
 
 nameRange : liquidName ( RANGE liquidName )? ;
 
@@ -76,7 +81,9 @@ gridCell : IDENT | DOT | role | WELL ;
 
 // --- REAGENTS -----------------------------------------------------------------
 
-reagentDecl : liquidName literalQuantity? reservoirPos? IDENT* ;
+// A control's polarity among the flags is a layout tag in the wrong
+// section; Sema says so (E316) instead of a bare syntax error.
+reagentDecl : liquidName literalQuantity? reservoirPos? ( IDENT | polarity )* ;
 
 reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
 
@@ -94,7 +101,7 @@ statement
   | MAGNET duration                                                           # magnetStmt
   | READ ABSORBANCE AT wavelength ( REFERENCE wavelength )? wellSet?          # absorbanceStmt
   | READ FLUORESCENCE EXCITATION wavelength EMISSION wavelength wellSet?      # fluorescenceStmt
-  | ANALYZE STANDARD_CURVE ( LINEAR | FOURPL ) ( AT wavelength )? ( SUBTRACT BLANK )?  # analyzeStmt
+  | ANALYZE analysisKind ( AT wavelength )? ( SUBTRACT BLANK )?               # analyzeStmt
   | WAIT duration                                                             # waitStmt
   | PAUSE STRING                                                              # pauseStmt
   | NOTE STRING                                                               # noteStmt
@@ -105,6 +112,11 @@ statement
   ;
 
 dispenseSource : LAYOUT | liquidName ;
+
+analysisKind
+  : ( STANDARD_CURVE | COMPETITIVE ) ( LINEAR | FOURPL )
+  | CUTOFF
+  ;
 
 mixClause : MIX count volume? ;
 
@@ -170,7 +182,7 @@ wellItem
   | WELL_WORD WELL                 # explicitWell
   ;
 
-name : IDENT | role ;
+name : IDENT | role | polarity ;
 
 // Where only a liquid's name can stand (a layout or reagent declaration, a
 // dispense source, a wash buffer, `prepare`), a well coordinate is a name:

@@ -30,8 +30,17 @@ namespace plate::ir {
 
 using LiquidId = uint32_t;
 
-enum class LiquidRole : uint8_t { Reagent, Blank, Calibrant, Sample, Control };
+/// Nsb: non-specific binding wells; Bmax: maximum binding (B0, the zero
+/// standard of a competitive assay); Cutoff: the cut-off calibrator of a
+/// qualitative assay (docs/language.md §4).
+enum class LiquidRole : uint8_t { Reagent, Blank, Calibrant, Sample, Control, Nsb, Bmax, Cutoff };
 std::string_view roleName(LiquidRole role);
+/// A control's expected outcome: `positive control PC …`.
+enum class Polarity : uint8_t { None, Positive, Negative };
+std::string_view polarityName(Polarity polarity);
+/// What an `analyze` computes (docs/language.md §7).
+enum class AnalysisKind : uint8_t { StandardCurve, Competitive, Cutoff };
+std::string_view analysisKindName(AnalysisKind kind);
 
 struct ReservoirPos {
   unsigned row = 0, col = 0; ///< 1-based, (1,1)..(3,5) on BioForge-1
@@ -58,6 +67,7 @@ struct Liquid {
   std::optional<SeriesMember> series;
   /// Made on the plate by dilution: no source, no reservoir position.
   bool madeOnPlate() const { return series && series->index > 0; }
+  Polarity polarity = Polarity::None; ///< controls only
   // Reagents.
   std::optional<Quantity> declaredVolume;
   std::optional<ReservoirPos> fixedPosition;
@@ -180,9 +190,10 @@ struct ReadFluorescenceOp {
   WellSet wells;
 };
 struct AnalyzeOp {
-  bool fourPL = false;
+  bool fourPL = false; ///< unused for a cut-off analysis
   std::optional<Quantity> wavelength;
   bool subtractBlank = false;
+  AnalysisKind kind = AnalysisKind::StandardCurve;
 };
 struct WaitOp {
   Quantity time;

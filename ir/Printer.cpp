@@ -19,6 +19,27 @@ std::string_view roleName(LiquidRole role) {
   case LiquidRole::Calibrant: return "calibrant";
   case LiquidRole::Sample: return "sample";
   case LiquidRole::Control: return "control";
+  case LiquidRole::Nsb: return "nsb";
+  case LiquidRole::Bmax: return "bmax";
+  case LiquidRole::Cutoff: return "cutoff";
+  }
+  return "unknown";
+}
+
+std::string_view polarityName(Polarity polarity) {
+  switch (polarity) {
+  case Polarity::None: return "";
+  case Polarity::Positive: return "positive";
+  case Polarity::Negative: return "negative";
+  }
+  return "";
+}
+
+std::string_view analysisKindName(AnalysisKind kind) {
+  switch (kind) {
+  case AnalysisKind::StandardCurve: return "standard_curve";
+  case AnalysisKind::Competitive: return "competitive";
+  case AnalysisKind::Cutoff: return "cutoff";
   }
   return "unknown";
 }
@@ -179,7 +200,12 @@ struct PayloadPrinter {
                        op.wells.str());
   }
   std::string operator()(const AnalyzeOp &op) const {
-    std::string out = op.fourPL ? "4pl" : "linear";
+    // The original `standard_curve` prints as before: `4pl at 450 nm`.
+    std::string out = op.kind == AnalysisKind::Cutoff ? "cutoff"
+                      : op.fourPL                     ? "4pl"
+                                                      : "linear";
+    if (op.kind == AnalysisKind::Competitive)
+      out = "competitive " + out;
     if (op.wavelength)
       out += " at " + q(*op.wavelength);
     if (op.subtractBlank)
@@ -295,7 +321,11 @@ std::string print(const Module &module, const SourceManager &sources) {
       quoted(module.title), module.platform, module.plateType, module.shape.rows,
       module.shape.cols, formatNumber(module.wellCapacityUl));
   for (const Liquid &liquid : module.liquids) {
-    out += fmt::format("  liquid %{} {}", liquid.name, roleName(liquid.role));
+    out += fmt::format("  liquid %{} {}{}", liquid.name,
+                       liquid.polarity == Polarity::None
+                           ? std::string()
+                           : std::string(polarityName(liquid.polarity)) + " ",
+                       roleName(liquid.role));
     if (!liquid.wells.empty())
       out += " wells=" + liquid.wells.str();
     if (liquid.concentration)

@@ -154,6 +154,138 @@ TEST(Analysis, SubtractBlankWithoutBlankWellsIsAnError) {
 }
 
 namespace {
+/// A competitive layout: NSB in row A, B0 in row B, S1..S5 in rows C..G
+/// (one well each, column 1), a positive and a negative control and one
+/// sample at 1:4 in column 2.
+std::vector<LayoutLiquid> competitiveLayout() {
+  std::vector<LayoutLiquid> layout;
+  layout.push_back({"NSB", ir::LiquidRole::Nsb, {{1, 1}}, {}, "", {}});
+  layout.push_back({"B0", ir::LiquidRole::Bmax, {{2, 1}}, {}, "", {}});
+  double concs[] = {3200, 1067, 356, 119, 40};
+  for (int i = 0; i < 5; ++i)
+    layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant,
+                      {{uint8_t(3 + i), 1}}, concs[i], "pg/mL", {}});
+  layout.push_back({"PC", ir::LiquidRole::Control, {{1, 2}}, {}, "", {}, ir::Polarity::Positive});
+  layout.push_back({"NC", ir::LiquidRole::Control, {{2, 2}}, {}, "", {}, ir::Polarity::Negative});
+  layout.push_back({"X1", ir::LiquidRole::Sample, {{3, 2}}, {}, "", 4});
+  return layout;
+}
+} // namespace
+
+TEST(Analysis, CompetitiveFitsPercentBoundWithNsbSubtracted) {
+  // OD = NSB + (B0 - NSB) / (1 + x / 350): %B/B0 is exactly 100 / (1 + x / 350).
+  const double nsb = 0.1, b0 = 1.6;
+  auto od = [&](double x) { return nsb + (b0 - nsb) / (1 + x / 350); };
+  std::vector<LayoutLiquid> layout = competitiveLayout();
+  PlateRead read;
+  read.wavelengthNm = 450;
+  for (const LayoutLiquid &liquid : layout) {
+    double x = liquid.conc ? *liquid.conc
+               : liquid.name == "PC" ? 2000
+               : liquid.name == "NC" ? 0
+               : liquid.name == "X1" ? 500
+                                     : 0;
+    read.values[liquid.wells[0]] = liquid.role == ir::LiquidRole::Nsb ? nsb : od(x);
+  }
+  AnalysisStep step;
+  step.kind = ir::AnalysisKind::Competitive;
+  step.fourPL = true;
+  std::string error;
+  auto result = analyzeStandardCurve(step, read, layout, error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_NEAR(*result->nsbMean, nsb, 1e-12);
+  EXPECT_NEAR(*result->b0Mean, b0, 1e-12);
+  ASSERT_EQ(result->calibrants.size(), 5u);
+  EXPECT_NEAR(*result->calibrants[2].percentBound, 100 / (1 + 356.0 / 350), 1e-9);
+  EXPECT_NEAR(result->fit.params[0], 100, 1e-3); // a: %B/B0 at zero dose
+  EXPECT_NEAR(result->fit.params[1], 1, 1e-3);   // b
+  EXPECT_NEAR(result->fit.params[2], 350, 0.5);  // c: the IC50
+  EXPECT_NEAR(result->fit.params[3], 0, 0.05);   // d
+  ASSERT_EQ(result->samples.size(), 3u);
+  EXPECT_NEAR(*result->samples[0].concentration, 2000, 2);   // PC, no dilution
+  EXPECT_NEAR(*result->samples[2].concentration, 2000, 2);   // X1: 500 in the well x 4
+  EXPECT_EQ(result->samples[1].flag, "below range");        // NC: no analyte
+  EXPECT_TRUE(result->controlsChecked);
+  EXPECT_TRUE(result->invalid.empty());
+  std::string csv = analysisCsv(*result);
+  EXPECT_NE(csv.find(",true_from,percent_b0\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("NSB,nsb,A1,1,0.1000,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("PC,positive control,A2,1,"), std::string::npos) << csv;
+  EXPECT_NE(curveSvg(*result).find("%B/B0"), std::string::npos);
+
+  // The same plate with the controls swapped: the positive control reads
+  // more signal than the negative one, which a competitive assay forbids.
+  std::swap(read.values[Well{1, 2}], read.values[Well{2, 2}]);
+  result = analyzeStandardCurve(step, read, layout, error);
+  ASSERT_TRUE(result) << error;
+  ASSERT_EQ(result->invalid.size(), 1u);
+  EXPECT_NE(result->invalid[0].find("not below"), std::string::npos);
+}
+
+TEST(Analysis, CompetitiveNeedsB0AboveNsb) {
+  std::vector<LayoutLiquid> layout = competitiveLayout();
+  PlateRead read;
+  read.values[Well{1, 1}] = 0.5; // NSB
+  read.values[Well{2, 1}] = 0.4; // B0
+  read.values[Well{3, 1}] = 0.3;
+  AnalysisStep step;
+  step.kind = ir::AnalysisKind::Competitive;
+  std::string error;
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
+  EXPECT_NE(error.find("is not above the NSB mean"), std::string::npos) << error;
+  read.values = {};
+  read.values[Well{1, 1}] = 0.5;
+  read.values[Well{3, 1}] = 0.3; // no B0 well read
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
+  EXPECT_NE(error.find("no B0 (`bmax`) well was read"), std::string::npos) << error;
+}
+
+TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
+  std::vector<LayoutLiquid> layout;
+  layout.push_back({"Blk", ir::LiquidRole::Blank, {{1, 1}}, {}, "", {}});
+  layout.push_back({"CO", ir::LiquidRole::Cutoff, {{2, 1}, {3, 1}}, {}, "", {}});
+  layout.push_back({"PC", ir::LiquidRole::Control, {{4, 1}}, {}, "", {}, ir::Polarity::Positive});
+  layout.push_back({"NC", ir::LiquidRole::Control, {{5, 1}}, {}, "", {}, ir::Polarity::Negative});
+  // Indices 0.9 (equivocal: the grey zone starts there), 1.1 (positive:
+  // it ends there), 0.89 (negative); the dilution does not enter.
+  double index[] = {0.9, 1.1, 0.89};
+  for (int i = 0; i < 3; ++i)
+    layout.push_back({fmt::format("X{}", i + 1), ir::LiquidRole::Sample, {{uint8_t(1 + i), 2}},
+                      {}, "", 101});
+  PlateRead read;
+  read.values[Well{1, 1}] = 0.05;
+  read.values[Well{2, 1}] = 0.45;
+  read.values[Well{3, 1}] = 0.55; // cut-off mean 0.5, minus the blank: 0.45
+  read.values[Well{4, 1}] = 0.05 + 0.45 * 3;
+  read.values[Well{5, 1}] = 0.05 + 0.45 * 1.0; // a negative control in the grey zone
+  for (int i = 0; i < 3; ++i)
+    read.values[Well{uint8_t(1 + i), 2}] = 0.05 + 0.45 * index[i];
+  AnalysisStep step;
+  step.kind = ir::AnalysisKind::Cutoff;
+  step.subtractBlank = true;
+  std::string error;
+  auto result = analyzeStandardCurve(step, read, layout, error);
+  ASSERT_TRUE(result) << error;
+  EXPECT_NEAR(*result->cutoffMean, 0.45, 1e-12);
+  ASSERT_EQ(result->samples.size(), 5u);
+  EXPECT_EQ(result->samples[0].call, "positive");
+  EXPECT_EQ(result->samples[1].call, "equivocal");
+  EXPECT_NEAR(*result->samples[2].index, 0.9, 1e-9);
+  EXPECT_EQ(result->samples[2].call, "equivocal");
+  EXPECT_EQ(result->samples[3].call, "positive");
+  EXPECT_EQ(result->samples[4].call, "negative");
+  EXPECT_FALSE(result->samples[2].concentration);
+  ASSERT_EQ(result->invalid.size(), 1u);
+  EXPECT_NE(result->invalid[0].find("negative control `NC` has index 1.000 (equivocal)"),
+            std::string::npos)
+      << result->invalid[0];
+  EXPECT_NE(analysisSummary(*result).find("controls: INVALID run"), std::string::npos);
+  EXPECT_NE(analysisCsv(*result).find("X1,sample,A2,1,0.4050,,,101,,,,measured,,,0.900,equivocal\n"),
+            std::string::npos)
+      << analysisCsv(*result);
+}
+
+namespace {
 Command readCommand(std::vector<std::string> wells) {
   Command read;
   read.seq = 1;
