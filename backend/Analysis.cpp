@@ -746,7 +746,17 @@ std::string curveSvg(const AnalysisResult &result) {
     consider(point);
   xmax = xmax > 0 ? xmax * 1.05 : 1;
   ymax = ymax > ymin ? ymax * 1.1 : ymin + 1;
-  auto px = [&](double x) { return left + x / xmax * (width - left - right); };
+  // A competitive curve is read on a log axis, as kit inserts draw it:
+  // decades from the lowest calibrant's to the highest value's.
+  const bool logX = competitive && result.rangeLow > 0;
+  const double decadeLow = logX ? std::floor(std::log10(result.rangeLow)) : 0;
+  const double decadeHigh = logX ? std::max(decadeLow + 1, std::ceil(std::log10(xmax))) : 0;
+  auto px = [&](double x) {
+    if (!logX)
+      return left + x / xmax * (width - left - right);
+    double decade = std::clamp(std::log10(std::max(x, 1e-300)), decadeLow, decadeHigh);
+    return left + (decade - decadeLow) / (decadeHigh - decadeLow) * (width - left - right);
+  };
   auto py = [&](double y) {
     return plotHeight - bottom - (y - ymin) / (ymax - ymin) * (plotHeight - top - bottom);
   };
@@ -764,12 +774,23 @@ std::string curveSvg(const AnalysisResult &result) {
                      left, py(ymin), width - right);
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n",
                      left, py(ymin), top);
-  double xstep = niceStep(xmax, 6);
-  for (double x = 0; x <= xmax + 1e-12; x += xstep)
+  auto xTick = [&](double x, const std::string &label, double length) {
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
                        "stroke=\"black\"/><text x=\"{0:.1f}\" y=\"{3:.1f}\" "
                        "text-anchor=\"middle\">{4}</text>\n",
-                       px(x), py(ymin), py(ymin) + 5, py(ymin) + 18, tickLabel(x, xstep));
+                       px(x), py(ymin), py(ymin) + length, py(ymin) + 18, label);
+  };
+  if (logX) {
+    for (double decade = decadeLow; decade <= decadeHigh; ++decade) {
+      xTick(std::pow(10, decade), formatConcentration(std::pow(10, decade)), 5);
+      for (int minor = 2; minor <= 9 && decade < decadeHigh; ++minor)
+        xTick(minor * std::pow(10, decade), "", 3);
+    }
+  } else {
+    double xstep = niceStep(xmax, 6);
+    for (double x = 0; x <= xmax + 1e-12; x += xstep)
+      xTick(x, tickLabel(x, xstep), 5);
+  }
   double ystep = niceStep(ymax - ymin, 6);
   for (double y = std::ceil(ymin / ystep) * ystep; y <= ymax + 1e-12; y += ystep)
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
@@ -779,7 +800,8 @@ std::string curveSvg(const AnalysisResult &result) {
                        tickLabel(y, ystep));
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      (left + width - right) / 2, plotHeight - 15,
-                     escape(fmt::format("concentration in well ({})", result.unit)));
+                     escape(fmt::format("concentration in well ({}{})", result.unit,
+                                        logX ? ", log scale" : "")));
   svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
                      (top + plotHeight - bottom) / 2,
@@ -789,7 +811,8 @@ std::string curveSvg(const AnalysisResult &result) {
   // Curve.
   std::string points;
   for (int i = 0; i <= 200; ++i) {
-    double x = xmax * i / 200;
+    double x = logX ? std::pow(10, decadeLow + (decadeHigh - decadeLow) * i / 200)
+                    : xmax * i / 200;
     double y = std::clamp(result.fit.eval(x), ymin, ymax);
     points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
   }
