@@ -451,13 +451,15 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
     stmt.kind = std::move(node);
   } else if (auto *an = dynamic_cast<PlateParser::AnalyzeStmtContext *>(ctx)) {
     ast::Analyze node;
-    auto *kind = an->analysisKind();
-    node.kind = kind->COMPETITIVE() ? ast::Analyze::Kind::Competitive
-                : kind->CUTOFF()    ? ast::Analyze::Kind::Cutoff
-                                    : ast::Analyze::Kind::StandardCurve;
-    node.kindLoc = locator_.loc(kind->getStart());
-    node.model = kind->FOURPL() ? ast::Analyze::Model::FourPL
-                                : ast::Analyze::Model::Linear;
+    antlr4::tree::TerminalNode *kind = an->COMPETITIVE() ? an->COMPETITIVE()
+                                       : an->CUTOFF()    ? an->CUTOFF()
+                                                         : an->STANDARD_CURVE();
+    node.kind = an->COMPETITIVE() ? ast::Analyze::Kind::Competitive
+                : an->CUTOFF()    ? ast::Analyze::Kind::Cutoff
+                                  : ast::Analyze::Kind::StandardCurve;
+    node.kindLoc = locator_.loc(kind->getSymbol());
+    node.model = an->FOURPL() ? ast::Analyze::Model::FourPL
+                              : ast::Analyze::Model::Linear;
     if (an->wavelength())
       node.wavelength = quantity(an->wavelength()->quantity());
     node.subtractBlank = an->SUBTRACT() != nullptr;
@@ -882,16 +884,8 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     };
     reagent.position = {whole(pos->NUMBER(0)), whole(pos->NUMBER(1))};
   }
-  // Flags in written order; a polarity word among them stays a flag here
-  // and Sema reports it as a layout tag in the wrong section.
-  for (auto *child : decl->children) {
-    if (auto *terminal = dynamic_cast<antlr4::tree::TerminalNode *>(child)) {
-      if (terminal->getSymbol()->getType() == PlateParser::IDENT)
-        reagent.flags.push_back(name(terminal));
-    } else if (auto *polarity = dynamic_cast<PlateParser::PolarityContext *>(child)) {
-      reagent.flags.push_back({polarity->getText(), locator_.span(polarity)});
-    }
-  }
+  for (auto *flag : decl->IDENT())
+    reagent.flags.push_back(name(flag));
   return reagent;
 }
 

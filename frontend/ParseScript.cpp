@@ -746,7 +746,8 @@ void ScriptParser::layoutSection(Token *, const TokenList &body,
       std::string word = line[first]->getText();
       if (word.size() != 1 || word[0] < 'A' || word[0] > 'Z') {
         std::string hint = closestMatch(
-            word, {"blank", "calibrant", "standard", "sample", "control", "plate"});
+            word, {"blank", "calibrant", "standard", "sample", "control", "nsb", "bmax",
+                   "cutoff", "plate"});
         auto diag = diags_.report(DiagId::UnknownRole, locator_.loc(line[first]), word);
         diag.step(stepOf(line, true));
         if (!hint.empty())
@@ -761,9 +762,29 @@ void ScriptParser::layoutSection(Token *, const TokenList &body,
 
 void ScriptParser::reagentSection(const TokenList &body,
                                   std::vector<ast::ReagentDecl> &out) {
-  for (const TokenList &line : splitLines(body))
+  for (TokenList line : splitLines(body)) {
+    // A control's polarity among a reagent's flags is a layout tag in the
+    // wrong section: E315 says so, and the line is parsed without it
+    // (the grammar, and so the Parser's prompt, has no such flag).
+    size_t first = stepOf(line).empty() ? 0 : 2;
+    for (size_t i = first + 1; i < line.size();) {
+      int type = line[i]->getType();
+      if (type != PlateLexer::POSITIVE && type != PlateLexer::NEGATIVE) {
+        ++i;
+        continue;
+      }
+      std::string tag = type == PlateLexer::POSITIVE ? "positive" : "negative";
+      std::string name = line[first]->getText();
+      diags_.report(DiagId::MisplacedRoleTag, locator_.loc(line[i]), tag,
+                    fmt::format("`{}` is declared in `<REAGENTS>`", name),
+                    fmt::format("a control is a layout liquid; declare it in `<LAYOUT>` as "
+                                "`{} control {} at WELLS`",
+                                tag, name));
+      line.erase(line.begin() + static_cast<std::ptrdiff_t>(i));
+    }
     if (auto *ctx = parseLine(line, &PlateParser::reagentLine))
       out.push_back(builder_.reagentLine(ctx));
+  }
 }
 
 void ScriptParser::statementSection(const TokenList &body,

@@ -167,22 +167,8 @@ void Sema::declareReagents() {
         liquid.fixedPosition = ir::ReservoirPos{row, col};
       }
     }
-    for (const ast::Name &flag : decl.flags) {
-      std::string lower = flag.text;
-      for (char &c : lower)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (lower == "positive" || lower == "negative") {
-        // The control's polarity belongs to its layout line; as a reagent
-        // flag it would be kept and mean nothing.
-        report(DiagId::MisplacedRoleTag, flag.loc, lower,
-               fmt::format("`{}` is declared in `<REAGENTS>`", decl.name.text),
-               fmt::format("a control is a layout liquid; declare it in `<LAYOUT>` as `{} "
-                           "control {} at WELLS`",
-                           lower, decl.name.text));
-        continue;
-      }
+    for (const ast::Name &flag : decl.flags)
       liquid.flags.push_back(flag.text);
-    }
     liquidByName_[liquid.name] = liquid.id;
     module_.liquids.push_back(std::move(liquid));
   }

@@ -81,9 +81,7 @@ gridCell : IDENT | DOT | role | WELL ;
 
 // --- REAGENTS -----------------------------------------------------------------
 
-// A control's polarity among the flags is a layout tag in the wrong
-// section; Sema says so (E316) instead of a bare syntax error.
-reagentDecl : liquidName literalQuantity? reservoirPos? ( IDENT | polarity )* ;
+reagentDecl : liquidName literalQuantity? reservoirPos? IDENT* ;
 
 reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
 
@@ -101,7 +99,8 @@ statement
   | MAGNET duration                                                           # magnetStmt
   | READ ABSORBANCE AT wavelength ( REFERENCE wavelength )? wellSet?          # absorbanceStmt
   | READ FLUORESCENCE EXCITATION wavelength EMISSION wavelength wellSet?      # fluorescenceStmt
-  | ANALYZE analysisKind ( AT wavelength )? ( SUBTRACT BLANK )?               # analyzeStmt
+  | ANALYZE ( STANDARD_CURVE | COMPETITIVE ) ( LINEAR | FOURPL ) ( AT wavelength )? ( SUBTRACT BLANK )?  # analyzeStmt
+  | ANALYZE CUTOFF ( AT wavelength )? ( SUBTRACT BLANK )?                    # analyzeStmt
   | WAIT duration                                                             # waitStmt
   | PAUSE STRING                                                              # pauseStmt
   | NOTE STRING                                                               # noteStmt
@@ -112,11 +111,6 @@ statement
   ;
 
 dispenseSource : LAYOUT | liquidName ;
-
-analysisKind
-  : ( STANDARD_CURVE | COMPETITIVE ) ( LINEAR | FOURPL )
-  | CUTOFF
-  ;
 
 mixClause : MIX count volume? ;
 
