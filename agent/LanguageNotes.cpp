@@ -32,7 +32,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"magnetStmt", ""},
       {"absorbanceStmt", "no WELLS: every layout well"},
       {"fluorescenceStmt", "no WELLS: every layout well"},
-      {"analyzeStmt", "fits the calibrants, reports the samples"},
+      {"analyzeStmt", "standard_curve: signal vs calibrants; competitive: %B/B0 (NSB "
+                      "subtracted) vs calibrants; cutoff: index = OD / cut-off, calls"},
       {"waitStmt", ""},
       {"pauseStmt", "the operator confirms"},
       {"noteStmt", "text for the operator, no action"},
@@ -43,7 +44,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "
-                   "wells in column-major order (A1, B1, ... H1, A2)"},
+                   "wells in column-major order (A1, B1, ... H1, A2); positive|negative only "
+                   "before control"},
       {"gridHeader", "grid form: column numbers"},
       {"gridRow", "grid form: row letter, a name or . per cell"},
       {"atClause", ""},
@@ -68,6 +70,9 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"standard", "= calibrant"},
       {"sample", "interpolated on the curve"},
       {"control", "reported like a sample"},
+      {"nsb", "non-specific binding wells"},
+      {"bmax", "B0, maximum binding (zero standard)"},
+      {"cutoff", "cut-off calibrator"},
   };
   return notes;
 }

@@ -764,7 +764,7 @@ void ScriptParser::reagentSection(const TokenList &body,
                                   std::vector<ast::ReagentDecl> &out) {
   for (TokenList line : splitLines(body)) {
     // A control's polarity among a reagent's flags is a layout tag in the
-    // wrong section: E315 says so, and the line is parsed without it
+    // wrong section: E316 says so, and the line is parsed without it
     // (the grammar, and so the Parser's prompt, has no such flag).
     size_t first = stepOf(line).empty() ? 0 : 2;
     for (size_t i = first + 1; i < line.size();) {

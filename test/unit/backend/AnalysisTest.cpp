@@ -165,8 +165,8 @@ std::vector<LayoutLiquid> competitiveLayout() {
   for (int i = 0; i < 5; ++i)
     layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant,
                       {{uint8_t(3 + i), 1}}, concs[i], "pg/mL", {}});
-  layout.push_back({"PC", ir::LiquidRole::Control, {{1, 2}}, {}, "", {}, ir::Polarity::Positive});
-  layout.push_back({"NC", ir::LiquidRole::Control, {{2, 2}}, {}, "", {}, ir::Polarity::Negative});
+  layout.push_back({"PC", ir::LiquidRole::Control, {{1, 2}}, {}, "", {}, "", ir::Polarity::Positive});
+  layout.push_back({"NC", ir::LiquidRole::Control, {{2, 2}}, {}, "", {}, "", ir::Polarity::Negative});
   layout.push_back({"X1", ir::LiquidRole::Sample, {{3, 2}}, {}, "", 4});
   return layout;
 }
@@ -244,8 +244,8 @@ TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
   std::vector<LayoutLiquid> layout;
   layout.push_back({"Blk", ir::LiquidRole::Blank, {{1, 1}}, {}, "", {}});
   layout.push_back({"CO", ir::LiquidRole::Cutoff, {{2, 1}, {3, 1}}, {}, "", {}});
-  layout.push_back({"PC", ir::LiquidRole::Control, {{4, 1}}, {}, "", {}, ir::Polarity::Positive});
-  layout.push_back({"NC", ir::LiquidRole::Control, {{5, 1}}, {}, "", {}, ir::Polarity::Negative});
+  layout.push_back({"PC", ir::LiquidRole::Control, {{4, 1}}, {}, "", {}, "", ir::Polarity::Positive});
+  layout.push_back({"NC", ir::LiquidRole::Control, {{5, 1}}, {}, "", {}, "", ir::Polarity::Negative});
   // Indices 0.9 (equivocal: the grey zone starts there), 1.1 (positive:
   // it ends there), 0.89 (negative); the dilution does not enter.
   double index[] = {0.9, 1.1, 0.89};
