@@ -442,7 +442,26 @@ std::string unitReference() {
   for (Dimension dimension : {Dimension::Volume, Dimension::Time, Dimension::Temperature,
                               Dimension::Speed, Dimension::Wavelength, Dimension::Concentration,
                               Dimension::Count, Dimension::Ratio}) {
-    std::vector<std::string> spellings = unitSpellings(dimension);
+    // One spelling per unit: the others differ only in case or in how the
+    // micro sign is typed, and the prompt says so once.
+    std::vector<std::string> spellings;
+    std::set<std::string> seen;
+    for (const std::string &spelling : unitSpellings(dimension)) {
+      std::string key;
+      for (size_t i = 0; i < spelling.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(spelling[i]);
+        if ((c == 0xC2 || c == 0xCE) && i + 1 < spelling.size() &&
+            (static_cast<unsigned char>(spelling[i + 1]) == 0xB5 ||
+             static_cast<unsigned char>(spelling[i + 1]) == 0xBC)) {
+          key += 'u'; // µ (U+00B5) or μ (U+03BC)
+          ++i;
+          continue;
+        }
+        key += static_cast<char>(std::tolower(c));
+      }
+      if (seen.insert(key).second)
+        spellings.push_back(spelling);
+    }
     if (dimension == Dimension::Temperature) {
       spellings.push_back("RT");
       spellings.push_back("room temperature");
@@ -455,7 +474,7 @@ std::string unitReference() {
       spellings.push_back("1:N");
     out += fmt::format("{}: {}\n", dimensionName(dimension), fmt::join(spellings, ", "));
   }
-  return out;
+  return out + "(also with µ or μ for u, and l for L: µL, ml)\n";
 }
 
 std::string platformReference(const Platform &platform) {

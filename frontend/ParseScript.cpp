@@ -766,7 +766,7 @@ void ScriptParser::reagentSection(const TokenList &body,
     // A control's polarity among a reagent's flags is a layout tag in the
     // wrong section: E316 says so, and the line is parsed without it
     // (the grammar, and so the Parser's prompt, has no such flag).
-    size_t first = stepOf(line).empty() ? 0 : 2;
+    size_t first = frontend::stepLabelLength(line, /*markRequired=*/true);
     for (size_t i = first + 1; i < line.size();) {
       int type = line[i]->getType();
       if (type != PlateLexer::POSITIVE && type != PlateLexer::NEGATIVE) {
