@@ -722,7 +722,15 @@ void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
     report(DiagId::ManualOnlyStatement, stmt.loc, "prepare");
     return;
   }
-  std::optional<ir::LiquidId> id = reagent(p.reagent, "`prepare`");
+  // Kits have the operator make standards and dilute samples before
+  // plating: `prepare` takes a layout liquid as well as a reagent.
+  std::optional<ir::LiquidId> id;
+  auto named = liquidByName_.find(p.reagent.text);
+  if (!param(p.reagent.text) && named != liquidByName_.end() &&
+      module_.liquid(named->second).role != ir::LiquidRole::Reagent)
+    id = named->second;
+  else
+    id = reagent(p.reagent, "`prepare`");
   std::optional<Quantity> dilute, volume;
   bool ok = id.has_value();
   if (p.dilute) {
