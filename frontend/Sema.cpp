@@ -124,6 +124,17 @@ std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_vie
     for (const auto &[param, binding] : *env_)
       if (binding.type == ast::ParamType::Reagent)
         candidates.push_back(param);
+  // `Stock1 Stock2 Stock3` on one REAGENTS line declares Stock1 with two
+  // flags: the name is there, in the wrong place.
+  for (const ast::ReagentDecl &decl : script_.reagents)
+    for (const ast::Name &flag : decl.flags)
+      if (flag.text == name.text) {
+        report(DiagId::UndefinedName, name.loc, name.text,
+               fmt::format("it is written as a flag of `{}`; declare one reagent per line",
+                           decl.name.text))
+            .note(flag.loc, "`{}` is read as a flag of `{}` here", name.text, decl.name.text);
+        return std::nullopt;
+      }
   std::string close = closestMatch(name.text, candidates);
   auto diag = report(DiagId::UndefinedName, name.loc, name.text,
                      close.empty() ? std::string("declare it in `<REAGENTS>`")
