@@ -62,6 +62,7 @@ void Sema::emit(ir::OpPayload payload, const ast::Statement &stmt) {
   ir::Op op;
   op.payload = std::move(payload);
   op.loc = stmt.loc;
+  op.origin = expansionRoot_ ? expansionRoot_->first : stmt.loc;
   op.step = step_;
   op.manual = manual_;
   op.tipsReuse = stmt.tips == ast::TipPolicy::Reuse;

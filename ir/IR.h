@@ -302,6 +302,10 @@ bool isDeviceOp(OpKind kind);
 struct Op {
   OpPayload payload;
   SourceLoc loc;     ///< source statement (inside a procedure: the body line)
+  /// The statement of the script this op expands from: a procedure call or
+  /// `repeat` for the ops of its body, else `loc`. What a reader of the
+  /// script points at (the step alignment's table, agent/StepAlignment.h).
+  SourceLoc origin;
   std::string step;  ///< step label (inside a procedure: the call site's)
   bool manual = false;     ///< from a <MANUAL> section: kept, never lowered
   bool tipsReuse = false;  ///< statement said `tips reuse`

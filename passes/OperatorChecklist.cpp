@@ -69,6 +69,7 @@ private:
     ir::Op op;
     op.payload.emplace<ir::PromptOp>(ir::PromptOp{std::move(text)});
     op.loc = origin.loc;
+    op.origin = origin.origin;
     op.step = origin.step;
     return op;
   }

@@ -52,6 +52,7 @@ struct Emitter {
     ir::Op &op = ops.emplace_back();
     op.payload.template emplace<T>(std::move(payload));
     op.loc = origin->loc;
+    op.origin = origin->origin;
     op.step = origin->step;
     op.tipsReuse = reuse;
   }
