@@ -255,8 +255,8 @@ std::vector<std::string> blockTypes(const std::vector<CommandBlock> &blocks) {
 
 const std::vector<std::string> &mutationKinds() {
   static const std::vector<std::string> kinds = {
-      "drop", "volume", "time", "temperature", "wavelength", "speed", "count", "swap",
-      "to-manual"};
+      "drop", "drop-note", "volume", "time", "temperature", "wavelength", "speed", "count",
+      "swap", "to-manual"};
   return kinds;
 }
 
@@ -439,7 +439,10 @@ std::vector<Mutant> makeMutants(const std::string &script, const Platform &platf
     if (line.section == Section::Instrument) {
       std::vector<std::string> dropped = original;
       dropped.erase(dropped.begin() + static_cast<long>(i));
-      add("drop", i, "drop `" + statement + "`", dropEmptySections(dropped));
+      // A note or pause is a message for the operator, not a step the
+      // robot does: dropping one is its own kind.
+      add(first == "note" || first == "pause" ? "drop-note" : "drop", i,
+          "drop `" + statement + "`", dropEmptySections(dropped));
 
       // A note or pause is for the operator in either section: moving it
       // changes nothing, so it makes no mutant.
@@ -512,7 +515,7 @@ std::vector<Mutant> makeMutants(const std::string &script, const Platform &platf
     if (m.kind == "wavelength" || m.kind == "volume" || m.kind == "time" ||
         m.kind == "temperature" || m.kind == "speed" || m.kind == "count")
       continue;
-    else if (m.kind != "drop" && m.kind != "swap" && m.kind != "to-manual")
+    else if (m.kind != "drop" && m.kind != "drop-note" && m.kind != "swap" && m.kind != "to-manual")
       m.kind = "other";
   return mutants;
 }

@@ -46,14 +46,15 @@ const std::vector<std::string> &mutationKinds();
 bool isParameterMutation(std::string_view kind);
 
 struct Mutant {
-  std::string kind;        ///< drop, volume, time, temperature, wavelength, speed, count, swap, to-manual
+  std::string kind;        ///< drop, drop-note, volume, time, temperature, wavelength, speed, count, swap, to-manual
   unsigned line = 0;       ///< 1-based line of the script the change is on
   std::string description; ///< `300 uL -> 150 uL`
   std::string script;      ///< the whole mutated script
 };
 
 /// Every single-change mutant of a script: each INSTRUMENT statement
-/// dropped or moved to a MANUAL section of its own, each quantity of a
+/// dropped (a `note` or `pause` as drop-note: it is no step of the robot)
+/// or moved to a MANUAL section of its own, each quantity of a
 /// statement changed to a plausible wrong value (volumes doubled or halved
 /// within the tip, times doubled, temperatures moved to another common
 /// incubation temperature, wavelengths to a neighbouring reader filter,

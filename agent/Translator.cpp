@@ -1,4 +1,4 @@
-//===- Translator.cpp - Parser, compiler, coverage, validator, repeat -----===//
+//===- Translator.cpp - Parser, compiler, alignment, validator, repeat ----===//
 #include "agent/Translator.h"
 
 #include <fmt/format.h>
@@ -138,12 +138,12 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
                        config_.parserParams.maxTokens, reply.record.finishReason),
            "answer with the script only, without commentary; keep it compact (use `repeat` "
            "and well ranges)",
-           "parser"});
+           "parser", ""});
     } else {
       auto compileStart = std::chrono::steady_clock::now();
       CompileReport report;
       if (config_.direct)
-        report = checkCommands_ ? checkCommands_(output) : CompileReport{true, json::array(), "", {}};
+        report = checkCommands_ ? checkCommands_(output) : CompileReport{true, json::array(), "", {}, {}, "", {}};
       else
         report = compile_(output, protocolText);
       compileSeconds = since(compileStart);
@@ -154,17 +154,23 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
       if (!report.ok) {
         say(fmt::format("attempt {}: the compiler found errors; no Validator call", number));
       } else {
-        attempt["coverage"] = json::array();
-        for (const Finding &f : report.coverage)
-          attempt["coverage"].push_back(toJson(f));
-        findings = report.coverage;
+        attempt["alignment"] = {{"certain", json::array()}, {"uncertain", json::array()}};
+        for (const Finding &f : report.certain)
+          attempt["alignment"]["certain"].push_back(toJson(f));
+        for (const Finding &f : report.uncertain)
+          attempt["alignment"]["uncertain"].push_back(toJson(f));
+        if (!report.alignmentRecord.is_null())
+          attempt["alignment"]["table"] = report.alignmentRecord;
+        findings = report.certain;
         if (!findings.empty()) {
-          say(fmt::format("attempt {}: {} coverage finding(s); no Validator call", number,
-                          findings.size()));
+          say(fmt::format("attempt {}: {} certain finding(s) of the step alignment; no Validator "
+                          "call",
+                          number, findings.size()));
         } else {
           say(fmt::format("attempt {}: asking the Validator ({})", number,
                           validator_.spec().text));
-          ValidatorInput vin{protocolText, output, report.summary, report.diagnostics};
+          ValidatorInput vin{protocolText, output, report.summary, report.diagnostics,
+                             report.alignment, report.uncertain};
           auto validatorStart = std::chrono::steady_clock::now();
           ValidationRun validation = runValidator(validator_, vin, config_.validatorParams,
                                                   config_.maxMalformedVerdicts);
@@ -191,7 +197,7 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
                                 "the Validation Agent gave no valid verdict (" +
                                     validation.error + "); the script is not verified",
                                 "resubmit the script; keep it faithful to the text",
-                                "validator"});
+                                "validator", ""});
           } else {
             attempt["validator"]["verdict"] = validation.verdict->pass ? "pass" : "fail";
             findings = validation.verdict->findings;
@@ -215,7 +221,7 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
           result.findings.push_back({"compiler", fmt::format("line {}", d.value("line", 0)),
                                      fmt::format("{}: {}", d.value("code", ""),
                                                  d.value("message", "")),
-                                     "", "compiler"});
+                                     "", "compiler", ""});
     if (passed) {
       result.passed = true;
       result.outcome = passName(number);

@@ -1,16 +1,18 @@
 //===- Translator.h - The self-correction loop of the dual-agent translation ---===//
 //
 // Attempt = Parser Agent, compile and lower, validate (compiler errors ->
-// coverage check -> Validation Agent, each stopping the attempt when it
-// finds something). Every finding of every layer becomes structured
-// feedback on the next Parser input, together with the previous script.
+// certain findings of the step alignment -> Validation Agent, each stopping
+// the attempt when it finds something; the alignment's uncertain findings
+// go to the Validation Agent as evidence, never to the Parser). Every
+// finding that stops an attempt becomes structured feedback on the next
+// Parser input, together with the previous script.
 // The run is recorded in full (prompts, responses, diagnostics, findings,
 // timings, tokens) so every decision can be traced.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "agent/CoverageCheck.h"
+#include "agent/Finding.h"
 #include "agent/LlmClient.h"
 #include "agent/ParserAgent.h"
 #include "agent/ValidationAgent.h"
@@ -25,16 +27,22 @@
 
 namespace plate::agent {
 
-/// What compiling one candidate produced.
+/// What compiling one candidate and aligning it with the text produced.
 struct CompileReport {
   bool ok = false;                 ///< no errors (warnings allowed)
   nlohmann::json diagnostics = nlohmann::json::array(); ///< all, as objects
   std::string summary;             ///< stepSummary() of the lowered module
-  std::vector<Finding> coverage;   ///< checkCoverage() on the AST
+  /// The step alignment's certain findings (agent/StepAlignment.h): they
+  /// end the attempt and go back to the Parser.
+  std::vector<Finding> certain;
+  /// Its uncertain findings: evidence for the Validation Agent only.
+  std::vector<Finding> uncertain;
+  std::string alignment;          ///< alignmentEvidence(), for the Validator's prompt
+  nlohmann::json alignmentRecord; ///< alignmentToJson(), for the run record
 };
 
-/// Compiles a candidate script and runs the coverage check against the
-/// protocol text. The driver provides it (it owns the Compilation).
+/// Compiles a candidate script and aligns its steps with the protocol
+/// text. The driver provides it (it owns the Compilation).
 using CompileFn = std::function<CompileReport(const std::string &script,
                                               const std::string &protocolText)>;
 /// Checks a --direct command stream; returns diagnostics (errors fail).

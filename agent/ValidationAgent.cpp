@@ -84,7 +84,7 @@ std::optional<Verdict> parseVerdict(std::string_view reply, std::string &error) 
       return std::nullopt;
     }
     verdict.findings.push_back({type, item["location"], item["message"], item["guidance"],
-                                "validator"});
+                                "validator", ""});
   }
   // A pass that lists problems, or a fail that names none, is not a
   // verdict anyone can act on.
@@ -180,6 +180,7 @@ Judge only fidelity to the protocol text:
 - parameter: a value (volume, time, temperature, speed, wavelength, count, reagent, wells) differs from the text, or the script invents one;
 - order: steps are in a different order than the text states them.
 Steps a person does belong in <MANUAL>, robot steps in <INSTRUMENT>; a robot step may be MANUAL only if the platform cannot do it.
+A deterministic step alignment of the text with the script may be given, with findings it was not sure of: it is a heuristic reading, so check each one against the text, report those that are real in your own words, and drop those that are not.
 Locations: "step N" or "line N" (script lines), or "text line N". Give concrete guidance for the fix.
 Answer with JSON only: {"verdict":"pass"|"fail","findings":[{"type":"completeness"|"parameter"|"order","location":"...","message":"...","guidance":"..."}]}. "pass" has no findings; "fail" has at least one.)";
 
@@ -194,6 +195,17 @@ ChatRequest buildValidatorRequest(const ValidatorInput &input, const CallParams 
                  numbered(input.script) + "\nWhat the compiler made of each step:\n" +
                  (input.summary.empty() ? "(none)\n" : input.summary) +
                  "\nCompiler diagnostics (JSON):\n" + input.diagnostics.dump() + "\n";
+  if (!input.alignment.empty()) {
+    request.user += "\nStep alignment of the text with the script (heuristic; [match] same step, "
+                    "[missing] text only, [invented] script only, [order] out of order, "
+                    "[covered] restates a neighbour, [unpaired] nothing expected):\n" +
+                    input.alignment;
+    request.user += "\nUncertain findings of the alignment (evidence to check, not verified):\n";
+    if (input.evidence.empty())
+      request.user += "(none)\n";
+    for (const Finding &f : input.evidence)
+      request.user += fmt::format("- [{}, {}] {}\n", f.type, f.location, f.message);
+  }
   request.jsonSchema = verdictSchema();
   request.schemaName = "verdict";
   return request;

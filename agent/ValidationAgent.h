@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "agent/CoverageCheck.h"
+#include "agent/Finding.h"
 #include "agent/LlmClient.h"
 #include "ir/IR.h"
 
@@ -46,6 +46,10 @@ struct ValidatorInput {
   std::string script;
   std::string summary;
   nlohmann::json diagnostics = nlohmann::json::array();
+  /// The step alignment's table (alignmentEvidence()) and its uncertain
+  /// findings: evidence to weigh, not orders.
+  std::string alignment;
+  std::vector<Finding> evidence;
 };
 
 ChatRequest buildValidatorRequest(const ValidatorInput &input, const CallParams &params);

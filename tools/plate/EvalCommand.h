@@ -3,7 +3,8 @@
 // The glue between the command line and the evaluation harness of issue 6:
 // `--score` (one candidate against one ground truth), `--check-corpus`
 // (every ground truth compiles and passes the deterministic layer),
-// `--mutation-study` (what the deterministic layer alone catches), and the
+// `--mutation-study` (what the deterministic layer alone catches, per
+// corpus), and the
 // Parser x Validator sweep over the corpus with its Markdown/SVG/JSON
 // report. Metrics live in agent/Metrics.h, layers and mutants in
 // agent/Eval.h; this file compiles scripts and runs the translation loop.
@@ -28,7 +29,7 @@ struct EvalOptions {
   std::string equivalence; ///< a candidate to compare with --truth by what it does
   std::string truth;
   // corpus work
-  std::string corpus;
+  std::vector<std::string> corpora; ///< --corpus, repeatable
   std::string answers; ///< recorded Parser replies to score against the corpus
   std::string only; ///< protocols whose directory name contains this
   bool checkCorpus = false;

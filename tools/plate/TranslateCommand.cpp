@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/TranslateCommand.h"
 
+#include "agent/StepAlignment.h"
 #include "backend/Backend.h"
 #include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
@@ -121,10 +122,40 @@ agent::CompileReport compileCandidate(const std::string &script, const std::stri
   report.ok = ok && !compilation.diags().hasErrors();
   if (report.ok) {
     report.summary = agent::stepSummary(compilation.module());
-    report.coverage = agent::checkCoverage(protocolText, compilation.script(),
-                                           compilation.sources(), compilation.platform());
+    SourceManager textSources;
+    DiagnosticEngine textDiags(textSources);
+    uint32_t textFile = textSources.addBuffer("protocol.txt", protocolText);
+    std::optional<agent::StepAlignment> alignment =
+        agent::alignProtocol(textSources, textFile, textDiags, compilation.checkedModule(),
+                             compilation.sources(), compilation.platform());
+    if (alignment) {
+      report.certain = agent::alignmentFindings(*alignment, true);
+      report.uncertain = agent::alignmentFindings(*alignment, false);
+      report.alignment = agent::alignmentEvidence(*alignment);
+      report.alignmentRecord = agent::alignmentToJson(*alignment);
+    } else {
+      // The text passed readProcedure before the loop began, so what is
+      // left is the size of this candidate: it cannot be verified, and an
+      // unverified script never passes.
+      for (const Diagnostic &d : textDiags.diagnostics())
+        report.certain.push_back({"completeness", "script",
+                                  fmt::format("{} [{}]", d.message, diagInfo(d.id).code),
+                                  "write the script with fewer steps (`repeat`, procedures)",
+                                  "alignment", "certain"});
+    }
   }
   return report;
+}
+
+bool protocolIsAlignable(const std::string &name, const std::string &text,
+                         const Platform &platform) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  uint32_t id = sources.addBuffer(name, text);
+  std::optional<agent::ProcedureText> procedure = agent::readProcedure(sources, id, diags, platform);
+  for (const Diagnostic &d : diags.diagnostics())
+    std::cerr << renderText(d, sources, false);
+  return procedure.has_value();
 }
 
 int runTranslateCommand(const TranslateOptions &options) {
@@ -143,6 +174,10 @@ int runTranslateCommand(const TranslateOptions &options) {
   std::optional<Platform> platform = loadBioforge1(stdlibDir);
   if (!platform)
     return static_cast<int>(ExitCode::Usage);
+  // A text the step alignment cannot read (binary, no procedure, too
+  // large) cannot be verified: stop before any model is called.
+  if (!options.printPromptSize && !protocolIsAlignable(options.protocol, *protocol, *platform))
+    return static_cast<int>(ExitCode::InputErrors);
 
   agent::TranslatorConfig config;
   config.maxAttempts = options.maxAttempts;
@@ -160,7 +195,7 @@ int runTranslateCommand(const TranslateOptions &options) {
       std::cout << "=== system\n" << prompt.system << "=== user\n" << prompt.user;
       return 0;
     }
-    agent::ValidatorInput vin{*protocol, "", "", json::array()};
+    agent::ValidatorInput vin{*protocol, "", "", json::array(), "", {}};
     agent::ChatRequest validator = agent::buildValidatorRequest(vin, config.validatorParams);
     std::cout << fmt::format(
         "parser system prompt: {} tokens\nparser user prompt: {} tokens\nparser total: {} "

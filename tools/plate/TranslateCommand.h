@@ -38,10 +38,16 @@ int runTranslateCommand(const TranslateOptions &options);
 
 /// The compile hook the loop uses: the script goes through a Compilation
 /// (check + the default pipeline), its diagnostics are collected as JSON
-/// (not printed), and the coverage check runs on its AST.
+/// (not printed), and its checked module is aligned with the protocol text
+/// (agent/StepAlignment.h).
 agent::CompileReport compileCandidate(const std::string &script,
                                       const std::string &protocolText,
                                       const std::string &stdlibDir,
                                       const std::string &layoutCsv);
+
+/// Whether the step alignment can read `text` as a protocol; prints its
+/// diagnostics (E960-E962) on stderr when not.
+bool protocolIsAlignable(const std::string &name, const std::string &text,
+                         const Platform &platform);
 
 } // namespace plate

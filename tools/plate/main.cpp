@@ -4,6 +4,7 @@
 // Compilation object (tools/plate/Compilation.h).
 //
 //===----------------------------------------------------------------------===//
+#include "tools/plate/AlignCommand.h"
 #include "tools/plate/Commands.h"
 #include "tools/plate/EvalCommand.h"
 #include "tools/plate/RunCommand.h"
@@ -93,6 +94,9 @@ int main(int argc, char **argv) {
   EvalOptions evalOptions;
   CLI::App *eval = addEvalCommand(app, evalOptions);
 
+  AlignOptions alignOptions;
+  CLI::App *align = addAlignCommand(app, alignOptions);
+
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--list-passes")
@@ -166,5 +170,7 @@ int main(int argc, char **argv) {
     return runTranslateCommand(translateOptions);
   if (*eval)
     return runEvalCommand(evalOptions);
+  if (*align)
+    return runAlignCommand(alignOptions);
   return static_cast<int>(ExitCode::Usage);
 }

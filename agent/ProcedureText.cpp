@@ -1,0 +1,2571 @@
+//===- ProcedureText.cpp - Units, sentences, clauses, actions, references --===//
+//
+// The reader is built from what protocols written by people do, and errs
+// on the side of fewer required steps: a step it reads wrongly must cost a
+// missed catch, never a correct script rejected. Everything it is unsure
+// of (a mention without values, a person's step, a conditional, a copy made
+// by "as above") still takes part in the alignment, but is not required to
+// have a counterpart in the script.
+//
+//===----------------------------------------------------------------------===//
+#include "agent/ProcedureText.h"
+#include "agent/ProseScan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace plate::agent {
+
+using prose::Token;
+
+std::string_view unitKindName(UnitKind kind) {
+  switch (kind) {
+  case UnitKind::Procedure: return "procedure";
+  case UnitKind::Title: return "title";
+  case UnitKind::Header: return "header";
+  case UnitKind::Layout: return "layout";
+  case UnitKind::Materials: return "materials";
+  case UnitKind::Preparation: return "preparation";
+  case UnitKind::Note: return "note";
+  case UnitKind::Summary: return "summary";
+  }
+  return "?";
+}
+
+unsigned ProcedureText::requiredCount() const {
+  return static_cast<unsigned>(
+      std::count_if(actions.begin(), actions.end(), [](const Action &a) { return a.required; }));
+}
+
+namespace {
+
+//===--- Lexicon ----------------------------------------------------------===//
+
+struct VerbInfo {
+  ActionClass cls;
+};
+
+const std::map<std::string, ActionClass, std::less<>> &verbs() {
+  static const std::map<std::string, ActionClass, std::less<>> table = [] {
+    std::map<std::string, ActionClass, std::less<>> t;
+    auto put = [&](ActionClass cls, std::initializer_list<const char *> words) {
+      for (const char *w : words)
+        t[w] = cls;
+    };
+    put(ActionClass::Dispense,
+        {"add", "adds", "added", "adding", "dispense", "dispenses", "dispensed", "dispensing",
+         "pipette", "pipettes", "pipetted", "pipetting", "load", "loads", "loaded", "fill",
+         "fills", "filled", "coat", "coats", "coated", "block", "blocks", "blocked", "apply",
+         "applies", "applied", "seed", "seeds", "seeded", "overlay", "overlaid", "receive",
+         "receives", "received", "stop", "stops", "stopped", "stopping", "put", "plated", "deliver", "delivers", "delivered", "distribute", "distributed"});
+    put(ActionClass::Aspirate,
+        {"aspirate", "aspirates", "aspirated", "aspirating", "remove", "removes", "removed",
+         "removing", "discard", "discards", "discarded", "decant", "decanted", "empty", "emptied",
+         "withdraw", "withdrawn", "flick", "flicked", "blot", "blotted"});
+    put(ActionClass::Wash, {"wash", "washes", "washed", "washing", "rinse", "rinses", "rinsed",
+                            "rinsing"});
+    put(ActionClass::Mix, {"mix", "mixes", "mixed", "mixing", "triturate", "triturated"});
+    put(ActionClass::Transfer, {"transfer", "transfers", "transferred", "transferring"});
+    put(ActionClass::Incubate,
+        {"incubate", "incubates", "incubated", "incubating", "leave", "left", "develop",
+         "develops", "developed", "developing", "heat", "heats", "heated", "react", "keep",
+         "kept", "store", "stored", "hold"});
+    put(ActionClass::Shake, {"shake", "shakes", "shaken", "shaking", "agitate", "agitated"});
+    put(ActionClass::Read, {"read", "reads", "measure", "measures", "measured", "measuring",
+                            "record", "recorded", "scan", "scanned"});
+    put(ActionClass::Analyze,
+        {"calculate", "calculated", "fit", "fitted", "evaluate", "evaluated", "interpolate",
+         "interpolated", "analyse", "analyze", "analysed", "analyzed", "plot", "subtract",
+         "subtracted", "subtracting", "curve", "regression", "logistic", "4-pl", "4pl",
+         "4-param", "four-parameter", "4-parameter", "5-pl", "5pl", "quantify", "quantified"});
+    put(ActionClass::Wait, {"wait", "waits", "stand", "sit", "settle"});
+    put(ActionClass::Magnet, {"magnet", "magnetic"});
+    put(ActionClass::Prepare,
+        {"prepare", "prepared", "dilute", "diluted", "reconstitute", "reconstituted", "dissolve",
+         "dissolved", "premix", "premixed", "make"});
+    put(ActionClass::Equilibrate,
+        {"equilibrate", "equilibrated", "bring", "brought", "warm", "cool", "cooled", "reach",
+         "thaw", "thawed"});
+    return t;
+  }();
+  return table;
+}
+
+bool isAnyVerb(std::string_view lower) { return verbs().count(lower) > 0; }
+
+/// Words that place a step, not name its liquid: wells, rows, columns.
+bool isWellWordLike(const std::string &lower) {
+  static const std::set<std::string, std::less<>> place = {
+      "row", "rows", "column", "columns", "col", "cols", "well", "wells", "plate", "across",
+      "down", "left", "right", "half", "top", "bottom"};
+  if (place.count(lower))
+    return true;
+  std::string upper = lower;
+  for (char &c : upper)
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
+  return prose::isWellWord(upper);
+}
+
+const std::set<std::string, std::less<>> kPersonWords = {
+    "manual",   "manually", "operator", "operators",  "user",       "technician",
+    "person",   "analyst",  "multichannel", "bench",  "fridge",     "refrigerator",
+    "incubator", "tecan",   "offline",  "off-deck",   "yourself",   "hand-coated",
+    "hand-pipetted", "scientist", "by-hand"};
+const std::set<std::string, std::less<>> kRobotWords = {
+    "robot", "robotic", "robots", "instrument", "bioforge", "bf1", "bf-1", "automated",
+    "automatically", "deck", "bioforge-1", "machine", "liquid-handler"};
+const std::set<std::string, std::less<>> kLayoutWords = {
+    "blank",     "blanks",     "standard",   "standards", "std",      "stds",     "sample",
+    "samples",   "control",    "controls",   "calibrator", "calibrators", "unknown", "unknowns",
+    "duplicate", "duplicates", "triplicate", "triplicates", "quadruplicate", "quadruplicates",
+    "replicate", "replicates", "dup",        "nsb",       "sera",     "serum",    "lysate",
+    "lysates",   "specimen",   "specimens",  "qc",        "calibrants", "calibrant"};
+const std::set<std::string, std::less<>> kLiquidLayoutWords = {
+    "blank",      "blanks",      "standard", "standards", "std",     "stds",     "sample",
+    "samples",    "control",     "controls", "calibrator", "calibrators", "unknown", "unknowns",
+    "sera",       "serum",       "lysate",   "lysates",   "specimen", "specimens", "qc",
+    "calibrants", "calibrant",   "dilution", "dilutions"};
+const std::set<std::string, std::less<>> kDeterminers = {
+    "the", "a", "an", "each", "this", "that", "average", "blank", "final", "every", "any", "first",
+    "second", "its", "their", "our"};
+const std::set<std::string, std::less<>> kNounFollowers = {
+    "buffer", "buffers", "solution", "solutions", "reagent", "reagents", "step", "steps",
+    "bottle", "volume", "cycle", "cycles", "plate", "station", "block", "protocol", "time",
+    "times", "program", "head", "manifold", "concentrate", "concentration"};
+
+//===--- Lines and units --------------------------------------------------===//
+
+struct Line {
+  uint32_t number = 0;
+  std::string_view raw;
+  size_t offset = 0; ///< of raw in the buffer
+  bool blank = true;
+  std::string label;   ///< step label, or empty
+  bool bullet = false; ///< -, *, •, ->
+  bool table = false;  ///< a pipe-table row (cells joined), or a separator
+  bool separator = false;
+  bool columns = false; ///< cells aligned with runs of spaces: a table row
+  size_t content = 0;  ///< byte offset of the content within raw
+  std::string text;    ///< the content (cells of a table row joined with ", ")
+  std::vector<std::pair<size_t, size_t>> pieces; ///< text offset -> raw offset, for tables
+};
+
+std::string_view trimView(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
+    ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+    --e;
+  return s.substr(b, e - b);
+}
+
+bool isDigitChar(char c) { return c >= '0' && c <= '9'; }
+
+/// The step label and bullet at the start of a line: "3.", "3)", "(3)",
+/// "Step 3:", "5.1", "1 -", "a)", "-", "*", "•", "->".
+void parseStart(Line &line) {
+  std::string_view s = line.raw;
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+    ++i;
+  auto skipSpaces = [&](size_t k) {
+    while (k < s.size() && (s[k] == ' ' || s[k] == '\t'))
+      ++k;
+    return k;
+  };
+  size_t start = i;
+  auto rest = s.substr(i);
+  // Bullets.
+  for (std::string_view bullet : {"->", "→", "=>", "•", "*", "-", "–", "+", ">", "▪", "◦", "●"}) {
+    if (rest.substr(0, bullet.size()) == bullet &&
+        (rest.size() == bullet.size() || rest[bullet.size()] == ' ' || rest[bullet.size()] == '\t' ||
+         (bullet == "+" && rest.size() > 1 && isDigitChar(rest[1])))) {
+      line.bullet = true;
+      // "+ 200ul" and "+25ul" are additions: keep the plus in the text.
+      line.content = bullet == "+" ? i : skipSpaces(i + bullet.size());
+      return;
+    }
+  }
+  // "Step 3", "step 3:".
+  size_t k = i;
+  std::string lower = prose::lowerAscii(rest.substr(0, 5));
+  if (lower == "step " || lower == "step\t") {
+    k = skipSpaces(i + 5);
+  }
+  bool paren = false;
+  if (k < s.size() && s[k] == '(') {
+    paren = true;
+    ++k;
+  }
+  size_t numberStart = k;
+  while (k < s.size() && (isDigitChar(s[k]) || (s[k] == '.' && k + 1 < s.size() && isDigitChar(s[k + 1]) && k > numberStart)))
+    ++k;
+  bool number = k > numberStart;
+  bool letter = false;
+  if (!number && k < s.size() && ((s[k] >= 'a' && s[k] <= 'h') || (s[k] >= 'A' && s[k] <= 'H')) &&
+      k + 1 < s.size() && (s[k + 1] == ')' || s[k + 1] == '.') &&
+      (k + 2 >= s.size() || s[k + 2] == ' ' || s[k + 2] == '\t')) {
+    letter = true;
+    ++k;
+  }
+  if (!number && !letter)
+    return;
+  std::string label(s.substr(numberStart, k - numberStart));
+  size_t after = k;
+  if (paren) {
+    if (after >= s.size() || s[after] != ')')
+      return;
+    ++after;
+  } else if (after < s.size() && (s[after] == '.' || s[after] == ')' || s[after] == ':')) {
+    ++after;
+  } else if (number) {
+    // "1 - Add", "5.1 Equilibrate", "  1     Diluted serum" (a table
+    // without pipes), "Step 3 Add": a label only when words follow, not a
+    // unit ("1.5 h at RT", "10 min RT").
+    size_t next = skipSpaces(after);
+    if (next == after && lower.rfind("step", 0) != 0)
+      return;
+    if (next < s.size() && s[next] == '-' && next + 1 < s.size() && s[next + 1] == ' ') {
+      after = next + 1;
+    } else {
+      size_t wordEnd = next;
+      while (wordEnd < s.size() && s[wordEnd] != ' ' && s[wordEnd] != '\t' && s[wordEnd] != ',')
+        ++wordEnd;
+      std::string_view word = s.substr(next, wordEnd - next);
+      if (word.empty() || proseUnit(word) || isDigitChar(word[0]) ||
+          prose::lowerAscii(word) == "x" || prose::lowerAscii(word) == "times" ||
+          prose::lowerAscii(word) == "parts" || prose::lowerAscii(word) == "part")
+        return;
+      if (label.find('.') == std::string::npos && next - after < 2 &&
+          lower.rfind("step", 0) != 0 && !(word[0] >= 'A' && word[0] <= 'Z'))
+        return;
+    }
+  } else {
+    return;
+  }
+  (void)start;
+  line.label = label;
+  line.content = skipSpaces(after);
+}
+
+/// A pipe-table row: cells joined with ", " (so a row reads like a line
+/// of bench notes); the first cell, when a number, is the step label.
+void parseTableRow(Line &line) {
+  std::string_view s = trimView(line.raw);
+  if (s.empty() || s[0] != '|')
+    return;
+  line.table = true;
+  size_t base = static_cast<size_t>(s.data() - line.raw.data());
+  std::vector<std::pair<size_t, std::string_view>> cells;
+  size_t i = 1;
+  while (i <= s.size()) {
+    size_t bar = s.find('|', i);
+    if (bar == std::string_view::npos)
+      bar = s.size();
+    std::string_view cell = s.substr(i, bar - i);
+    size_t lead = 0;
+    while (lead < cell.size() && (cell[lead] == ' ' || cell[lead] == '\t'))
+      ++lead;
+    std::string_view trimmed = trimView(cell);
+    cells.emplace_back(base + i + lead, trimmed);
+    i = bar + 1;
+    if (bar == s.size())
+      break;
+  }
+  while (!cells.empty() && cells.back().second.empty())
+    cells.pop_back();
+  bool separator = std::all_of(cells.begin(), cells.end(), [](const auto &c) {
+    return std::all_of(c.second.begin(), c.second.end(),
+                       [](char ch) { return ch == '-' || ch == ':' || ch == ' ' || ch == '='; });
+  });
+  if (separator) {
+    line.separator = true;
+    return;
+  }
+  size_t first = 0;
+  if (!cells.empty() && !cells[0].second.empty() &&
+      (std::all_of(cells[0].second.begin(), cells[0].second.end(),
+                   [](char ch) { return isDigitChar(ch) || ch == '.'; }))) {
+    line.label = std::string(cells[0].second);
+    first = 1;
+  }
+  for (size_t c = first; c < cells.size(); ++c) {
+    std::string_view cell = cells[c].second;
+    if (cell.empty() || cell == "-" || cell == "–" || cell == "—")
+      continue;
+    if (!line.text.empty())
+      line.text += ", ";
+    line.pieces.emplace_back(line.text.size(), cells[c].first);
+    line.text += cell;
+  }
+  line.content = cells.size() > first ? cells[first].first : 0;
+}
+
+bool endsTerminal(std::string_view s) {
+  s = trimView(s);
+  return !s.empty() && (s.back() == '.' || s.back() == '!' || s.back() == '?' || s.back() == ':');
+}
+
+bool endsJoining(std::string_view s) {
+  s = trimView(s);
+  if (s.empty())
+    return false;
+  char c = s.back();
+  if (c == ',' || c == ';' || c == '(' || c == '-' || c == '/' || c == '&' || c == '+')
+    return true;
+  size_t space = s.find_last_of(" \t");
+  std::string last = prose::lowerAscii(space == std::string_view::npos ? s : s.substr(space + 1));
+  static const std::set<std::string, std::less<>> joiners = {
+      "and", "or", "then", "the", "a", "an", "of", "with", "at", "to", "for", "in", "into",
+      "by", "from", "per", "on", "each", "after", "before", "until", "than", "is", "are", "was",
+      "were", "be", "which", "that", "while", "as", "plus", "onto", "under", "over", "using"};
+  return joiners.count(last) > 0;
+}
+
+std::string firstWordLower(std::string_view s) {
+  s = trimView(s);
+  size_t e = 0;
+  while (e < s.size() && s[e] != ' ' && s[e] != '\t' && s[e] != ',' && s[e] != ':' &&
+         s[e] != ';' && s[e] != '.' && s[e] != '(')
+    ++e;
+  return prose::lowerAscii(s.substr(0, e));
+}
+
+bool startsLower(std::string_view s) {
+  s = trimView(s);
+  return !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '(' || isDigitChar(s[0]) ||
+                        static_cast<unsigned char>(s[0]) >= 0x80);
+}
+
+/// "Layout:", "Plate map:", "robot:", "Day 1 (by hand):": a short prefix
+/// ending in a colon, with the content after it.
+std::string colonPrefix(std::string_view text) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 48)
+    return "";
+  // "1:20" is a ratio, not a prefix.
+  if (colon + 1 < text.size() && isDigitChar(text[colon + 1]) && isDigitChar(text[colon - 1]))
+    return "";
+  std::string_view prefix = text.substr(0, colon);
+  unsigned words = 1;
+  for (char c : prefix)
+    words += c == ' ';
+  if (words > 6)
+    return "";
+  return std::string(prefix);
+}
+
+bool allCapsHeading(std::string_view s) {
+  unsigned upper = 0, lower = 0;
+  for (char c : s) {
+    if (c >= 'A' && c <= 'Z')
+      ++upper;
+    else if (c >= 'a' && c <= 'z')
+      ++lower;
+  }
+  return upper >= 6 && lower == 0;
+}
+
+bool hasWord(std::string_view lowerText, std::string_view word) {
+  size_t pos = 0;
+  while ((pos = lowerText.find(word, pos)) != std::string_view::npos) {
+    bool left = pos == 0 || !std::isalnum(static_cast<unsigned char>(lowerText[pos - 1]));
+    size_t end = pos + word.size();
+    bool right = end >= lowerText.size() || !std::isalnum(static_cast<unsigned char>(lowerText[end]));
+    if (left && right)
+      return true;
+    pos = end;
+  }
+  return false;
+}
+
+bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(),
+                     [&](std::string_view w) { return hasWord(lowerText, w); });
+}
+
+/// What a header or label prefix makes of the units under it. Layout and
+/// materials need the heading to be about them ("Plate map:", "Reagents"),
+/// not to mention a plate or a reagent ("Plate prep for the screen").
+UnitKind kindOfHeading(const std::string &lowerHeading) {
+  std::string lower = lowerHeading;
+  size_t paren = lower.find('(');
+  if (paren != std::string::npos && paren > 0)
+    lower = lower.substr(0, paren);
+  while (!lower.empty() && (lower.back() == ':' || lower.back() == ' ' || lower.back() == '.'))
+    lower.pop_back();
+  while (!lower.empty() && lower.front() == ' ')
+    lower.erase(0, 1);
+  if (hasAnyWord(lower, {"summary", "overview", "at a glance", "quick reference", "in brief",
+                         "outline", "flowchart", "flow chart", "short protocol", "quick guide"}))
+    return UnitKind::Summary;
+  static const std::set<std::string, std::less<>> layout = {
+      "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
+      "standards", "samples", "calibrators", "controls", "unknowns", "standards and samples",
+      "plate setup", "plate set-up", "well assignment", "well assignments", "positions",
+      "blank", "blanks", "sample layout", "layout of the plate", "plate plan"};
+  if (layout.count(lower) || lower.rfind("layout", 0) == 0 || lower.rfind("plate map", 0) == 0 ||
+      lower.rfind("plate layout", 0) == 0)
+    return UnitKind::Layout;
+  static const std::set<std::string, std::less<>> materials = {
+      "materials", "material", "equipment", "kit contents", "kit components", "components",
+      "storage", "reagents supplied", "reagents", "reagent", "materials and reagents",
+      "reagents and materials", "materials required", "required materials",
+      "materials required but not supplied", "stability", "storage and stability",
+      "what you need", "supplies", "consumables", "instruments"};
+  if (materials.count(lower))
+    return UnitKind::Materials;
+  if (hasAnyWord(lower, {"preparation", "prepare", "working reagent", "working solution",
+                         "before you start", "before starting", "reagent prep", "prep",
+                         "reagent preparation", "sample preparation"}) &&
+      !hasAnyWord(lower, {"plate"}))
+    return UnitKind::Preparation;
+  if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
+                         "tip", "tips", "remarks", "comment", "comments", "precautions",
+                         "limitations", "troubleshooting", "safety", "background",
+                         "principle", "introduction", "references", "disclaimer"}))
+    return UnitKind::Note;
+  return UnitKind::Procedure;
+}
+
+Domain domainOfWords(const std::string &lower) {
+  bool person = hasAnyWord(lower, {"manual", "manually", "by hand", "operator", "hand",
+                                   "user", "technician", "person", "bench", "offline",
+                                   "multichannel"});
+  bool robot = hasAnyWord(lower, {"robot", "robotic", "instrument", "bioforge", "bf1",
+                                  "automated", "automatically", "liquid handler", "deck"});
+  if (person && robot)
+    return Domain::Both;
+  return person ? Domain::Person : robot ? Domain::Robot : Domain::Unstated;
+}
+
+/// A heading's domain: "Manual part (the BioForge reader has absorbance
+/// only)" gives its steps to a person although it names the robot.
+Domain domainOfHeading(const std::string &lower) {
+  if (hasAnyWord(lower, {"manual", "manually", "by hand", "hand", "operator", "bench"}))
+    return Domain::Person;
+  return domainOfWords(lower);
+}
+
+//===--- The reader -------------------------------------------------------===//
+
+bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b);
+
+/// The longest sentence read as one (longer ones are cut at a clause).
+constexpr size_t kMaxSentenceBytes = 1500;
+
+struct Sentence {
+  unsigned unit = 0;
+  std::string text;
+  size_t offset = 0; ///< in the unit's text
+  std::vector<Token> tokens;
+  bool conditional = false;
+  bool loose = false;
+  bool firstInUnit = false;
+};
+
+/// An action being built from a clause.
+struct Draft {
+  Action action;
+  bool explicitVerb = false;
+  size_t firstToken = 0, lastToken = 0;
+  bool washNoun = false;
+  bool fromRackOrTube = false;
+  bool shakerContext = false;
+  bool curveWord = false;
+  bool insertedBefore = false;
+  std::string verb; ///< the verb that named it, lower case
+  /// An order of the procedure without values: "Remove the medium." at the
+  /// start of a step, or "after removing the medium" in a step's row.
+  bool imperative = false;
+  bool inParens = false; ///< its first value stands in parentheses
+  std::vector<Value> counts; ///< counts not yet given a meaning
+};
+
+class Reader {
+public:
+  Reader(const SourceManager &sources, uint32_t fileId, DiagnosticEngine &diags,
+         const Platform &platform)
+      : sources_(sources), fileId_(fileId), diags_(diags), platform_(platform),
+        text_(sources.contents(fileId)) {}
+
+  std::optional<ProcedureText> run();
+
+private:
+  const SourceManager &sources_;
+  uint32_t fileId_;
+  DiagnosticEngine &diags_;
+  const Platform &platform_;
+  std::string_view text_;
+  std::vector<Line> lines_;
+  ProcedureText out_;
+  /// Per unit: text offset -> (line, column) pieces.
+  std::vector<std::vector<std::pair<size_t, SourceLoc>>> unitMaps_;
+  std::vector<Sentence> sentences_;
+  std::map<std::string, unsigned> labels_; ///< step label -> unit
+  std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
+  std::vector<bool> unitAfterBlank_;
+  std::vector<size_t> unitIndent_;  ///< columns before the line's first character
+
+  bool prescan();
+  void splitLines();
+  void buildUnits();
+  void classifyUnits();
+  void splitSentences();
+  void readSentence(unsigned index);
+  void resolveSentence(unsigned index, size_t begin);
+  /// `source` copied to the place of sentence `index` (a reference there
+  /// names it), as a step of that sentence's unit.
+  Action copyInto(const Action &source, const std::string &from, const Sentence &s,
+                  unsigned index, SourceLoc at) const {
+    Action copy = source;
+    copy.copiedFrom = from;
+    copy.loc = at;
+    copy.text = s.text;
+    copy.sentence = index;
+    copy.unit = s.unit;
+    copy.orderLoose = false;
+    copy.conditional = s.conditional;
+    copy.inProcedure = out_.units[s.unit].kind == UnitKind::Procedure;
+    copy.label = out_.units[s.unit].label;
+    return copy;
+  }
+  void mergeRestatements();
+  void markSummaries();
+  void finish();
+  SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
+  Domain domainAround(const Sentence &s, size_t first, size_t last,
+                      const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
+};
+
+bool Reader::prescan() {
+  if (text_.size() > kMaxProtocolBytes) {
+    diags_.report(DiagId::AlignTooLarge, SourceLoc{fileId_, 1, 1, 1},
+                  fmt::format("the protocol text is {} bytes", text_.size()),
+                  fmt::format("{} bytes", kMaxProtocolBytes));
+    return false;
+  }
+  uint32_t line = 1;
+  size_t lineStart = 0;
+  unsigned control = 0;
+  for (size_t i = 0; i < text_.size();) {
+    unsigned char c = static_cast<unsigned char>(text_[i]);
+    size_t n = 1;
+    bool bad = false;
+    if (c == 0) {
+      bad = true;
+    } else if (c >= 0x80) {
+      n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+      if (n == 0 || i + n > text_.size()) {
+        bad = true;
+      } else {
+        for (size_t k = 1; k < n; ++k)
+          if ((static_cast<unsigned char>(text_[i + k]) & 0xC0) != 0x80)
+            bad = true;
+        if (!bad && ((n == 2 && c < 0xC2) || (n == 4 && c > 0xF4)))
+          bad = true;
+      }
+    } else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') {
+      ++control;
+    }
+    if (bad) {
+      diags_.report(DiagId::AlignNotText,
+                    SourceLoc{fileId_, line, static_cast<uint32_t>(i - lineStart + 1), 1},
+                    c == 0 ? std::string("a NUL byte")
+                           : fmt::format("the byte 0x{:02x} is not UTF-8", static_cast<unsigned>(c)));
+      return false;
+    }
+    if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+    i += n;
+  }
+  if (control > 16 && control * 50 > text_.size()) {
+    diags_.report(DiagId::AlignNotText, SourceLoc{fileId_, 1, 1, 1},
+                  fmt::format("{} control characters", control));
+    return false;
+  }
+  if (line > kMaxProtocolLines) {
+    diags_.report(DiagId::AlignTooLarge, SourceLoc{fileId_, 1, 1, 1},
+                  fmt::format("the protocol text has {} lines", line),
+                  fmt::format("{} lines", kMaxProtocolLines));
+    return false;
+  }
+  return true;
+}
+
+void Reader::splitLines() {
+  size_t start = 0;
+  uint32_t number = 1;
+  while (start <= text_.size()) {
+    size_t end = text_.find('\n', start);
+    if (end == std::string_view::npos)
+      end = text_.size();
+    Line line;
+    line.number = number++;
+    line.raw = text_.substr(start, end - start);
+    if (!line.raw.empty() && line.raw.back() == '\r')
+      line.raw.remove_suffix(1);
+    line.offset = start;
+    std::string_view trimmed = trimView(line.raw);
+    line.blank = trimmed.empty();
+    if (!line.blank) {
+      parseTableRow(line);
+      if (!line.table) {
+        parseStart(line);
+        if (!line.bullet && line.label.empty())
+          line.content = static_cast<size_t>(trimmed.data() - line.raw.data());
+        std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
+        line.content = static_cast<size_t>(content.data() - line.raw.data());
+        line.text = std::string(content);
+        line.pieces.emplace_back(0, line.content);
+      }
+      // Columns aligned with runs of spaces (a table without pipes) read
+      // as cells: "Diluted serum   100 µL   60 min" is "..., 100 µL, 60 min".
+      {
+        unsigned runs = 0;
+        auto run = [&](size_t k) {
+          return k + 3 < line.text.size() && line.text[k] != ' ' && line.text[k + 1] == ' ' &&
+                 line.text[k + 2] == ' ' && line.text[k + 3] == ' ';
+        };
+        for (size_t k = 0; k < line.text.size(); ++k)
+          runs += run(k);
+        if (runs >= 2) {
+          line.columns = true;
+          for (size_t k = 0; k < line.text.size(); ++k)
+            if (run(k) && line.text[k] != ',')
+              line.text[k + 1] = ',';
+        }
+      }
+      // Dotted leaders ("Sample volume ...... 5 µl") read as a colon.
+      size_t dots;
+      while ((dots = line.text.find("...")) != std::string::npos) {
+        size_t end2 = dots;
+        while (end2 < line.text.size() && line.text[end2] == '.')
+          ++end2;
+        if (end2 - dots < 3)
+          break;
+        // Keep offsets: replace the dots by ':' and spaces of equal length.
+        bool leader = end2 - dots >= 4 || (end2 < line.text.size() && line.text[end2] == ' ');
+        if (!leader)
+          break;
+        line.text[dots] = ':';
+        for (size_t k = dots + 1; k < end2; ++k)
+          line.text[k] = ' ';
+      }
+    }
+    lines_.push_back(std::move(line));
+    if (end == text_.size())
+      break;
+    start = end + 1;
+  }
+}
+
+bool startsWithVerb(std::string_view text) {
+  std::string word = firstWordLower(text);
+  if (word == "+" || word.rfind("+", 0) == 0)
+    return true;
+  if (!isAnyVerb(word))
+    return word == "cover" || word == "seal" || word == "let" || word == "allow" ||
+           word == "repeat" || word == "then" || word == "next";
+  return true;
+}
+
+void Reader::buildUnits() {
+  int current = -1;
+  size_t itemContent = 0; ///< content column of the current list item, 0 outside one
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    const Line &line = lines_[i];
+    if (line.blank || line.separator) {
+      current = -1;
+      itemContent = 0;
+      continue;
+    }
+    bool starts = current < 0 || line.table || line.columns || line.bullet || !line.label.empty();
+    if (!starts) {
+      const Line &prev = lines_[i - 1];
+      const TextUnit &unit = out_.units[static_cast<size_t>(current)];
+      std::string_view prevText = prev.text;
+      bool prevHeader = unit.kind == UnitKind::Header;
+      bool join = false;
+      size_t indent = 0;
+      while (indent < line.raw.size() && (line.raw[indent] == ' ' || line.raw[indent] == '\t'))
+        ++indent;
+      if (prev.table || prev.columns || line.columns || prevHeader) {
+        join = false;
+      } else if (itemContent > 0 && indent + 1 >= itemContent) {
+        // A line indented under a numbered or bulleted item's text belongs
+        // to that item, full stop or not.
+        join = true;
+      } else if (endsJoining(prevText)) {
+        join = true;
+      } else if (!endsTerminal(prevText)) {
+        std::string first = firstWordLower(line.text);
+        bool verb = startsWithVerb(line.text);
+        bool prefix = !colonPrefix(line.text).empty();
+        // A long line without a full stop was wrapped; short lines without
+        // one are bench notes, a line each.
+        if (prevText.size() >= 55 && !prefix && !verb)
+          join = true;
+        else if (startsLower(line.text) && !verb && !prefix && prevText.size() >= 30)
+          join = true;
+      } else if (!endsTerminal(prevText.substr(0, prevText.size())) ) {
+        join = false;
+      }
+      // A line after one ending in a full stop continues a paragraph when
+      // it starts in lower case mid-sentence ("... in duplicate,\n").
+      starts = !join;
+    }
+    SourceLoc loc{fileId_, line.number, static_cast<uint32_t>(line.content + 1), 1};
+    if (starts)
+      itemContent = (line.bullet || !line.label.empty()) && !line.table ? line.content : 0;
+    if (starts) {
+      TextUnit unit;
+      unit.label = line.label;
+      unit.loc = loc;
+      unit.text = line.text;
+      out_.units.push_back(std::move(unit));
+      unitStyle_.push_back(line.table ? 't' : (line.bullet || !line.label.empty()) ? 'l' : 'p');
+      unitAfterBlank_.push_back(i == 0 || lines_[i - 1].blank || lines_[i - 1].separator);
+      {
+        size_t indent = 0;
+        while (indent < line.raw.size() && (line.raw[indent] == ' ' || line.raw[indent] == '\t'))
+          ++indent;
+        unitIndent_.push_back(indent);
+      }
+      std::vector<std::pair<size_t, SourceLoc>> map;
+      for (const auto &[textOffset, rawOffset] : line.pieces)
+        map.emplace_back(textOffset, SourceLoc{fileId_, line.number,
+                                               static_cast<uint32_t>(rawOffset + 1), 1});
+      unitMaps_.push_back(std::move(map));
+      current = static_cast<int>(out_.units.size() - 1);
+      // A heading stands alone.
+      std::string lower = prose::lowerAscii(line.text);
+      bool heading = false;
+      if (!line.table) {
+        std::string_view t = trimView(line.text);
+        size_t words = static_cast<size_t>(std::count(t.begin(), t.end(), ' ')) + 1;
+        std::vector<ProseQuantity> qs = proseQuantities(t, platform_);
+        bool values = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
+          return q.dimension != Dimension::Ratio && q.dimension != Dimension::Count;
+        });
+        if (!t.empty() && t.back() == ':' && words <= 10 && !values)
+          heading = true;
+        else if (allCapsHeading(t) && !values && words <= 10)
+          heading = true;
+        else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
+                 !values && !startsWithVerb(t))
+          heading = true; // "A. Preparation of the Working Reagent (WR)"
+        else if (words <= 4 && t.size() <= 40 && !values && !startsWithVerb(t) &&
+                 t.find_first_of(",;.") == std::string_view::npos && t[0] >= 'A' && t[0] <= 'Z' &&
+                 (!line.label.empty() || (!line.bullet && i + 1 < lines_.size() &&
+                                           !lines_[i + 1].blank && out_.units.size() > 1)))
+          heading = true; // "1 Purpose", "4 Plate layout", "Notes" above a list
+        else if (!values && (lower.rfind("day ", 0) == 0 || lower.rfind("part ", 0) == 0 ||
+                             lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0) &&
+                 words <= 12 && !startsWithVerb(t))
+          heading = true; // "Day 1 - coating (by hand, in the cold room)"
+      }
+      if (heading) {
+        out_.units.back().kind = UnitKind::Header;
+        current = -1;
+      }
+      (void)lower;
+    } else {
+      TextUnit &unit = out_.units[static_cast<size_t>(current)];
+      unit.text += ' ';
+      for (const auto &[textOffset, rawOffset] : line.pieces)
+        unitMaps_.back().emplace_back(unit.text.size() + textOffset,
+                                      SourceLoc{fileId_, line.number,
+                                                static_cast<uint32_t>(rawOffset + 1), 1});
+      unit.text += line.text;
+    }
+  }
+}
+
+SourceLoc Reader::locate(unsigned unit, size_t offset, size_t length) const {
+  const auto &map = unitMaps_[unit];
+  SourceLoc loc = out_.units[unit].loc;
+  for (const auto &[start, where] : map) {
+    if (start > offset)
+      break;
+    loc = where;
+    loc.col = where.col + static_cast<uint32_t>(offset - start);
+  }
+  loc.length = static_cast<uint32_t>(std::max<size_t>(1, length));
+  return loc;
+}
+
+bool layoutContent(const std::string &text) {
+  std::vector<Token> toks = prose::tokenize(text);
+  unsigned wells = 0, roles = 0;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const Token &t = toks[i];
+    if (t.isWord() && prose::isWellWord(t.text))
+      ++wells;
+    if ((t.is("row") || t.is("rows") || t.is("column") || t.is("columns") || t.is("col") ||
+         t.is("cols")) &&
+        i + 1 < toks.size())
+      ++wells;
+    if (kLayoutWords.count(t.lower))
+      ++roles;
+  }
+  return wells >= 2 && roles >= 1;
+}
+
+void Reader::classifyUnits() {
+  // The title: the first unit, when it is a single line that does not
+  // start with a step and is followed by a break, a heading or a list.
+  UnitKind section = UnitKind::Procedure;
+  Domain sectionDomain = Domain::Unstated;
+  // A heading that is itself a bullet ("• next morning on the robot:")
+  // covers the items indented under it, not its next sibling.
+  UnitKind outerSection = section;
+  Domain outerDomain = sectionDomain;
+  long scopeIndent = -1;
+  bool first = true;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    TextUnit &unit = out_.units[u];
+    std::string lower = prose::lowerAscii(unit.text);
+    bool listItem = unitStyle_[u] == 'l';
+    if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent) {
+      section = outerSection;
+      sectionDomain = outerDomain;
+      scopeIndent = -1;
+    }
+    if (unit.kind == UnitKind::Header) {
+      if (listItem) {
+        if (scopeIndent < 0) {
+          outerSection = section;
+          outerDomain = sectionDomain;
+        }
+        scopeIndent = static_cast<long>(unitIndent_[u]);
+      } else {
+        scopeIndent = -1;
+      }
+      section = kindOfHeading(lower);
+      sectionDomain = domainOfHeading(lower);
+      unit.domain = sectionDomain;
+      first = false;
+      continue;
+    }
+    if (first) {
+      first = false;
+      const Line *line = nullptr;
+      for (const Line &l : lines_)
+        if (l.number == unit.loc.line)
+          line = &l;
+      bool singleLine = line && line->text.size() == unit.text.size();
+      bool nextBreaks = true;
+      if (line && line->number < lines_.size()) {
+        const Line &next = lines_[line->number]; // 0-based index of the next line
+        nextBreaks = next.blank || !next.label.empty() || next.bullet || next.table;
+      }
+      if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) &&
+          (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
+        unit.kind = UnitKind::Title;
+        unit.domain = domainOfHeading(lower);
+        // A title that gives the whole protocol to the robot or a person
+        // ("Plate prep for the compound screen (robot)") acts as a heading.
+        if (unit.domain != Domain::Unstated && sectionDomain == Domain::Unstated)
+          sectionDomain = unit.domain;
+        continue;
+      }
+    }
+    unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
+    unit.domain = sectionDomain;
+    std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
+    if (!prefix.empty()) {
+      // "3.4 Samples: 50 µL of serum ..." is a step that names its topic;
+      // "Samples: X1-X8 in A3-H4" (no label) describes the plate.
+      UnitKind kind = kindOfHeading(prefix);
+      if (kind != UnitKind::Procedure && unit.label.empty())
+        unit.kind = kind;
+      Domain d = domainOfHeading(prefix);
+      if (d != Domain::Unstated)
+        unit.domain = d;
+    }
+    if (unit.kind == UnitKind::Procedure && !startsWithVerb(unit.text) && layoutContent(unit.text)) {
+      std::vector<ProseQuantity> qs = proseQuantities(unit.text, platform_);
+      bool values = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
+        return q.dimension == Dimension::Volume || q.dimension == Dimension::Time ||
+               q.dimension == Dimension::Speed || q.dimension == Dimension::Wavelength;
+      });
+      if (!values)
+        unit.kind = UnitKind::Layout;
+    }
+    if (!unit.label.empty())
+      labels_.emplace(unit.label, static_cast<unsigned>(u));
+  }
+}
+
+void Reader::splitSentences() {
+  static const std::set<std::string, std::less<>> abbreviations = {
+      "e.g", "i.e", "approx", "ca", "vs", "etc", "incl", "resp", "no", "fig", "p", "cf", "al",
+      "min", "max", "conc", "dil", "r.t", "st", "vol"};
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    const TextUnit &unit = out_.units[u];
+    if (unit.kind == UnitKind::Header)
+      continue;
+    const std::string &t = unit.text;
+    size_t start = 0;
+    bool firstInUnit = true;
+    auto push = [&](size_t end) {
+      std::string_view piece = std::string_view(t).substr(start, end - start);
+      size_t lead = 0;
+      while (lead < piece.size() && (piece[lead] == ' ' || piece[lead] == '\t'))
+        ++lead;
+      piece.remove_prefix(lead);
+      while (!piece.empty() && (piece.back() == ' '))
+        piece.remove_suffix(1);
+      if (!piece.empty()) {
+        Sentence s;
+        s.unit = u;
+        s.text = std::string(piece);
+        s.offset = start + lead;
+        s.tokens = prose::tokenize(s.text);
+        s.firstInUnit = firstInUnit;
+        firstInUnit = false;
+        sentences_.push_back(std::move(s));
+      }
+      start = end;
+    };
+    for (size_t i = 0; i < t.size(); ++i) {
+      char c = t[i];
+      if ((c == '.' || c == '!' || c == '?') && i + 1 < t.size() && t[i + 1] == ' ') {
+        // Not after an abbreviation ("approx. 5", "e.g. the") or an initial
+        // when the sentence goes on in lower case; "37 °C. Then" ends one.
+        size_t w = i;
+        while (w > 0 && (std::isalnum(static_cast<unsigned char>(t[w - 1])) || t[w - 1] == '.'))
+          --w;
+        std::string word = prose::lowerAscii(std::string_view(t).substr(w, i - w));
+        size_t next = i + 1;
+        while (next < t.size() && t[next] == ' ')
+          ++next;
+        bool lowerNext = next < t.size() && ((t[next] >= 'a' && t[next] <= 'z') || isDigitChar(t[next]));
+        // A sentence does not start with a digit or in lower case after an
+        // abbreviation or a single letter ("corr. 570 nm", "approx. 5").
+        if (c == '.' && lowerNext && (abbreviations.count(word) || word.size() <= 5))
+          continue;
+        if (c == '.' && (word == "e.g" || word == "i.e" || word == "cf" || word == "vs"))
+          continue;
+        push(i + 1);
+        continue;
+      }
+      // Reading a sentence costs the square of its length (every clause
+      // looks at its neighbours), so text with no full stop for pages is
+      // cut into pieces at a clause boundary; no real step is this long.
+      if (i - start >= kMaxSentenceBytes) {
+        size_t cut = i;
+        for (size_t k = i; k > start + kMaxSentenceBytes / 2; --k)
+          if ((t[k - 1] == ';' || t[k - 1] == ',') && t[k] == ' ') {
+            cut = k;
+            break;
+          }
+        while (cut > start + 1 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80)
+          --cut;
+        push(cut);
+      }
+    }
+    push(t.size());
+  }
+}
+
+
+/// Whether an action of `cls` takes a value of `p` while its clause is read.
+bool accepts(const Draft &d, Param p, const Value &v) {
+  const Action &a = d.action;
+  auto free = [&](Param q) { return !a.has(q); };
+  bool bound = !v.exact();
+  switch (a.cls) {
+  case ActionClass::Dispense: return p == Param::Volume && free(Param::Volume);
+  case ActionClass::Aspirate: return p == Param::Volume && free(Param::Volume);
+  case ActionClass::Transfer: return p == Param::Volume && free(Param::Volume);
+  case ActionClass::Wash:
+    return (p == Param::Volume && free(Param::Volume)) ||
+           (p == Param::Cycles && free(Param::Cycles)) || (p == Param::Time && free(Param::Time));
+  case ActionClass::Mix:
+    return (p == Param::Cycles && free(Param::Cycles)) ||
+           (p == Param::Volume && free(Param::Volume)) || (p == Param::Time && free(Param::Time)) ||
+           (p == Param::Speed && free(Param::Speed));
+  case ActionClass::Incubate:
+    return (p == Param::Time && (free(Param::Time) || bound)) ||
+           (p == Param::Temperature && (free(Param::Temperature) || bound)) ||
+           (p == Param::Speed && free(Param::Speed));
+  case ActionClass::Shake:
+    return (p == Param::Time && free(Param::Time)) || (p == Param::Speed && free(Param::Speed)) ||
+           (p == Param::Temperature && free(Param::Temperature));
+  case ActionClass::Read:
+    return (p == Param::Wavelength) || (p == Param::Reference && free(Param::Reference));
+  case ActionClass::ReadFluorescence: return p == Param::Wavelength;
+  case ActionClass::Analyze: return p == Param::Wavelength && free(Param::Wavelength);
+  case ActionClass::Wait: return p == Param::Time && free(Param::Time);
+  case ActionClass::Magnet: return p == Param::Time && free(Param::Time);
+  case ActionClass::Prepare:
+    // "Prepare 10 mL of working reagent"; a dilution takes only its ratio
+    // ("diluted 1:100, 100 µL per well" adds 100 µL).
+    return p == Param::Ratio ||
+           (p == Param::Volume && free(Param::Volume) &&
+            (d.verb == "prepare" || d.verb == "prepared" || d.verb == "make" ||
+             d.verb == "reconstitute" || d.verb == "reconstituted"));
+  case ActionClass::Equilibrate:
+    return (p == Param::Temperature && free(Param::Temperature)) ||
+           (p == Param::Time && free(Param::Time));
+  case ActionClass::Note: return p != Param::Wavelength && p != Param::Volume;
+  }
+  return false;
+}
+
+Param paramOf(Dimension dimension) {
+  switch (dimension) {
+  case Dimension::Volume: return Param::Volume;
+  case Dimension::Time: return Param::Time;
+  case Dimension::Temperature: return Param::Temperature;
+  case Dimension::Speed: return Param::Speed;
+  case Dimension::Wavelength: return Param::Wavelength;
+  case Dimension::Count: return Param::Cycles;
+  case Dimension::Ratio: return Param::Ratio;
+  case Dimension::Concentration: return Param::Ratio;
+  }
+  return Param::Ratio;
+}
+
+/// The class a lone value implies.
+ActionClass impliedClass(Param p) {
+  switch (p) {
+  case Param::Volume: return ActionClass::Dispense;
+  case Param::Time:
+  case Param::Temperature: return ActionClass::Incubate;
+  case Param::Speed: return ActionClass::Shake;
+  case Param::Wavelength:
+  case Param::Reference: return ActionClass::Read;
+  default: return ActionClass::Note;
+  }
+}
+
+Domain combine(bool person, bool robot) {
+  if (person && robot)
+    return Domain::Both;
+  return person ? Domain::Person : robot ? Domain::Robot : Domain::Unstated;
+}
+
+void markersIn(const std::vector<Token> &toks, size_t first, size_t last, bool &person,
+               bool &robot) {
+  for (size_t i = first; i < last && i < toks.size(); ++i) {
+    const Token &t = toks[i];
+    if (!t.isWord())
+      continue;
+    if (kPersonWords.count(t.lower) || t.lower.rfind("hand-", 0) == 0)
+      person = true;
+    if (t.is("hand") && i > 0 && toks[i - 1].is("by"))
+      person = true;
+    if ((t.is("water") && i + 1 < toks.size() && toks[i + 1].is("bath")) ||
+        (t.is("heat") && i + 1 < toks.size() && toks[i + 1].is("block")) ||
+        (t.is("cold") && i + 1 < toks.size() && toks[i + 1].is("room")) ||
+        (t.is("on") && i + 1 < toks.size() && toks[i + 1].is("ice")))
+      person = true;
+    if (kRobotWords.count(t.lower))
+      robot = true;
+    if (t.is("liquid") && i + 1 < toks.size() && toks[i + 1].is("handler"))
+      robot = true;
+  }
+}
+
+Domain Reader::domainAround(const Sentence &s, size_t first, size_t last,
+                            const std::vector<std::pair<size_t, size_t>> &spans,
+                            size_t self) const {
+  bool person = false, robot = false;
+  markersIn(s.tokens, first, last, person, robot);
+  if (person || robot)
+    return combine(person, robot);
+  // A clause of its own (between `;`) with this action alone.
+  size_t clauseStart = first, clauseEnd = last;
+  while (clauseStart > 0 && !s.tokens[clauseStart - 1].isPunct(";"))
+    --clauseStart;
+  while (clauseEnd < s.tokens.size() && !s.tokens[clauseEnd].isPunct(";"))
+    ++clauseEnd;
+  unsigned inClause = 0;
+  for (size_t k = 0; k < spans.size(); ++k)
+    if (spans[k].first < clauseEnd && spans[k].second > clauseStart)
+      ++inClause;
+  if (inClause <= 1 || spans.size() == 1) {
+    markersIn(s.tokens, inClause <= 1 ? clauseStart : 0, inClause <= 1 ? clauseEnd : s.tokens.size(),
+              person, robot);
+    if (person || robot)
+      return combine(person, robot);
+  }
+  (void)self;
+  return out_.units[s.unit].domain;
+}
+
+/// Words that make a sentence conditional or optional.
+bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const Token &t = toks[i];
+    // "..., with a 570 nm reference if available": a value made optional,
+    // not the step.
+    if (t.is("if") && i > lastActionToken && i + 1 < toks.size() &&
+        (toks[i + 1].is("available") || toks[i + 1].is("desired") || toks[i + 1].is("possible") ||
+         toks[i + 1].is("needed") || toks[i + 1].is("necessary") || toks[i + 1].is("required")))
+      continue;
+    if (t.is("optional") && i > lastActionToken)
+      continue;
+    if (t.is("if") || t.is("unless") || t.is("optional") || t.is("optionally") ||
+        t.is("alternatively") || t.is("alternative") || t.is("may") || t.is("should") ||
+        t.is("can") || t.is("could") || t.is("might") || t.is("avoid") || t.is("never") ||
+        t.is("do") || t.is("don't") || t.is("not"))
+      if (!(t.is("not") && i > 0 && (toks[i - 1].is("do") || toks[i - 1].is("should"))) &&
+          !(t.is("do") && i + 1 < toks.size() && !toks[i + 1].is("not")) &&
+          !(t.is("not") && i + 1 < toks.size() && (toks[i + 1].is("more") || toks[i + 1].is("longer") || toks[i + 1].is("exceeding") || toks[i + 1].is("less"))))
+        return true;
+  }
+  return false;
+}
+
+void Reader::readSentence(unsigned index) {
+  Sentence &s = sentences_[index];
+  const TextUnit &unit = out_.units[s.unit];
+  const std::vector<Token> &toks = s.tokens;
+  std::vector<Draft> drafts;
+  int cur = -1;
+  std::optional<bool> pendingDark, pendingLid;
+  std::vector<int> depth(toks.size() + 1, 0);
+  for (size_t k = 0, d = 0; k < toks.size(); ++k) {
+    if (toks[k].isPunct("("))
+      ++d;
+    depth[k] = static_cast<int>(d);
+    if (toks[k].isPunct(")") && d > 0)
+      --d;
+  }
+  bool washContext = false;
+  std::vector<std::string> pendingWords;
+  std::vector<Value> pendingCounts;
+  bool negateShaking = false;
+
+  auto startAction = [&](ActionClass cls, size_t at, bool explicitVerb) {
+    Draft d;
+    d.action.cls = cls;
+    d.explicitVerb = explicitVerb;
+    if (explicitVerb && at < toks.size())
+      d.verb = toks[at].lower;
+    d.imperative = explicitVerb && ((at == 0 && s.firstInUnit) ||
+                                    (at > 0 && (toks[at - 1].is("then") || toks[at - 1].isPunct(";"))));
+    d.inParens = !explicitVerb && at < depth.size() && depth[at] > 0;
+    d.firstToken = at;
+    d.lastToken = at + 1;
+    if (pendingDark && cls == ActionClass::Incubate) {
+      d.action.dark = pendingDark;
+      pendingDark.reset();
+    }
+    if (pendingLid && cls == ActionClass::Incubate) {
+      d.action.lidOn = pendingLid;
+      pendingLid.reset();
+    }
+    if (drafts.empty() && !pendingWords.empty()) {
+      d.action.words = pendingWords;
+      pendingWords.clear();
+    }
+    d.counts = std::move(pendingCounts);
+    pendingCounts.clear();
+    drafts.push_back(std::move(d));
+    cur = static_cast<int>(drafts.size() - 1);
+  };
+  auto clauseBoundary = [&](size_t i) {
+    const Token &t = toks[i];
+    if (t.isPunct(";") || t.isPunct("->") || t.isPunct("→"))
+      return true;
+    if (t.is("then") || t.is("followed") || t.is("afterwards"))
+      return true;
+    if (t.is("next") && (i == 0 || toks[i - 1].kind == Token::Kind::Punct ||
+                         (i + 1 < toks.size() && toks[i + 1].isPunct(","))))
+      return true;
+    if (t.isPunct(">") && i + 1 < toks.size() && toks[i + 1].isPunct(">"))
+      return true;
+    return false;
+  };
+
+  for (size_t i = 0; i < toks.size();) {
+    const Token &t = toks[i];
+    if (clauseBoundary(i)) {
+      cur = -1;
+      ++i;
+      continue;
+    }
+    if (t.isPunct("-") && i + 1 < toks.size() && toks[i + 1].isPunct(">")) {
+      cur = -1;
+      i += 2;
+      continue;
+    }
+    if (std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text)) {
+      size_t next = std::max(q->last, i + 1);
+      if (q->dimension == Dimension::Concentration ||
+          (q->dimension == Dimension::Ratio && q->value.symbolic == Unit::Ratio)) {
+        i = next;
+        continue;
+      }
+      Value v = q->value;
+      v.loc = locate(s.unit, s.offset + toks[q->first].begin,
+                     toks[q->last - 1].end - toks[q->first].begin);
+      Param p = paramOf(q->dimension);
+      // A count is a wash's or a mix's cycles; elsewhere it waits for one
+      // ("3 x wash") or means nothing here ("20X concentrate").
+      if (p == Param::Cycles) {
+        // "repeating the process three times for a total of four washes":
+        // the total is the wash's cycles.
+        bool total = (q->first >= 2 && toks[q->first - 1].is("of") && toks[q->first - 2].is("total")) ||
+                     (q->last + 1 < toks.size() && toks[q->last].is("in") &&
+                      (toks[q->last + 1].is("total") || toks[q->last + 1].is("all")));
+        if (total) {
+          for (auto it = drafts.rbegin(); it != drafts.rend(); ++it)
+            if (it->action.cls == ActionClass::Wash || it->action.cls == ActionClass::Mix) {
+              it->action.values(Param::Cycles) = {v};
+              break;
+            }
+          if (std::any_of(drafts.begin(), drafts.end(), [](const Draft &d) {
+                return d.action.cls == ActionClass::Wash || d.action.cls == ActionClass::Mix;
+              })) {
+            i = next;
+            continue;
+          }
+        }
+        // "five further washes", "3 rinses": a wash named by its count.
+        const Token &unitWord = toks[q->last - 1];
+        if ((unitWord.is("washes") || unitWord.is("rinses")) &&
+            !(cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Wash)) {
+          // "Wash buffer (PBS), 200 µL, 3 washes": the volume read before
+          // belongs to the wash.
+          if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Dispense &&
+              !drafts[static_cast<size_t>(cur)].explicitVerb &&
+              (drafts[static_cast<size_t>(cur)].washNoun || washContext)) {
+            drafts[static_cast<size_t>(cur)].action.cls = ActionClass::Wash;
+          } else {
+            startAction(ActionClass::Wash, q->first, true);
+          }
+          drafts[static_cast<size_t>(cur)].verb = "wash";
+          drafts[static_cast<size_t>(cur)].explicitVerb = true;
+        }
+        if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
+          drafts[static_cast<size_t>(cur)].action.values(p).push_back(v);
+        } else if (cur >= 0) {
+          drafts[static_cast<size_t>(cur)].counts.push_back(v);
+        } else {
+          pendingCounts.push_back(v); // "3 x wash": for the next action
+        }
+        i = next;
+        continue;
+      }
+      if (p == Param::Wavelength && cur >= 0) {
+        Draft &d = drafts[static_cast<size_t>(cur)];
+        if (d.action.cls == ActionClass::Read && d.action.has(Param::Wavelength) &&
+            !d.action.has(Param::Reference)) {
+          // The second wavelength of a read is its reference ("450 nm
+          // with correction at 570 nm", "450/620 nm"), unless it restates
+          // the first ("OD450 (read 450 nm)").
+          bool restated = d.action.values(Param::Wavelength).front().admits(v.low);
+          if (!restated)
+            d.action.values(Param::Reference).push_back(v);
+          i = next;
+          continue;
+        }
+        if (d.action.cls == ActionClass::Read && d.action.has(Param::Reference)) {
+          i = next;
+          continue; // a restatement
+        }
+        if (d.action.cls == ActionClass::ReadFluorescence) {
+          bool excitation = false, emission = false;
+          for (size_t k = (i >= 3 ? i - 3 : 0); k < i; ++k) {
+            excitation |= toks[k].lower.rfind("ex", 0) == 0;
+            emission |= toks[k].lower.rfind("em", 0) == 0;
+          }
+          Param which = emission ? Param::Emission
+                        : excitation ? Param::Excitation
+                        : d.action.has(Param::Excitation) ? Param::Emission
+                                                          : Param::Excitation;
+          if (!d.action.has(which))
+            d.action.values(which).push_back(v);
+          i = next;
+          continue;
+        }
+      }
+      // A volume above a millilitre is an amount to prepare ("about 20 mL
+      // are needed"), never what goes into a well of a microplate.
+      if (p == Param::Volume && v.low > 1000) {
+        if (!(cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Prepare)) {
+          startAction(ActionClass::Prepare, q->first, false);
+        }
+        Draft &d = drafts[static_cast<size_t>(cur)];
+        if (!d.action.has(Param::Volume))
+          d.action.values(Param::Volume).push_back(v);
+        i = next;
+        continue;
+      }
+      if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Incubate &&
+          p == Param::Volume && !drafts[static_cast<size_t>(cur)].action.hasNumeric()) {
+        // "Develop with 100 µL TMB for 20 min", "incubate with 100 µL of
+        // X": the liquid is added first.
+        Draft add;
+        add.action.cls = ActionClass::Dispense;
+        add.firstToken = q->first;
+        add.lastToken = q->last;
+        add.insertedBefore = true;
+        add.action.values(Param::Volume).push_back(v);
+        drafts.insert(drafts.begin() + cur, std::move(add));
+        ++cur;
+        i = next;
+        continue;
+      }
+      if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Read &&
+          p == Param::Time) {
+        // "read within 10 minutes": a limit for the operator, a note.
+        Draft note;
+        note.action.cls = ActionClass::Note;
+        note.firstToken = q->first;
+        note.lastToken = q->last;
+        note.action.values(Param::Time).push_back(v);
+        drafts.push_back(std::move(note));
+        i = next;
+        continue;
+      }
+      if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Shake &&
+          p == Param::Temperature) {
+        drafts[static_cast<size_t>(cur)].action.cls = ActionClass::Incubate;
+      }
+      // "After five washes as above, 100 µl of substrate was added": a value
+      // after a comma whose own verb comes later belongs to that verb.
+      if (cur >= 0 && i > 0 && toks[i - 1].isPunct(",") &&
+          drafts[static_cast<size_t>(cur)].explicitVerb) {
+        std::optional<ActionClass> later;
+        for (size_t k = q->last; k < toks.size() && k < q->last + 10; ++k) {
+          if (toks[k].isPunct(",") || toks[k].isPunct(";") || clauseBoundary(k) ||
+              toks[k].isNumber())
+            break;
+          if (auto it = verbs().find(toks[k].lower); it != verbs().end()) {
+            later = it->second;
+            break;
+          }
+        }
+        Draft probe;
+        if (later) {
+          probe.action.cls = *later;
+          probe.verb = "add";
+        }
+        if (later && *later != drafts[static_cast<size_t>(cur)].action.cls &&
+            accepts(probe, p, v)) {
+          startAction(*later, q->first, false);
+          drafts[static_cast<size_t>(cur)].action.values(p).push_back(v);
+          drafts[static_cast<size_t>(cur)].lastToken = q->last;
+          i = next;
+          continue;
+        }
+      }
+      if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
+        Draft &d = drafts[static_cast<size_t>(cur)];
+        if (p == Param::Time && d.action.cls == ActionClass::Incubate && d.action.has(Param::Time) &&
+            v.exact() && d.action.values(Param::Time).front().exact() &&
+            !(i > 0 && toks[i - 1].is("or")))
+          goto newImplicit;
+        d.action.values(p).push_back(v);
+        d.lastToken = q->last;
+      } else {
+      newImplicit:
+        // A value with no action to take it: the action it implies, after
+        // the current one. A lone temperature or speed is a note ("All
+        // incubations are at RT on the shaker at 700 rpm") unless a time
+        // joins it.
+        // A dilution in passing ("serum (1:100)") describes a liquid; only
+        // a preparation takes it.
+        if (p == Param::Ratio) {
+          i = next;
+          continue;
+        }
+        ActionClass cls = impliedClass(p);
+        // "so that all wells hold 100 µL", "final volume 200 µL": a state
+        // the steps lead to, not a step.
+        for (size_t k = q->first; k-- > 0 && k + 6 >= q->first;) {
+          const Token &w = toks[k];
+          if (w.isPunct(",") || w.isPunct(";"))
+            break;
+          if (w.is("final") || w.is("total") || w.is("leaving") || w.is("resulting") ||
+              w.is("giving") || w.is("hold") || w.is("holds") || w.is("contain") ||
+              w.is("contains") || w.is("ends") || (w.is("that") && k > 0 && toks[k - 1].is("so")))
+            cls = ActionClass::Note;
+        }
+        // "samples to RT, 30 min": warming to room temperature.
+        if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
+          cls = ActionClass::Equilibrate;
+        // "within 30 minutes", "up to 2 h" with no step: a limit, a note.
+        if (p == Param::Time && !v.exact())
+          cls = ActionClass::Note;
+        startAction(cls, q->first, false);
+        Draft &d = drafts[static_cast<size_t>(cur)];
+        d.action.values(p).push_back(v);
+        d.lastToken = q->last;
+        if (washContext && cls == ActionClass::Dispense)
+          d.washNoun = true;
+      }
+      i = next;
+      continue;
+    }
+    if (t.isWord() || t.isPunct("+")) {
+      const std::string &w = t.lower;
+      std::string_view next = i + 1 < toks.size() ? std::string_view(toks[i + 1].lower) : "";
+      std::string_view prev = i > 0 ? std::string_view(toks[i - 1].lower) : "";
+      // Flags.
+      if (w == "dark" || ((w == "protect" || w == "protected") && next == "from") ||
+          w == "light-protected" || w == "foil") {
+        if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Incubate)
+          drafts[static_cast<size_t>(cur)].action.dark = true;
+        else
+          pendingDark = true;
+        ++i;
+        continue;
+      }
+      if (w == "cover" || w == "covered" || w == "seal" || w == "sealed" || w == "lid") {
+        bool off = next == "off" || prev == "without" || prev == "no";
+        if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Incubate)
+          drafts[static_cast<size_t>(cur)].action.lidOn = !off;
+        else
+          pendingLid = !off;
+        ++i;
+        continue;
+      }
+      if ((w == "shaking" || w == "shaken" || w == "shake" || w == "shaker" || w == "agitation") &&
+          (prev == "no" || prev == "without" || prev == "not")) {
+        if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Incubate)
+          drafts[static_cast<size_t>(cur)].action.shaking = false;
+        else
+          negateShaking = true;
+        ++i;
+        continue;
+      }
+      if (w == "static" || w == "stationary") {
+        if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Incubate)
+          drafts[static_cast<size_t>(cur)].action.shaking = false;
+        ++i;
+        continue;
+      }
+      if (w == "shaker" || w == "orbital") {
+        if (cur >= 0) {
+          Draft &d = drafts[static_cast<size_t>(cur)];
+          d.shakerContext = true;
+          if (d.action.cls == ActionClass::Incubate)
+            d.action.shaking = true;
+        }
+        ++i;
+        continue;
+      }
+      if (w == "rack" || w == "tube" || w == "tubes" || w == "reservoir" || w == "trough") {
+        if (cur >= 0)
+          drafts[static_cast<size_t>(cur)].fromRackOrTube = true;
+      }
+      if (w == "linear" || w == "logistic" || w == "4-pl" || w == "4pl" || w == "4-param" ||
+          w == "four-parameter" || w == "4-parameter" || w == "5-pl") {
+        // Handled below as analysis words, and remember the model.
+      }
+      // Verbs, with the nouns that look like them.
+      auto verbIt = verbs().find(w);
+      // "+ 200ul dye", "+25ul tracer": an addition at the start of a clause;
+      // "reagent + samples" joins two names.
+      bool plus = (t.isPunct("+") || w == "+") &&
+                  (i == 0 || toks[i - 1].kind == Token::Kind::Punct || clauseBoundary(i - 1));
+      if ((t.isPunct("+") || w == "+") && !plus) {
+        ++i;
+        continue;
+      }
+      if (verbIt != verbs().end() || plus) {
+        ActionClass cls = plus ? ActionClass::Dispense : verbIt->second;
+        bool noun = kDeterminers.count(prev) > 0 && cls != ActionClass::Analyze &&
+                    !(prev == "each" || prev == "every");
+        if (kNounFollowers.count(next) && cls != ActionClass::Analyze &&
+            !(cls == ActionClass::Dispense && next == "plate") &&
+            !(cls == ActionClass::Wash && (next == "plate" || next == "step" || next == "steps")))
+          noun = true;
+        if (w == "wash" && (next == "buffer" || next == "solution" || next == "reagent"))
+          washContext = true;
+        if ((w == "left" || w == "leave") && !(next == "to" || next == "in" || next == "for" ||
+                                                next == "at" || next == "on" || next == "undisturbed"))
+          noun = true;
+        if ((w == "warm" || w == "cool" || w == "thaw") &&
+            !(next == "to" || next == "up" || next == "down" || next == "for" || next == "the" ||
+              next == "plate" || prev == "let" || prev == "allow" || prev == "to" || i == 0 ||
+              (cur < 0 && drafts.empty())))
+          noun = true;
+        if ((w == "stand" || w == "sit" || w == "settle") && !(prev == "let" || prev == "to" ||
+                                                                next == "for" || i == 0))
+          noun = true;
+        if (w == "heat" && next == "block")
+          noun = true;
+        // "diluted samples", "prepared plate": a participle before its noun.
+        if (cls == ActionClass::Prepare && !next.empty() && i + 1 < toks.size() &&
+            toks[i + 1].isWord() && !isAnyVerb(next) &&
+            !(next == "the" || next == "a" || next == "an" || next == "in" || next == "with" ||
+              next == "to" || next == "all" || next == "each" || next == "fresh" ||
+              next == "up" || next == "it" || next == "them" || next == "by"))
+          noun = true;
+        if ((w == "store" || w == "stored" || w == "keep" || w == "kept" || w == "hold") &&
+            cur >= 0)
+          noun = true;
+        if (w == "make" && next != "up")
+          noun = true;
+        if (w == "put" && next != "into" && next != "in")
+          noun = true;
+        if ((w == "magnet" || w == "magnetic") && cur >= 0 &&
+            drafts[static_cast<size_t>(cur)].action.cls != ActionClass::Incubate)
+          noun = true;
+        if (w == "mixing" && (prev == "check" || prev == "for" || prev == "ensure"))
+          noun = true;
+        if (w == "measuring" || w == "recorded" || w == "record")
+          noun = noun || (prev == "the");
+        if ((w == "stop" || w == "stops" || w == "stopped" || w == "stopping") &&
+            (next == "solution" || next == "reagent" || next == "buffer"))
+          noun = true;
+        if (w == "read" && (next == "the" && i + 2 < toks.size() && toks[i + 2].is("results")))
+          noun = false;
+        if (noun) {
+          if (cur >= 0)
+            drafts[static_cast<size_t>(cur)].action.words.push_back(w);
+          else
+            pendingWords.push_back(w);
+          ++i;
+          continue;
+        }
+        if (cls == ActionClass::Analyze && (w == "curve" || w == "regression" || w == "logistic" ||
+                                            w == "4-pl" || w == "4pl" || w == "4-param" ||
+                                            w == "four-parameter" || w == "4-parameter" ||
+                                            w == "5-pl" || w == "5pl" || w == "fit" ||
+                                            w == "fitted" || w == "interpolate" ||
+                                            w == "interpolated")) {
+          // Analysis words join the analysis of the clause.
+          if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Analyze) {
+            drafts[static_cast<size_t>(cur)].curveWord = true;
+          } else {
+            startAction(ActionClass::Analyze, i, true);
+            drafts[static_cast<size_t>(cur)].curveWord = true;
+          }
+          Draft &d = drafts[static_cast<size_t>(cur)];
+          if (w == "logistic" || w == "4-pl" || w == "4pl" || w == "4-param" ||
+              w == "four-parameter" || w == "4-parameter" || w == "5-pl" || w == "5pl")
+            d.action.fourPL = true;
+          if (w == "regression" && !d.action.fourPL)
+            d.action.fourPL = false;
+          ++i;
+          continue;
+        }
+        if (w == "four" && next == "parameter") {
+          ++i;
+          continue;
+        }
+        // Parts of one wash: "Wash: fill ..., then aspirate", "wash ... and
+        // discard".
+        if (!drafts.empty() && drafts.back().action.cls == ActionClass::Wash &&
+            (cls == ActionClass::Aspirate ||
+             (cls == ActionClass::Dispense && (w == "fill" || w == "fills" || w == "filled")))) {
+          ++i;
+          continue;
+        }
+        if (cur >= 0) {
+          Draft &d = drafts[static_cast<size_t>(cur)];
+          if (cls == ActionClass::Wash && d.action.cls == ActionClass::Aspirate &&
+              !d.action.hasNumeric()) {
+            d.action.cls = ActionClass::Wash;
+            d.explicitVerb = true;
+            ++i;
+            continue;
+          }
+          // Shaking during an incubation is its parameter.
+          if (cls == ActionClass::Shake && d.action.cls == ActionClass::Incubate) {
+            d.action.shaking = true;
+            d.shakerContext = true;
+            ++i;
+            continue;
+          }
+          if (cls == ActionClass::Shake && d.action.cls == ActionClass::Mix) {
+            d.action.cls = ActionClass::Shake;
+            ++i;
+            continue;
+          }
+          // The same verb again, or a second verb for an action that has no
+          // values yet ("are pipetted by the operator: add 100 µL"): one
+          // action.
+          if (cls == d.action.cls && (!d.action.hasNumeric() || !d.explicitVerb)) {
+            d.explicitVerb = true;
+            ++i;
+            continue;
+          }
+          // A value read before its verb ("100 µL of TMB is added", "50 µL
+          // ... are transferred"): the verb names the action.
+          bool participle = (w.size() > 3 && (w.compare(w.size() - 2, 2, "ed") == 0 ||
+                                              w.compare(w.size() - 2, 2, "en") == 0)) ||
+                            prev == "is" || prev == "are" || prev == "was" || prev == "were" ||
+                            prev == "be" || prev == "been";
+          if (!d.explicitVerb && cls != d.action.cls && participle &&
+              (d.action.cls == ActionClass::Dispense || d.action.cls == ActionClass::Incubate ||
+               d.action.cls == ActionClass::Shake || d.action.cls == ActionClass::Read)) {
+            bool fits = true;
+            Draft probe;
+            probe.action.cls = cls;
+            for (size_t p = 0; p < kParamCount && fits; ++p)
+              for (const Value &v : d.action.params[p])
+                if (!accepts(probe, static_cast<Param>(p), v))
+                  fits = false;
+                else
+                  probe.action.params[p].push_back(v);
+            if (fits && cls != ActionClass::Prepare && cls != ActionClass::Analyze) {
+              d.action.cls = cls;
+              d.explicitVerb = true;
+              ++i;
+              continue;
+            }
+          }
+          if (cls == ActionClass::Prepare && d.action.hasNumeric() && !(next == "1" || next == "in" || next == "with") && d.action.cls != ActionClass::Prepare) {
+            d.action.words.push_back(w);
+            ++i;
+            continue;
+          }
+        }
+        startAction(cls, i, true);
+        Draft &d = drafts[static_cast<size_t>(cur)];
+        if (cls == ActionClass::Incubate && negateShaking) {
+          d.action.shaking = false;
+          negateShaking = false;
+        }
+        ++i;
+        continue;
+      }
+      // Reference words are read in resolveReferences; other words name
+      // the liquid.
+      if (t.isWord() && !isWellWordLike(w)) {
+        if (cur >= 0)
+          drafts[static_cast<size_t>(cur)].action.words.push_back(w);
+        else
+          pendingWords.push_back(w);
+      }
+      if (w == "wash" || w == "washing")
+        washContext = true;
+      ++i;
+      continue;
+    }
+    ++i;
+  }
+  if (pendingDark)
+    for (auto it = drafts.rbegin(); it != drafts.rend(); ++it)
+      if (it->action.cls == ActionClass::Incubate) {
+        it->action.dark = true;
+        break;
+      }
+  if (negateShaking)
+    for (auto it = drafts.rbegin(); it != drafts.rend(); ++it)
+      if (it->action.cls == ActionClass::Incubate) {
+        it->action.shaking = false;
+        break;
+      }
+
+  // Finish the drafts: counts, implied classes, splits.
+  std::vector<Draft> done;
+  for (size_t k = 0; k < drafts.size(); ++k) {
+    Draft d = std::move(drafts[k]);
+    Action &a = d.action;
+    if (a.cls == ActionClass::Dispense && (d.washNoun || washContext) && !d.counts.empty() &&
+        !a.has(Param::Cycles)) {
+      a.cls = ActionClass::Wash; // "Wash buffer, 5x, 200 µL"
+    }
+    if ((a.cls == ActionClass::Wash || a.cls == ActionClass::Mix) && !a.has(Param::Cycles) &&
+        !d.counts.empty())
+      a.values(Param::Cycles).push_back(d.counts.front());
+    if (a.cls == ActionClass::Mix && (a.has(Param::Speed) || d.shakerContext ||
+                                      (a.has(Param::Time) && !a.has(Param::Cycles) && !a.has(Param::Volume)))) {
+      a.cls = ActionClass::Shake; // "mix on a plate shaker for 30 s at 600 rpm"
+      a.values(Param::Volume).clear();
+      a.values(Param::Cycles).clear();
+    }
+    if (a.cls == ActionClass::Transfer && d.fromRackOrTube)
+      a.cls = ActionClass::Dispense; // from the sample rack into the plate
+    if (a.cls == ActionClass::Incubate && !a.has(Param::Time) && !d.explicitVerb &&
+        (a.has(Param::Temperature) || a.has(Param::Speed)))
+      a.cls = ActionClass::Note; // a temperature alone: a remark, not a step
+    if (a.cls == ActionClass::Shake && !a.has(Param::Time) && !d.explicitVerb)
+      a.cls = ActionClass::Note;
+    if (a.cls == ActionClass::Read) {
+      std::string lower = prose::lowerAscii(s.text);
+      if (hasAnyWord(lower, {"fluorescence", "fluorescent", "excitation", "emission", "ex", "em"})) {
+        a.cls = ActionClass::ReadFluorescence;
+        std::vector<Value> w = a.values(Param::Wavelength);
+        a.values(Param::Wavelength).clear();
+        if (!w.empty())
+          a.values(Param::Excitation).push_back(w[0]);
+        if (w.size() > 1)
+          a.values(Param::Emission).push_back(w[1]);
+        if (a.has(Param::Reference)) {
+          a.values(Param::Emission).push_back(a.values(Param::Reference).front());
+          a.values(Param::Reference).clear();
+        }
+      }
+    }
+    if (a.cls == ActionClass::Analyze) {
+      std::string lower = prose::lowerAscii(s.text);
+      if (hasAnyWord(lower, {"blank", "blanks", "zero"}) &&
+          hasAnyWord(lower, {"subtract", "subtracted", "subtracting", "subtraction", "minus",
+                             "corrected", "correct"}))
+        a.subtractBlank = true;
+      if (!a.fourPL) {
+        if (hasAnyWord(lower, {"logistic", "4-pl", "4pl", "four-parameter", "4-parameter",
+                               "4-param", "5-pl", "four parameter"}) ||
+            lower.find("4-param") != std::string::npos)
+          a.fourPL = true;
+        else if (hasAnyWord(lower, {"linear", "regression", "straight"}))
+          a.fourPL = false;
+      }
+      if (!d.curveWord && hasAnyWord(lower, {"curve", "fit", "regression", "logistic",
+                                             "interpolate", "interpolated", "4-pl", "4pl"}))
+        d.curveWord = true;
+    }
+    if (a.cls == ActionClass::Equilibrate && !a.has(Param::Temperature)) {
+      // "Bring ... to room temperature": without a temperature it is a
+      // warming of reagents nobody scripts; keep it weak.
+    }
+    // A dispense with a time is an addition and an incubation ("Block
+    // with 200 µL for 1 h").
+    if (a.cls == ActionClass::Dispense && (a.has(Param::Time) || a.has(Param::Temperature))) {
+      Draft inc;
+      inc.action.cls = ActionClass::Incubate;
+      inc.action.values(Param::Time) = a.values(Param::Time);
+      inc.action.values(Param::Temperature) = a.values(Param::Temperature);
+      a.values(Param::Time).clear();
+      a.values(Param::Temperature).clear();
+      inc.firstToken = d.lastToken;
+      inc.lastToken = d.lastToken;
+      done.push_back(std::move(d));
+      done.push_back(std::move(inc));
+      continue;
+    }
+    done.push_back(std::move(d));
+  }
+
+  // Shaking given without a time of its own belongs to the incubation
+  // next to it ("develop 90 min in the dark, shake 500rpm").
+  for (size_t k = 0; k < done.size(); ++k) {
+    Action &a = done[k].action;
+    if (a.cls != ActionClass::Shake || a.has(Param::Time) || !a.has(Param::Speed))
+      continue;
+    for (size_t m : {k > 0 ? k - 1 : k, k + 1}) {
+      if (m == k || m >= done.size() || done[m].action.cls != ActionClass::Incubate ||
+          done[m].action.has(Param::Speed))
+        continue;
+      done[m].action.values(Param::Speed) = a.values(Param::Speed);
+      done[m].action.shaking = true;
+      a.cls = ActionClass::Note;
+      a.values(Param::Speed).clear();
+      break;
+    }
+  }
+
+  // One step named twice in a clause ("is added next (100 µL per well)",
+  // "fit a curve ...; subtract the blank"): a mention next to the step of
+  // its kind, or two analyses of one sentence, are one.
+  // The partner may stand a preparation or a mention away ("IgG (100 µl,
+  // diluted 1:8000) was added").
+  auto skippable = [](const Draft &d) {
+    return !robotClass(d.action.cls) || (!d.action.hasNumeric() && d.action.cls != ActionClass::Analyze);
+  };
+  for (size_t m = 1; m < done.size();) {
+    size_t k = m;
+    bool merged = false;
+    while (k-- > 0) {
+      Action &x = done[k].action;
+      Action &y = done[m].action;
+      bool xWeak = !x.hasNumeric() && !(x.cls == ActionClass::Analyze);
+      bool yWeak = !y.hasNumeric() && !(y.cls == ActionClass::Analyze);
+      if (x.cls == y.cls && (xWeak || yWeak || x.cls == ActionClass::Analyze) &&
+          !(k + 1 < m && !xWeak && !yWeak)) {
+        Action &keep = yWeak && !xWeak ? x : y;
+        Action &drop = yWeak && !xWeak ? y : x;
+        for (const std::string &w : drop.words)
+          keep.words.push_back(w);
+        if (!keep.dark)
+          keep.dark = drop.dark;
+        if (!keep.fourPL)
+          keep.fourPL = drop.fourPL;
+        if (!keep.lidOn)
+          keep.lidOn = drop.lidOn;
+        for (size_t p = 0; p < kParamCount; ++p)
+          if (keep.params[p].empty())
+            keep.params[p] = drop.params[p];
+        bool curve = done[k].curveWord || done[m].curveWord;
+        bool verb = done[k].explicitVerb || done[m].explicitVerb;
+        bool parens = done[k].inParens && done[m].inParens;
+        bool imperative = done[k].imperative || done[m].imperative;
+        size_t first = std::min(done[k].firstToken, done[m].firstToken);
+        size_t last = std::max(done[k].lastToken, done[m].lastToken);
+        Draft kept = std::move(&keep == &x ? done[k] : done[m]);
+        kept.curveWord = curve;
+        kept.explicitVerb = verb;
+        kept.inParens = parens;
+        kept.imperative = imperative;
+        kept.firstToken = first;
+        kept.lastToken = last;
+        done[k] = std::move(kept);
+        done.erase(done.begin() + static_cast<long>(m));
+        merged = true;
+        break;
+      }
+      if (!skippable(done[k]))
+        break;
+    }
+    if (!merged)
+      ++m;
+  }
+
+  // Order words: "200 µL FixDenat after removing the medium", "before
+  // reading, add the stop solution" put in the text second what happens
+  // first. A step named by a gerund right after the word is put back in
+  // time order; other such words leave the sentence's order loose.
+  std::vector<size_t> order(done.size());
+  for (size_t k = 0; k < done.size(); ++k)
+    order[k] = k;
+  std::set<size_t> resolved;
+  auto gerundAfter = [&](size_t k, std::initializer_list<const char *> words) -> long {
+    const std::string &verb = done[k].verb;
+    if (verb.size() < 5 || verb.compare(verb.size() - 3, 3, "ing") != 0)
+      return -1;
+    size_t at = done[k].firstToken;
+    for (size_t back = 1; back <= 2 && back <= at; ++back)
+      for (const char *w : words)
+        if (toks[at - back].is(w))
+          return static_cast<long>(at - back);
+    return -1;
+  };
+  for (size_t k = 1; k < done.size(); ++k) {
+    long word = gerundAfter(k, {"after", "following"});
+    if (word >= 0 && static_cast<size_t>(word) > done[k - 1].firstToken) {
+      std::swap(order[k - 1], order[k]);
+      resolved.insert(static_cast<size_t>(word));
+      done[k].imperative = true;
+    }
+  }
+  if (done.size() >= 2) {
+    long word = gerundAfter(0, {"before", "prior"});
+    if (word >= 0) {
+      std::swap(order[0], order[1]);
+      resolved.insert(static_cast<size_t>(word));
+    }
+  }
+  bool loose = false;
+  size_t firstActionToken = done.empty() ? toks.size() : done.front().firstToken;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const Token &t = toks[i];
+    bool early = i < firstActionToken;
+    if (resolved.count(i))
+      continue;
+    // "... after subtraction of the blank" names no step of its own: only
+    // a step that begins after the word (before the next comma) is out of
+    // the time order.
+    if ((t.is("after") || t.is("following") || t.is("once") || t.is("having")) && !early &&
+        !(i + 1 < toks.size() && toks[i + 1].is("which"))) {
+      size_t end = i + 1;
+      while (end < toks.size() && !toks[end].isPunct(",") && !toks[end].isPunct(";"))
+        ++end;
+      bool stepAfter = std::any_of(done.begin(), done.end(), [&](const Draft &d) {
+        return d.firstToken > i && d.firstToken < end;
+      });
+      if (stepAfter)
+        loose = true;
+    }
+    if ((t.is("before") || t.is("prior")) && early)
+      loose = true;
+    // "Meanwhile prepare ...", "in parallel": two things at once. ("during
+    // which the antibody binds" describes the step, it is no second one.)
+    if (t.is("meanwhile") || t.is("simultaneously") || t.is("concurrently") ||
+        (t.is("parallel") && i > 0 && toks[i - 1].is("in")) ||
+        (t.is("same") && i > 1 && toks[i - 1].is("the") && toks[i - 2].is("at") &&
+         i + 1 < toks.size() && toks[i + 1].is("time")))
+      loose = true;
+  }
+  if (done.size() < 2 && !(firstActionToken < toks.size() && !toks.empty() &&
+                           (toks.front().is("before") || toks.front().is("prior"))))
+    loose = false;
+  s.loose = loose;
+  if (!toks.empty() && (toks.front().is("before") || toks.front().is("prior")) && index > 0) {
+    // "Before that, add ...": the previous sentence's steps come later.
+    for (Action &a : out_.actions)
+      if (a.sentence == index - 1)
+        a.orderLoose = true;
+    s.loose = true;
+  }
+  s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken);
+
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (size_t k = 0; k < done.size(); ++k) {
+    size_t begin = k == 0 ? 0 : done[k].firstToken;
+    size_t end = k + 1 < done.size() ? done[k + 1].firstToken : toks.size();
+    if (done[k].insertedBefore && k + 1 < done.size())
+      end = std::max(end, done[k + 1].lastToken);
+    spans.emplace_back(begin, std::max(begin, end));
+  }
+  bool person = false, robot = false;
+  markersIn(toks, 0, toks.size(), person, robot);
+  std::string unitPrefix = prose::lowerAscii(colonPrefix(unit.text));
+  Domain prefixDomain = domainOfHeading(unitPrefix);
+  std::vector<Action> built(done.size());
+  for (size_t k = 0; k < done.size(); ++k) {
+    Draft &d = done[k];
+    Action &a = built[k];
+    a = std::move(d.action);
+    size_t first = std::min(d.firstToken, toks.empty() ? 0 : toks.size() - 1);
+    size_t lastTok = std::min(std::max(d.lastToken, first + 1), toks.size());
+    size_t beginOffset = toks.empty() ? 0 : toks[first].begin;
+    size_t endOffset = toks.empty() ? s.text.size() : toks[lastTok - 1].end;
+    a.loc = locate(s.unit, s.offset + beginOffset, endOffset - beginOffset);
+    size_t spanBegin = spans[k].first < toks.size() ? toks[spans[k].first].begin : 0;
+    size_t spanEnd = spans[k].second > 0 && spans[k].second <= toks.size()
+                         ? toks[spans[k].second - 1].end
+                         : s.text.size();
+    a.text = s.text.substr(spanBegin, spanEnd > spanBegin ? spanEnd - spanBegin : 0);
+    a.unit = s.unit;
+    a.sentence = index;
+    a.label = unit.label;
+    a.domain = domainAround(s, spans[k].first, spans[k].second, spans, k);
+    // "added by the operator together with 50 µL diluent": a second value
+    // of the same kind, with no verb or words of its own, shares the
+    // first's hands.
+    if (a.domain == out_.units[s.unit].domain && k > 0 && !d.explicitVerb &&
+        done[k - 1].action.cls == a.cls) {
+      bool person = false, robot = false;
+      markersIn(toks, spans[k].first, spans[k].second, person, robot);
+      if (!person && !robot && !out_.actions.empty() && out_.actions.back().sentence == index)
+        a.domain = out_.actions.back().domain;
+    }
+    if (a.domain == Domain::Unstated && prefixDomain != Domain::Unstated)
+      a.domain = prefixDomain;
+    a.personNearby = person || prefixDomain == Domain::Person || prefixDomain == Domain::Both ||
+                     unit.domain == Domain::Person || unit.domain == Domain::Both ||
+                     a.domain == Domain::Person || a.domain == Domain::Both;
+    a.robotNearby = robot || a.domain == Domain::Robot;
+    a.conditional = s.conditional;
+    a.aside = d.inParens && !d.explicitVerb;
+    a.orderLoose = s.loose;
+    a.inProcedure = unit.kind == UnitKind::Procedure;
+    if (unit.kind == UnitKind::Preparation && robotClass(a.cls) && a.cls != ActionClass::Analyze)
+      a.cls = ActionClass::Prepare;
+    // The liquid's words: its own span's content words.
+    std::vector<std::string> words;
+    bool layout = false;
+    for (const std::string &w : a.words) {
+      if (kLiquidLayoutWords.count(w))
+        layout = true;
+      if (isAnyVerb(w) || kPersonWords.count(w) || kRobotWords.count(w))
+        continue;
+      words.push_back(w);
+    }
+    a.layoutLiquid = layout && (a.cls == ActionClass::Dispense || a.cls == ActionClass::Transfer);
+    std::string joined;
+    for (const std::string &w : words)
+      joined += (joined.empty() ? "" : " ") + w;
+    a.words = nameWords(joined);
+    a.liquid.clear();
+    if (a.cls == ActionClass::Dispense || a.cls == ActionClass::Wash || a.cls == ActionClass::Prepare) {
+      size_t count = 0;
+      for (const std::string &w : nameWords(joined)) {
+        if (count++ >= 4)
+          break;
+        a.liquid += (a.liquid.empty() ? "" : " ") + w;
+      }
+    }
+    bool curve = d.curveWord;
+    bool order = d.imperative && (a.cls == ActionClass::Aspirate || a.cls == ActionClass::Wash);
+    a.weak = !a.hasNumeric() && !(a.cls == ActionClass::Analyze && curve) && !order;
+    a.platformCan = true;
+    if (a.cls == ActionClass::Incubate || a.cls == ActionClass::Equilibrate) {
+      for (const Value &v : a.values(Param::Temperature)) {
+        if (v.symbolic == Unit::Ambient)
+          continue;
+        if (v.high < platform_.roomTempMinCelsius || v.low > platform_.heaterMaxCelsius)
+          a.platformCan = false;
+        if (a.has(Param::Speed) && v.low > platform_.roomTempMaxCelsius && !platform_.shakerHeated)
+          a.platformCan = false;
+      }
+    }
+    if (a.cls == ActionClass::Read)
+      for (const Value &v : a.values(Param::Wavelength))
+        if (std::none_of(platform_.readerFiltersNm.begin(), platform_.readerFiltersNm.end(),
+                         [&](double f) { return v.admits(f); }))
+          a.platformCan = false;
+    if (a.cls == ActionClass::ReadFluorescence && !platform_.readerFluorescence)
+      a.platformCan = false;
+    if (a.cls == ActionClass::Shake)
+      for (const Value &v : a.values(Param::Speed))
+        if (v.high < platform_.shakerMinRpm || v.low > platform_.shakerMaxRpm)
+          a.platformCan = false;
+  }
+  for (size_t k : order) {
+    out_.units[s.unit].actions.push_back(static_cast<unsigned>(out_.actions.size()));
+    out_.actions.push_back(std::move(built[k]));
+  }
+}
+
+
+
+bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b) {
+  for (const Value &v : a)
+    if (std::none_of(b.begin(), b.end(), [&](const Value &w) {
+          return w.admits(v.low) && w.admits(v.high) && v.symbolic == w.symbolic;
+        }))
+      return false;
+  return true;
+}
+
+/// `a` states nothing `b` does not: a restatement of it.
+bool restates(const Action &a, const Action &b) {
+  for (size_t p = 0; p < kParamCount; ++p)
+    if (!a.params[p].empty() && (b.params[p].empty() || !sameValues(a.params[p], b.params[p])))
+      return false;
+  if (!a.words.empty() && !b.words.empty() && liquidSimilarity(b.words, a.words) < 0.5)
+    return false;
+  return true;
+}
+
+void fillFrom(Action &a, const Action &src, std::string from, bool inexact) {
+  bool filled = false;
+  bool own = a.hasNumeric();
+  for (size_t p = 0; p < kParamCount; ++p)
+    if (a.params[p].empty() && !src.params[p].empty()) {
+      a.params[p] = src.params[p];
+      for (Value &v : a.params[p])
+        v.inferred = v.inferred || inexact;
+      filled = true;
+    }
+  if (!a.dark)
+    a.dark = src.dark;
+  if (!a.shaking)
+    a.shaking = src.shaking;
+  if (a.words.empty()) {
+    a.words = src.words;
+    a.liquid = src.liquid;
+  }
+  if (filled) {
+    a.copiedFrom = std::move(from);
+    a.inexactCopy = inexact && !own;
+    a.weak = false;
+  }
+}
+
+std::string labelOf(const std::vector<TextUnit> &units, const Action &a) {
+  const std::string &label = units[a.unit].label;
+  return label.empty() ? fmt::format("line {}", a.loc.line) : "step " + label;
+}
+
+bool numericLabel(const std::string &label, double &value) {
+  if (label.empty() || !std::all_of(label.begin(), label.end(),
+                                    [](char c) { return isDigitChar(c) || c == '.'; }))
+    return false;
+  value = std::atof(label.c_str());
+  return true;
+}
+
+
+void Reader::mergeRestatements() {
+  std::vector<Action> kept;
+  for (Action &a : out_.actions) {
+    if (!kept.empty() && a.copiedFrom.empty()) {
+      Action &b = kept.back();
+      bool sameSentence = a.sentence == b.sentence;
+      bool nextSentence = a.unit == b.unit && a.sentence == b.sentence + 1;
+      if (a.cls == b.cls && b.copiedFrom.empty() && (sameSentence || nextSentence)) {
+        if (a.weak && sameSentence) {
+          if (!b.dark)
+            b.dark = a.dark;
+          continue;
+        }
+        if (b.weak && sameSentence) {
+          if (a.words.empty())
+            a.words = b.words, a.liquid = b.liquid;
+          b = std::move(a);
+          continue;
+        }
+        // "Wavelength correction at 570 nm is recommended." after the read.
+        if (a.cls == ActionClass::Read && nextSentence && !b.has(Param::Reference) &&
+            a.values(Param::Wavelength).size() == 1 && !a.has(Param::Reference)) {
+          std::string lower = prose::lowerAscii(a.text);
+          if (hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
+                                 "background", "subtract"})) {
+            b.values(Param::Reference) = a.values(Param::Wavelength);
+            continue;
+          }
+        }
+        bool mergeable = sameSentence ? (a.cls == ActionClass::Incubate || a.cls == ActionClass::Shake ||
+                                         a.cls == ActionClass::Equilibrate || a.cls == ActionClass::Read ||
+                                         a.cls == ActionClass::ReadFluorescence || a.cls == ActionClass::Analyze)
+                                      : (a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence ||
+                                         a.cls == ActionClass::Analyze);
+        if (mergeable && restates(a, b)) {
+          if (!b.dark)
+            b.dark = a.dark;
+          if (!b.fourPL)
+            b.fourPL = a.fourPL;
+          if (!b.subtractBlank)
+            b.subtractBlank = a.subtractBlank;
+          continue;
+        }
+      }
+    }
+    kept.push_back(std::move(a));
+  }
+  out_.actions = std::move(kept);
+
+  // Consecutive washes with the same volume and liquid are one wash of
+  // their cycles together ("Wash with 300 µL. Repeat twice more." is
+  // `wash 3 times with 300 uL`); the script side merges the same way.
+  std::vector<Action> merged;
+  for (Action &a : out_.actions) {
+    if (a.cls == ActionClass::Wash && !a.weak) {
+      // The last wash, skipping mentions and notes between.
+      Action *prev = nullptr;
+      for (auto it = merged.rbegin(); it != merged.rend(); ++it) {
+        if (it->cls == ActionClass::Wash && !it->weak) {
+          prev = &*it;
+          break;
+        }
+        if (!it->weak && it->cls != ActionClass::Note)
+          break;
+      }
+      // Only what "repeat" made: two washes the text writes as two steps
+      // stay two (the script side keeps two statements apart too).
+      if (prev && a.repeatCopy && prev->inProcedure == a.inProcedure &&
+          (!a.has(Param::Volume) || !prev->has(Param::Volume) ||
+           sameValues(a.values(Param::Volume), prev->values(Param::Volume))) &&
+          (a.words.empty() || prev->words.empty() || liquidSimilarity(prev->words, a.words) > 0 ||
+           liquidSimilarity(a.words, prev->words) > 0)) {
+        auto cycles = [](const Action &w) {
+          std::pair<double, double> c{1, 1};
+          if (w.has(Param::Cycles)) {
+            const Value &v = w.values(Param::Cycles).front();
+            c = {v.low, v.high};
+          }
+          if (w.ambiguousCopy)
+            c.first = 0;
+          return c;
+        };
+        auto [l1, h1] = cycles(*prev);
+        auto [l2, h2] = cycles(a);
+        Value v;
+        v.low = l1 + l2;
+        v.high = h1 + h2;
+        v.kind = v.low == v.high ? Value::Kind::Exact : Value::Kind::Range;
+        v.text = fmt::format("{} wash cycle(s) in all", formatNumber(v.high));
+        v.loc = a.loc;
+        prev->values(Param::Cycles) = {v};
+        if (!prev->has(Param::Volume))
+          prev->values(Param::Volume) = a.values(Param::Volume);
+        prev->ambiguousCopy = false;
+        prev->text += " / " + a.text;
+        if (prev->copiedFrom.empty() && !a.copiedFrom.empty())
+          prev->copiedFrom = a.copiedFrom;
+        continue;
+      }
+    }
+    merged.push_back(std::move(a));
+  }
+  out_.actions = std::move(merged);
+}
+
+void Reader::markSummaries() {
+  // Sections: runs of units between headings, and between blocks of a
+  // different style (a table after a list) separated by a blank line.
+  std::vector<unsigned> sectionOf(out_.units.size(), 0);
+  unsigned section = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    if (out_.units[u].kind == UnitKind::Header ||
+        (u > 0 && unitAfterBlank_[u] && unitStyle_[u] != unitStyle_[u - 1]))
+      ++section;
+    sectionOf[u] = section;
+  }
+  if (section == 0 || section > 100)
+    return;
+  std::vector<std::vector<const Action *>> strong(section + 1);
+  for (const Action &a : out_.actions)
+    if (!a.weak && a.inProcedure && robotClass(a.cls) && a.copiedFrom.empty())
+      strong[sectionOf[a.unit]].push_back(&a);
+  auto same = [](const Action *x, const Action *y) {
+    if (x->cls != y->cls)
+      return false;
+    for (size_t p = 0; p < kParamCount; ++p)
+      if (!x->params[p].empty() && !y->params[p].empty() &&
+          !sameValues(x->params[p], y->params[p]) && !sameValues(y->params[p], x->params[p]))
+        return false;
+    return true;
+  };
+  std::set<unsigned> summaries;
+  for (unsigned i = 0; i <= section; ++i)
+    for (unsigned j = i + 1; j <= section; ++j) {
+      const auto &A = strong[i];
+      const auto &B = strong[j];
+      if (A.size() < 2 || B.size() < 2 || A.size() > 400 || B.size() > 400)
+        continue;
+      std::vector<std::vector<unsigned>> lcs(A.size() + 1, std::vector<unsigned>(B.size() + 1, 0));
+      for (size_t x = 1; x <= A.size(); ++x)
+        for (size_t y = 1; y <= B.size(); ++y)
+          lcs[x][y] = same(A[x - 1], B[y - 1]) ? lcs[x - 1][y - 1] + 1
+                                                : std::max(lcs[x - 1][y], lcs[x][y - 1]);
+      unsigned common = lcs[A.size()][B.size()];
+      size_t smaller = std::min(A.size(), B.size());
+      if (common >= 2 && common * 10 >= smaller * 6)
+        summaries.insert(A.size() <= B.size() ? i : j);
+    }
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    if (summaries.count(sectionOf[u]) && out_.units[u].kind == UnitKind::Procedure)
+      out_.units[u].kind = UnitKind::Summary;
+  for (Action &a : out_.actions)
+    if (out_.units[a.unit].kind == UnitKind::Summary)
+      a.inProcedure = false;
+}
+
+void Reader::finish() {
+  for (TextUnit &unit : out_.units)
+    unit.actions.clear();
+  bool seenStep = false;
+  for (Action &a : out_.actions) {
+    if (!robotClass(a.cls) && seenStep && a.inProcedure && !a.weak && a.cls != ActionClass::Note)
+      a.midProcedure = true;
+    seenStep |= robotClass(a.cls) && a.inProcedure && !a.weak;
+  }
+  for (size_t i = 0; i < out_.actions.size(); ++i) {
+    Action &a = out_.actions[i];
+    a.required = a.inProcedure && !a.weak && robotClass(a.cls) && a.domain != Domain::Person &&
+                 a.domain != Domain::Both && !a.conditional && a.platformCan && !a.ambiguousCopy &&
+                 !a.aside;
+    out_.units[a.unit].actions.push_back(static_cast<unsigned>(i));
+  }
+  // Sentences that give work to a person in general terms.
+  for (unsigned i = 0; i < sentences_.size(); ++i) {
+    const Sentence &s = sentences_[i];
+    bool person = false, robot = false;
+    markersIn(s.tokens, 0, s.tokens.size(), person, robot);
+    // "The technician coats the plate; the robot does the rest" splits the
+    // work, it does not give the rest away.
+    if (!person || robot)
+      continue;
+    ProcedureText::Hint hint;
+    hint.sentence = i;
+    for (const Token &t : s.tokens) {
+      if (!t.isWord())
+        continue;
+      const std::string &w = t.lower;
+      auto stem = [&](std::string_view p) { return w.rfind(p, 0) == 0; };
+      if (stem("read") || stem("measur") || stem("absorb") || stem("od"))
+        hint.classes.push_back(ActionClass::Read);
+      if (stem("fluoresc"))
+        hint.classes.push_back(ActionClass::ReadFluorescence);
+      if (stem("add") || stem("pipett") || stem("load") || stem("dispens") || stem("coat") ||
+          stem("seed") || stem("fill"))
+        hint.classes.push_back(ActionClass::Dispense);
+      if (stem("wash") || stem("rins"))
+        hint.classes.push_back(ActionClass::Wash);
+      if (stem("incubat") || stem("heat") || stem("cool") || stem("warm"))
+        hint.classes.push_back(ActionClass::Incubate);
+      if (stem("shak"))
+        hint.classes.push_back(ActionClass::Shake);
+      if (stem("transfer"))
+        hint.classes.push_back(ActionClass::Transfer);
+      if (stem("mix"))
+        hint.classes.push_back(ActionClass::Mix);
+      if (stem("remov") || stem("aspirat") || stem("discard"))
+        hint.classes.push_back(ActionClass::Aspirate);
+      if (stem("curve") || stem("calcul") || stem("analy") || stem("fit"))
+        hint.classes.push_back(ActionClass::Analyze);
+      if (w == "rest" || w == "remaining" || w == "remainder" || w == "thereafter" ||
+          w == "subsequent" || w == "everything" || w == "onwards" || w == "afterwards")
+        hint.scopeAfter = true;
+    }
+    hint.words = nameWords(s.text);
+    out_.personHints.push_back(std::move(hint));
+  }
+}
+
+std::optional<ProcedureText> Reader::run() {
+  if (!prescan())
+    return std::nullopt;
+  splitLines();
+  buildUnits();
+  classifyUnits();
+  splitSentences();
+  for (unsigned i = 0; i < sentences_.size(); ++i) {
+    UnitKind kind = out_.units[sentences_[i].unit].kind;
+    if (kind == UnitKind::Header || kind == UnitKind::Layout || kind == UnitKind::Materials ||
+        kind == UnitKind::Title)
+      continue;
+    size_t before = out_.actions.size();
+    readSentence(i);
+    // One wash told in two sentences of a step ("Aspirate and wash four
+    // times. Wash by filling each well with 300 µL."): one wash, before
+    // anything refers to it.
+    if (before > 0 && out_.actions.size() > before) {
+      Action &b = out_.actions[before - 1];
+      Action &a = out_.actions[before];
+      if (a.cls == ActionClass::Wash && b.cls == ActionClass::Wash && a.unit == b.unit &&
+          a.sentence == b.sentence + 1 && b.copiedFrom.empty() && !a.weak && !b.weak) {
+        bool conflict = false;
+        for (size_t p = 0; p < kParamCount; ++p)
+          if (!a.params[p].empty() && !b.params[p].empty() && !sameValues(a.params[p], b.params[p]))
+            conflict = true;
+        if (!conflict) {
+          for (size_t p = 0; p < kParamCount; ++p)
+            if (b.params[p].empty())
+              b.params[p] = a.params[p];
+          if (b.words.empty())
+            b.words = a.words, b.liquid = a.liquid;
+          out_.actions.erase(out_.actions.begin() + static_cast<long>(before));
+        }
+      }
+    }
+    resolveSentence(i, before);
+    if (out_.actions.size() > kMaxProtocolActions) {
+      diags_.report(DiagId::AlignTooLarge, out_.actions.back().loc,
+                    fmt::format("the protocol text has more than {} steps", kMaxProtocolActions),
+                    fmt::format("{} steps", kMaxProtocolActions));
+      return std::nullopt;
+    }
+  }
+  mergeRestatements();
+  markSummaries();
+  finish();
+  for (const TextUnit &unit : out_.units)
+    for (const ProseQuantity &q : proseQuantities(unit.text, platform_))
+      out_.stated.emplace_back(q.dimension, q.value);
+  bool procedure = std::any_of(out_.actions.begin(), out_.actions.end(), [](const Action &a) {
+    return a.inProcedure && !a.weak && a.cls != ActionClass::Note;
+  });
+  if (!procedure) {
+    diags_.report(DiagId::AlignNoProcedure, SourceLoc{fileId_, 1, 1, 1});
+    return std::nullopt;
+  }
+  return std::move(out_);
+}
+
+void Reader::resolveSentence(unsigned index, size_t begin) {
+  const Sentence &s = sentences_[index];
+  const std::vector<Token> &toks = s.tokens;
+  size_t end = out_.actions.size();
+  bool repeat = false, cue = false, inexact = false, washWord = false;
+  size_t repeatAt = 0;
+  std::vector<unsigned> refUnits;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const Token &t = toks[i];
+    if (!repeat && (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
+      repeat = true;
+      repeatAt = i;
+    }
+    if (t.is("as") || t.is("like") || t.is("same") || t.is("see") || t.is("described") ||
+        t.is("per") || t.is("under"))
+      cue = true;
+    if ((t.is("above") || t.is("before") || t.is("previously") || t.is("earlier")) && i > 0 &&
+        (toks[i - 1].is("as") || toks[i - 1].is("described") || toks[i - 1].is("like")))
+      inexact = true;
+    if (t.is("again"))
+      inexact = true;
+    if (repeat && i > repeatAt && (t.is("wash") || t.is("washes") || t.is("washing")))
+      washWord = true;
+    // "as in step 3", "steps 3-4", and in section-numbered texts "as
+    // described in 5.3" (a number that is a step label, after in/see/as).
+    bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections")) &&
+                    i + 1 < toks.size() && toks[i + 1].isNumber();
+    bool bareLabel = !stepWord && t.isNumber() && i > 0 &&
+                     (toks[i - 1].is("in") || toks[i - 1].is("see") || toks[i - 1].is("as") ||
+                      toks[i - 1].is("under") || toks[i - 1].is("per")) &&
+                     labels_.count(t.text) && labels_.at(t.text) < s.unit &&
+                     !(i + 1 < toks.size() && toks[i + 1].isWord() && proseUnit(toks[i + 1].text));
+    // "as in (a)", "see c)": a lettered step.
+    if (!bareLabel && t.isWord() && t.text.size() == 1 && i > 0 &&
+        ((toks[i - 1].isPunct("(") && i > 1 &&
+          (toks[i - 2].is("in") || toks[i - 2].is("see") || toks[i - 2].is("as") ||
+           toks[i - 2].is("step"))) ||
+         toks[i - 1].is("step")) &&
+        labels_.count(t.text) && labels_.at(t.text) < s.unit) {
+      cue = true;
+      refUnits.push_back(labels_.at(t.text));
+    }
+    if (bareLabel) {
+      cue = true;
+      refUnits.push_back(labels_.at(t.text));
+    }
+    if (stepWord) {
+      std::string first = toks[i + 1].text;
+      std::string last = first;
+      if (i + 3 < toks.size() && toks[i + 3].isNumber() &&
+          (toks[i + 2].isPunct("-") || toks[i + 2].isPunct("–") || toks[i + 2].is("to") ||
+           toks[i + 2].is("and") || toks[i + 2].isPunct(",")))
+        last = toks[i + 3].text;
+      double lo = 0, hi = 0;
+      if (numericLabel(first, lo) && numericLabel(last, hi)) {
+        for (const auto &[label, unit] : labels_) {
+          double v = 0;
+          if (numericLabel(label, v) && v >= lo - 1e-9 && v <= hi + 1e-9 && unit < s.unit)
+            refUnits.push_back(unit);
+        }
+      } else if (auto it = labels_.find(first); it != labels_.end() && it->second < s.unit) {
+        refUnits.push_back(it->second);
+      }
+      std::sort(refUnits.begin(), refUnits.end());
+    }
+  }
+  if (!repeat && !cue)
+    refUnits.clear();
+  auto actionsOf = [&](const std::vector<unsigned> &units) {
+    std::vector<size_t> out;
+    for (size_t k = 0; k < begin; ++k)
+      if (std::find(units.begin(), units.end(), out_.actions[k].unit) != units.end() &&
+          out_.actions[k].cls != ActionClass::Note)
+        out.push_back(k);
+    return out;
+  };
+
+  if (repeat) {
+    std::vector<size_t> sources;
+    std::string from;
+    if (!refUnits.empty()) {
+      sources = actionsOf(refUnits);
+      from = refUnits.size() == 1 && !out_.units[refUnits[0]].label.empty()
+                 ? "step " + out_.units[refUnits[0]].label
+                 : "the steps it names";
+    } else if (washWord) {
+      for (size_t k = begin; k-- > 0;)
+        if (out_.actions[k].cls == ActionClass::Wash && !out_.actions[k].weak) {
+          sources.push_back(k);
+          from = labelOf(out_.units, out_.actions[k]);
+          break;
+        }
+    } else {
+      // The same unit's earlier steps, else the previous unit's.
+      for (size_t k = 0; k < begin; ++k)
+        if (out_.actions[k].unit == s.unit && !out_.actions[k].weak &&
+            out_.actions[k].cls != ActionClass::Note)
+          sources.push_back(k);
+      if (sources.empty()) {
+        for (size_t k = begin; k-- > 0;) {
+          const Action &a = out_.actions[k];
+          if (a.weak || a.cls == ActionClass::Note)
+            continue;
+          unsigned unit = a.unit;
+          for (size_t m = 0; m <= k; ++m)
+            if (out_.actions[m].unit == unit && !out_.actions[m].weak &&
+                out_.actions[m].cls != ActionClass::Note)
+              sources.push_back(m);
+          break;
+        }
+      }
+      if (!sources.empty())
+        from = labelOf(out_.units, out_.actions[sources.front()]);
+    }
+    if (sources.empty())
+      return;
+    // How many copies: "twice more" 2; "repeat once" 1; "repeat 3 times"
+    // 2 or 3 (the last copy is not required).
+    unsigned copies = 1;
+    bool ambiguous = false;
+    for (size_t i = repeatAt + 1; i < toks.size(); ++i) {
+      if (toks[i].is("once")) {
+        copies = 1;
+        break;
+      }
+      std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
+      if (!q || q->dimension != Dimension::Count)
+        continue;
+      bool more = false;
+      for (size_t k = q->first; k < std::min(toks.size(), q->last + 1); ++k)
+        more |= toks[k].is("more") || toks[k].is("additional") || toks[k].is("further");
+      // "(eleven transfers in all)", "a total of 4 times": the first one
+      // counts.
+      bool total = (q->last + 1 < toks.size() && toks[q->last].is("in") &&
+                    (toks[q->last + 1].is("all") || toks[q->last + 1].is("total"))) ||
+                   (q->first >= 2 && toks[q->first - 1].is("of") && toks[q->first - 2].is("total"));
+      unsigned n = static_cast<unsigned>(std::max(1.0, q->value.low));
+      if (total) {
+        copies = n > 1 ? n - 1 : 1;
+      } else if (more || n == 1) {
+        copies = n;
+      } else {
+        copies = n;
+        ambiguous = true;
+      }
+      break;
+    }
+    copies = std::min(copies, 50u);
+    // The repeat sentence's own mentions are the copies.
+    std::vector<Action> own;
+    for (size_t k = begin; k < end; ++k)
+      if (!out_.actions[k].weak)
+        own.push_back(out_.actions[k]);
+    out_.actions.resize(begin);
+    for (Action &a : own)
+      out_.actions.push_back(std::move(a));
+    SourceLoc at = locate(s.unit, s.offset + toks[repeatAt].begin,
+                          toks[repeatAt].end - toks[repeatAt].begin);
+    for (unsigned c = 0; c < copies; ++c)
+      for (size_t k : sources) {
+        Action copy = copyInto(out_.actions[k], from, s, index, at);
+        copy.inexactCopy = false;
+        copy.ambiguousCopy = ambiguous && c + 1 == copies;
+        copy.repeatCopy = true;
+        out_.actions.push_back(std::move(copy));
+      }
+    return;
+  }
+  if (!refUnits.empty()) {
+    std::vector<size_t> sources = actionsOf(refUnits);
+    std::string from = refUnits.size() == 1 && !out_.units[refUnits[0]].label.empty()
+                           ? "step " + out_.units[refUnits[0]].label
+                           : "the steps it names";
+    bool own = false;
+    for (size_t k = begin; k < end; ++k) {
+      Action &a = out_.actions[k];
+      if (a.cls == ActionClass::Note)
+        continue;
+      for (size_t src : sources)
+        if (out_.actions[src].cls == a.cls) {
+          fillFrom(a, out_.actions[src], from, false);
+          own = true;
+          break;
+        }
+      own = own || !a.weak;
+    }
+    if (!own) {
+      for (size_t k = begin; k < end;)
+        if (out_.actions[k].weak)
+          out_.actions.erase(out_.actions.begin() + static_cast<long>(k)), --end;
+        else
+          ++k;
+      for (size_t src : sources) {
+        out_.actions.push_back(copyInto(out_.actions[src], from, s, index, out_.units[s.unit].loc));
+      }
+    }
+    return;
+  }
+  // "as above", "again", or a bare "Wash the plate.": the last step of the
+  // same kind, a guess.
+  for (size_t k = begin; k < end; ++k) {
+    Action &a = out_.actions[k];
+    bool lacking = a.weak || !a.hasNumeric() ||
+                   (a.cls == ActionClass::Wash && !a.has(Param::Volume));
+    if (!lacking || !(inexact || a.cls == ActionClass::Wash))
+      continue;
+    for (size_t src = begin; src-- > 0;)
+      if (out_.actions[src].cls == a.cls && !out_.actions[src].weak) {
+        fillFrom(a, out_.actions[src], labelOf(out_.units, out_.actions[src]), true);
+        break;
+      }
+  }
+}
+
+} // namespace
+
+std::optional<ProcedureText> readProcedure(const SourceManager &sources, uint32_t fileId,
+                                           DiagnosticEngine &diags, const Platform &platform) {
+  Reader reader(sources, fileId, diags, platform);
+  return reader.run();
+}
+
+} // namespace plate::agent

@@ -1,0 +1,847 @@
+//===- StepActions.cpp - Actions, prose tokens and prose quantities -------===//
+#include "agent/StepActions.h"
+#include "agent/ProseScan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace plate::agent {
+
+std::string_view actionClassName(ActionClass cls) {
+  switch (cls) {
+  case ActionClass::Dispense: return "dispense";
+  case ActionClass::Aspirate: return "aspirate";
+  case ActionClass::Wash: return "wash";
+  case ActionClass::Mix: return "mix";
+  case ActionClass::Transfer: return "transfer";
+  case ActionClass::Incubate: return "incubate";
+  case ActionClass::Shake: return "shake";
+  case ActionClass::Read: return "read";
+  case ActionClass::ReadFluorescence: return "read fluorescence";
+  case ActionClass::Analyze: return "analyze";
+  case ActionClass::Wait: return "wait";
+  case ActionClass::Magnet: return "magnet";
+  case ActionClass::Prepare: return "prepare";
+  case ActionClass::Equilibrate: return "equilibrate";
+  case ActionClass::Note: return "note";
+  }
+  return "?";
+}
+
+bool robotClass(ActionClass cls) {
+  switch (cls) {
+  case ActionClass::Prepare:
+  case ActionClass::Equilibrate:
+  case ActionClass::Note: return false;
+  default: return true;
+  }
+}
+
+std::string_view domainName(Domain domain) {
+  switch (domain) {
+  case Domain::Unstated: return "unstated";
+  case Domain::Robot: return "robot";
+  case Domain::Person: return "person";
+  case Domain::Both: return "both";
+  }
+  return "?";
+}
+
+std::string_view paramName(Param param) {
+  switch (param) {
+  case Param::Volume: return "volume";
+  case Param::Time: return "time";
+  case Param::Temperature: return "temperature";
+  case Param::Speed: return "speed";
+  case Param::Wavelength: return "wavelength";
+  case Param::Reference: return "reference";
+  case Param::Excitation: return "excitation";
+  case Param::Emission: return "emission";
+  case Param::Cycles: return "cycles";
+  case Param::Ratio: return "ratio";
+  }
+  return "?";
+}
+
+Dimension paramDimension(Param param) {
+  switch (param) {
+  case Param::Volume: return Dimension::Volume;
+  case Param::Time: return Dimension::Time;
+  case Param::Temperature: return Dimension::Temperature;
+  case Param::Speed: return Dimension::Speed;
+  case Param::Wavelength:
+  case Param::Reference:
+  case Param::Excitation:
+  case Param::Emission: return Dimension::Wavelength;
+  case Param::Cycles: return Dimension::Count;
+  case Param::Ratio: return Dimension::Ratio;
+  }
+  return Dimension::Count;
+}
+
+namespace {
+
+bool close(double a, double b) {
+  return std::fabs(a - b) <= 1e-6 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+/// A canonical value with the unit a reader expects (`90 min`, `1.5 h`).
+std::string showCanonical(Dimension dimension, double v) {
+  switch (dimension) {
+  case Dimension::Volume:
+    return v >= 1000 && close(std::fmod(v, 100), 0) ? fmt::format("{} mL", formatNumber(v / 1000))
+                                                   : fmt::format("{} µL", formatNumber(v));
+  case Dimension::Time:
+    if (v >= 3600 && close(std::fmod(v, 360), 0))
+      return fmt::format("{} h", formatNumber(v / 3600));
+    if (v >= 60 && close(std::fmod(v, 6), 0))
+      return fmt::format("{} min", formatNumber(v / 60));
+    return fmt::format("{} s", formatNumber(v));
+  case Dimension::Temperature: return fmt::format("{} °C", formatNumber(v));
+  case Dimension::Speed: return fmt::format("{} rpm", formatNumber(v));
+  case Dimension::Wavelength: return fmt::format("{} nm", formatNumber(v));
+  case Dimension::Count: return fmt::format("{}x", formatNumber(v));
+  case Dimension::Ratio: return fmt::format("1:{}", formatNumber(v));
+  case Dimension::Concentration: return formatNumber(v);
+  }
+  return formatNumber(v);
+}
+
+} // namespace
+
+bool Value::admits(double v) const {
+  double eps = 1e-6 * std::max({1.0, std::fabs(low), std::fabs(high)});
+  switch (kind) {
+  case Kind::Exact: return close(v, low);
+  case Kind::Range:
+  case Kind::About: return v >= low - eps && v <= high + eps;
+  case Kind::AtLeast: return v >= low - eps;
+  case Kind::AtMost: return v <= high + eps;
+  }
+  return false;
+}
+
+std::string Value::display() const {
+  if (!text.empty())
+    return text;
+  return formatNumber(low);
+}
+
+bool Action::hasNumeric() const {
+  for (const std::vector<Value> &v : params)
+    if (!v.empty())
+      return true;
+  return false;
+}
+
+std::string Action::summary() const {
+  std::vector<std::string> parts;
+  parts.emplace_back(actionClassName(cls));
+  auto show = [&](Param p, const char *prefix = "") {
+    for (const Value &v : values(p)) {
+      std::string text;
+      if (v.symbolic == Unit::Ambient)
+        text = "RT";
+      else if (v.symbolic == Unit::Overnight)
+        text = "overnight";
+      else if (v.kind == Value::Kind::Range)
+        text = showCanonical(paramDimension(p), v.low) + "-" +
+               showCanonical(paramDimension(p), v.high);
+      else if (v.kind == Value::Kind::AtLeast)
+        text = ">=" + showCanonical(paramDimension(p), v.low);
+      else if (v.kind == Value::Kind::AtMost)
+        text = "<=" + showCanonical(paramDimension(p), v.high);
+      else if (v.kind == Value::Kind::About)
+        text = "~" + showCanonical(paramDimension(p), (v.low + v.high) / 2);
+      else
+        text = showCanonical(paramDimension(p), v.low);
+      parts.push_back(prefix + text);
+    }
+  };
+  show(Param::Cycles);
+  show(Param::Volume);
+  show(Param::Time);
+  show(Param::Temperature);
+  show(Param::Speed, cls == ActionClass::Incubate ? "shaking " : "");
+  show(Param::Wavelength);
+  show(Param::Reference, "ref ");
+  show(Param::Excitation, "ex ");
+  show(Param::Emission, "em ");
+  show(Param::Ratio);
+  if (dark.value_or(false))
+    parts.emplace_back("dark");
+  if (shaking && !*shaking && cls == ActionClass::Incubate)
+    parts.emplace_back("no shaking");
+  if (fourPL)
+    parts.emplace_back(*fourPL ? "4pl" : "linear");
+  if (subtractBlank.value_or(false))
+    parts.emplace_back("blank");
+  if (!liquid.empty())
+    parts.push_back(liquid);
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+//===--- Units and names --------------------------------------------------===//
+
+std::optional<Unit> proseUnit(std::string_view word) {
+  while (!word.empty() && std::string_view(".,;:)]").find(word.back()) != std::string_view::npos)
+    word.remove_suffix(1);
+  if (word.empty())
+    return std::nullopt;
+  if (auto unit = lookupUnit(word))
+    return unit;
+  static const std::map<std::string, Unit, std::less<>> prose = {
+      {"µl", Unit::MicroLiter},        {"μl", Unit::MicroLiter},        {"ul", Unit::MicroLiter},
+      {"microliter", Unit::MicroLiter}, {"microliters", Unit::MicroLiter},
+      {"microlitre", Unit::MicroLiter}, {"microlitres", Unit::MicroLiter},
+      {"ml", Unit::MilliLiter},        {"milliliter", Unit::MilliLiter},
+      {"milliliters", Unit::MilliLiter}, {"millilitre", Unit::MilliLiter},
+      {"millilitres", Unit::MilliLiter}, {"nl", Unit::NanoLiter},
+      {"nanoliter", Unit::NanoLiter},  {"nanolitre", Unit::NanoLiter},
+      {"nanoliters", Unit::NanoLiter}, {"nanolitres", Unit::NanoLiter},
+      {"ºc", Unit::Celsius},           {"°c", Unit::Celsius},           {"℃", Unit::Celsius},
+      {"degc", Unit::Celsius},         {"celsius", Unit::Celsius},
+      {"h", Unit::Hour},               {"hr", Unit::Hour},              {"hrs", Unit::Hour},
+      {"hour", Unit::Hour},            {"hours", Unit::Hour},           {"min", Unit::Minute},
+      {"mins", Unit::Minute},          {"minute", Unit::Minute},        {"minutes", Unit::Minute},
+      {"s", Unit::Second},             {"sec", Unit::Second},           {"secs", Unit::Second},
+      {"second", Unit::Second},        {"seconds", Unit::Second},       {"rpm", Unit::Rpm},
+      {"nm", Unit::Nanometer},         {"nanometer", Unit::Nanometer},
+      {"nanometers", Unit::Nanometer}, {"nanometre", Unit::Nanometer},
+      {"nanometres", Unit::Nanometer},
+  };
+  std::string lower = prose::lowerAscii(word);
+  if (auto it = prose.find(lower); it != prose.end())
+    return it->second;
+  size_t slash = word.find('/'); // "300 µL/well"
+  if (slash != std::string_view::npos && slash > 0)
+    if (auto unit = proseUnit(word.substr(0, slash));
+        unit && unitInfo(*unit).dimension != Dimension::Concentration)
+      return unit;
+  return std::nullopt;
+}
+
+namespace {
+
+const std::set<std::string, std::less<>> &nameStopwords() {
+  static const std::set<std::string, std::less<>> words = {
+      "of",   "the",  "a",    "an",   "per",  "well",  "wells", "each", "every", "to",
+      "into", "in",   "with", "and",  "or",   "all",   "from",  "at",   "for",   "on",
+      "is",   "are",  "be",   "by",   "its",  "their", "plate", "same", "then",  "this",
+      "these", "used", "use", "step", "steps", "into", "onto", "only", "than", "that",
+      "it",   "as",   "was",  "were", "added", "add", "adds", "dispense", "dispensed",
+      "is",   "be",   "been", "has",  "have", "using", "about", "approximately", "approx",
+      "followed", "next", "again", "then", "into", "appropriate", "corresponding", "respective",
+      "volume", "volumes", "min", "h", "ul", "µl", "ml", "nm", "rpm", "rt", "room", "temperature",
+  };
+  return words;
+}
+
+/// Common abbreviations of liquid names in protocols and scripts.
+const std::map<std::string, std::vector<std::string>, std::less<>> &nameAbbreviations() {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> table = {
+      {"ab", {"antibody"}},         {"abs", {"antibody"}},      {"det", {"detection"}},
+      {"sa", {"streptavidin"}},     {"strep", {"streptavidin"}}, {"conj", {"conjugate"}},
+      {"std", {"standard"}},        {"stds", {"standard"}},     {"wr", {"working", "reagent"}},
+      {"ws", {"working", "solution"}}, {"pbst", {"pbs", "tween"}}, {"tbst", {"tbs", "tween"}},
+      {"buf", {"buffer"}},          {"soln", {"solution"}},     {"sol", {"solution"}},
+      {"sub", {"substrate"}},       {"dil", {"diluent"}},       {"h2so4", {"sulfuric", "acid"}},
+      {"hcl", {"acid"}},            {"ctrl", {"control"}},      {"smp", {"sample"}},
+      {"qc", {"control"}},          {"ag", {"antigen"}},        {"blk", {"blank"}},
+  };
+  return table;
+}
+
+} // namespace
+
+std::vector<std::string> nameWords(std::string_view name) {
+  std::vector<std::string> out;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty())
+      return;
+    std::string lower = prose::lowerAscii(word);
+    word.clear();
+    if (nameStopwords().count(lower) || lower.size() < 2)
+      return;
+    if (std::all_of(lower.begin(), lower.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return;
+    if (auto it = nameAbbreviations().find(lower); it != nameAbbreviations().end()) {
+      out.push_back(lower);
+      for (const std::string &w : it->second)
+        out.push_back(w);
+      return;
+    }
+    out.push_back(lower);
+  };
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || u >= 0x80)
+      word += c;
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+double liquidSimilarity(const std::vector<std::string> &a, const std::vector<std::string> &b) {
+  if (a.empty() || b.empty())
+    return 0;
+  auto same = [](const std::string &x, const std::string &y) {
+    if (x == y)
+      return true;
+    size_t n = std::min(x.size(), y.size());
+    // "conjugated" / "conjugate", "standards" / "standard", "antibod" / "antibody".
+    return n >= 4 && x.compare(0, n, y, 0, n) == 0;
+  };
+  size_t matched = 0;
+  for (const std::string &y : b)
+    if (std::any_of(a.begin(), a.end(), [&](const std::string &x) { return same(x, y); }))
+      ++matched;
+  return double(matched) / double(b.size());
+}
+
+//===--- Tokens -----------------------------------------------------------===//
+
+namespace prose {
+
+std::string lowerAscii(std::string_view text) {
+  std::string out(text);
+  for (char &c : out)
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+namespace {
+
+/// Length of the UTF-8 sequence at `i` (1 for a stray byte, which the
+/// reader has already refused; here it only must not loop).
+size_t sequenceLength(std::string_view text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+  return std::min(n, text.size() - i);
+}
+
+/// Non-ASCII characters that are punctuation, not letters.
+bool unicodePunct(std::string_view ch) {
+  static const std::set<std::string_view> punct = {
+      "–", "—", "×", "…", "“", "”", "‘", "’", "•", "→", "«", "»", "≥", "≤", "±", "·", "‐", "−", "≈", "⇒", "➔", "►", "▪", "●", "◦", "′", "″", "\xc2\xa0"};
+  return punct.count(ch) > 0;
+}
+
+bool asciiWordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+} // namespace
+
+std::vector<Token> tokenize(std::string_view text) {
+  std::vector<Token> out;
+  size_t i = 0;
+  bool space = true;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = true;
+      ++i;
+      continue;
+    }
+    size_t n = sequenceLength(text, i);
+    std::string_view ch = text.substr(i, n);
+    bool wordChar = n > 1 ? !unicodePunct(ch) : asciiWordChar(c);
+    if (!wordChar) {
+      Token t;
+      t.kind = Token::Kind::Punct;
+      t.text = std::string(ch == "\xc2\xa0" ? std::string_view(" ") : ch);
+      t.lower = t.text;
+      t.begin = i;
+      t.end = i + n;
+      t.glued = !space;
+      if (ch != "\xc2\xa0")
+        out.push_back(std::move(t));
+      else
+        space = true;
+      if (ch != "\xc2\xa0")
+        space = false;
+      i += n;
+      continue;
+    }
+    // A word: letters, digits, non-ASCII letters (µ, °, é), with inner
+    // apostrophes, inner dots between digits (1.5) and inner hyphens
+    // unless both neighbours are digits (1-2 is a range, A1-A2 a block).
+    size_t start = i;
+    while (i < text.size()) {
+      char d = text[i];
+      size_t m = sequenceLength(text, i);
+      std::string_view dch = text.substr(i, m);
+      if (m > 1 ? !unicodePunct(dch) : asciiWordChar(d)) {
+        i += m;
+        continue;
+      }
+      if (i + 1 < text.size() && i > start) {
+        char prev = text[i - 1], next = text[i + 1];
+        if (d == '.' && isDigit(prev) && isDigit(next)) {
+          i += 1;
+          continue;
+        }
+        if ((d == '\'' ) && asciiWordChar(prev) && asciiWordChar(next)) {
+          i += 1;
+          continue;
+        }
+        if (d == '-' && asciiWordChar(prev) && asciiWordChar(next) &&
+            !(isDigit(prev) && isDigit(next))) {
+          i += 1;
+          continue;
+        }
+      }
+      break;
+    }
+    std::string word(text.substr(start, i - start));
+    // Digits glued to letters: "30s", "300rpm", "60C", "3x", "10ul", "30-min".
+    size_t digits = 0;
+    while (digits < word.size() && (isDigit(word[digits]) || (word[digits] == '.' && digits > 0 &&
+                                                              digits + 1 < word.size() &&
+                                                              isDigit(word[digits + 1]))))
+      ++digits;
+    bool split = digits > 0 && digits < word.size();
+    std::string rest = split ? word.substr(digits) : "";
+    if (split && rest[0] == '-') {
+      // "30-min" is a quantity; "4-PL", "2-fold", "96-well" are words.
+      std::string unitPart = rest.substr(1);
+      split = proseUnit(unitPart).has_value() && unitPart != "M";
+      if (split)
+        rest = unitPart;
+    }
+    if (split && rest.find('-') != std::string::npos)
+      split = false;
+    if (digits > 0 && (digits == word.size() || split)) {
+      Token number;
+      number.kind = Token::Kind::Number;
+      number.text = word.substr(0, digits);
+      number.lower = number.text;
+      number.number = std::strtod(number.text.c_str(), nullptr);
+      number.begin = start;
+      number.end = start + digits;
+      number.glued = !space;
+      out.push_back(std::move(number));
+      if (split) {
+        Token unit;
+        unit.text = rest;
+        unit.lower = lowerAscii(rest);
+        unit.begin = start + (word.size() - rest.size());
+        unit.end = i;
+        unit.glued = true;
+        out.push_back(std::move(unit));
+      }
+    } else {
+      Token t;
+      t.text = word;
+      t.lower = lowerAscii(word);
+      t.begin = start;
+      t.end = i;
+      t.glued = !space;
+      out.push_back(std::move(t));
+    }
+    space = false;
+  }
+  return out;
+}
+
+bool isWellWord(std::string_view word) {
+  auto single = [](std::string_view w) {
+    if (w.size() < 2 || w.size() > 3)
+      return false;
+    char row = w[0];
+    if (!((row >= 'A' && row <= 'P')))
+      return false;
+    for (size_t k = 1; k < w.size(); ++k)
+      if (!isDigit(w[k]))
+        return false;
+    int col = std::atoi(std::string(w.substr(1)).c_str());
+    return col >= 1 && col <= 24;
+  };
+  if (single(word))
+    return true;
+  size_t dash = word.find('-');
+  if (dash != std::string_view::npos)
+    return single(word.substr(0, dash)) && single(word.substr(dash + 1));
+  return false;
+}
+
+namespace {
+
+std::optional<unsigned> numberWord(std::string_view w) {
+  static const std::map<std::string_view, unsigned> words = {
+      {"one", 1},  {"two", 2},   {"three", 3}, {"four", 4},    {"five", 5},   {"six", 6},
+      {"seven", 7}, {"eight", 8}, {"nine", 9}, {"ten", 10}, {"eleven", 11}, {"twelve", 12}};
+  if (auto it = words.find(w); it != words.end())
+    return it->second;
+  return std::nullopt;
+}
+
+bool isTimeUnitWord(std::string_view lower) {
+  if (auto unit = proseUnit(lower))
+    return unitInfo(*unit).dimension == Dimension::Time;
+  return false;
+}
+
+bool countUnitWord(const Token &t) {
+  return t.is("times") || t.is("x") || t.isPunct("×") || t.is("cycles") || t.is("washes") ||
+         t.is("time") || t.is("rounds") || t.is("rinses") || t.is("transfers") ||
+         t.is("additions");
+}
+
+/// The bound a value's neighbours put on it.
+Value::Kind boundBefore(const std::vector<Token> &toks, size_t i) {
+  auto word = [&](size_t back) -> std::string_view {
+    return i >= back ? std::string_view(toks[i - back].lower) : std::string_view();
+  };
+  std::string_view w1 = word(1), w2 = word(2), w3 = word(3);
+  if (w1 == ">" || w1 == "≥" || (w2 == "at" && w1 == "least") || w1 == "minimum" ||
+      (w2 == "more" && w1 == "than") || w1 == "min." || (w2 == "not" && w1 == "less"))
+    return Value::Kind::AtLeast;
+  if (w1 == "<" || w1 == "≤" || (w2 == "up" && w1 == "to") || w1 == "within" ||
+      w1 == "maximum" || w1 == "max" || (w2 == "less" && w1 == "than") ||
+      (w3 == "no" && (w2 == "longer" || w2 == "more") && w1 == "than") ||
+      (w3 == "not" && (w2 == "longer" || w2 == "more") && w1 == "than") || w1 == "under")
+    return Value::Kind::AtMost;
+  if (w1 == "~" || w1 == "about" || w1 == "approximately" || w1 == "approx" || w1 == "ca" ||
+      w1 == "circa" || w1 == "around" || w1 == "roughly" || w1 == "≈" ||
+      (w2 == "approx" && w1 == ".") || (w2 == "ca" && w1 == "."))
+    return Value::Kind::About;
+  return Value::Kind::Exact;
+}
+
+Value::Kind boundAfter(const std::vector<Token> &toks, size_t j) {
+  auto word = [&](size_t k) -> std::string_view {
+    return j + k < toks.size() ? std::string_view(toks[j + k].lower) : std::string_view();
+  };
+  if ((word(0) == "(" && word(1) == "at" && word(2) == "least") ||
+      (word(0) == "or" && (word(1) == "more" || word(1) == "longer")) || word(0) == "minimum")
+    return Value::Kind::AtLeast;
+  if ((word(0) == "or" && (word(1) == "less" || word(1) == "shorter")) || word(0) == "maximum" ||
+      (word(0) == "(" && (word(1) == "max" || word(1) == "maximum")))
+    return Value::Kind::AtMost;
+  return Value::Kind::Exact;
+}
+
+void applyBound(Value &v, Value::Kind bound) {
+  if (bound == Value::Kind::Exact || v.kind != Value::Kind::Exact || v.symbolic != Unit::Count)
+    return;
+  v.kind = bound;
+  if (bound == Value::Kind::About) {
+    v.low = v.low * 0.85;
+    v.high = v.high * 1.15;
+  } else if (bound == Value::Kind::AtLeast) {
+    v.high = v.low;
+  } else if (bound == Value::Kind::AtMost) {
+    v.low = v.high;
+  }
+}
+
+} // namespace
+
+std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
+                                   const Platform &platform, std::string_view source) {
+  if (i >= toks.size())
+    return std::nullopt;
+  const Token &t = toks[i];
+  auto at = [&](size_t k) -> const Token * { return k < toks.size() ? &toks[k] : nullptr; };
+  auto finish = [&](Quantity q) {
+    q.value.text = std::string(source.substr(toks[q.first].begin,
+                                             toks[q.last - 1].end - toks[q.first].begin));
+    Value::Kind bound = boundBefore(toks, q.first);
+    if (bound == Value::Kind::Exact)
+      bound = boundAfter(toks, q.last);
+    applyBound(q.value, bound);
+    return q;
+  };
+  auto symbolic = [&](Dimension dimension, Unit unit, size_t last) {
+    Quantity q;
+    q.dimension = dimension;
+    q.first = i;
+    q.last = last;
+    q.value.symbolic = unit;
+    q.value.kind = Value::Kind::Range;
+    if (unit == Unit::Ambient) {
+      q.value.low = platform.roomTempMinCelsius;
+      q.value.high = platform.roomTempMaxCelsius;
+    } else {
+      // Overnight: what a lab means by it, 12 to 20 h (the platform
+      // reads the literal as 16 h).
+      q.value.low = std::min(12.0 * 3600, platform.overnightSeconds);
+      q.value.high = std::max(20.0 * 3600, platform.overnightSeconds);
+    }
+    return finish(q);
+  };
+
+  if (t.isWord()) {
+    if (t.is("overnight"))
+      return symbolic(Dimension::Time, Unit::Overnight, i + 1);
+    if (t.is("o") && at(i + 1) && at(i + 1)->isPunct("/") && at(i + 2) && at(i + 2)->is("n"))
+      return symbolic(Dimension::Time, Unit::Overnight, i + 3);
+    if (t.text == "RT" || t.lower == "r.t")
+      return symbolic(Dimension::Temperature, Unit::Ambient, i + 1);
+    if ((t.is("room") || t.is("ambient") || t.is("bench")) && at(i + 1) &&
+        (at(i + 1)->is("temperature") || at(i + 1)->is("temp")))
+      return symbolic(Dimension::Temperature, Unit::Ambient, i + 2);
+    if (t.is("ambient"))
+      return symbolic(Dimension::Temperature, Unit::Ambient, i + 1);
+    // OD450, A490: an absorbance at a wavelength.
+    for (std::string_view prefix : {"od", "a"}) {
+      if (t.lower.size() == prefix.size() + 3 && t.lower.compare(0, prefix.size(), prefix) == 0 &&
+          std::all_of(t.lower.begin() + static_cast<long>(prefix.size()), t.lower.end(),
+                      [](char c) { return isDigit(c); })) {
+        Quantity q;
+        q.dimension = Dimension::Wavelength;
+        q.first = i;
+        q.last = i + 1;
+        q.value.low = q.value.high = std::atof(t.lower.c_str() + prefix.size());
+        return finish(q);
+      }
+    }
+    if (t.is("od") && at(i + 1) && at(i + 1)->isNumber() && at(i + 1)->number >= 200 &&
+        at(i + 1)->number <= 1000) {
+      Quantity q;
+      q.dimension = Dimension::Wavelength;
+      q.first = i;
+      q.last = at(i + 2) && at(i + 2)->is("nm") ? i + 3 : i + 2;
+      q.value.low = q.value.high = at(i + 1)->number;
+      return finish(q);
+    }
+    // x3: a count.
+    if (t.lower.size() >= 2 && t.lower[0] == 'x' &&
+        std::all_of(t.lower.begin() + 1, t.lower.end(), [](char c) { return isDigit(c); })) {
+      Quantity q;
+      q.dimension = Dimension::Count;
+      q.first = i;
+      q.last = i + 1;
+      q.value.low = q.value.high = std::atof(t.lower.c_str() + 1);
+      return finish(q);
+    }
+    // Counts in words: twice, three times, five more times.
+    if (t.is("twice") || t.is("thrice")) {
+      Quantity q;
+      q.dimension = Dimension::Count;
+      q.countWord = true;
+      q.first = i;
+      q.last = i + 1;
+      q.value.low = q.value.high = t.is("twice") ? 2 : 3;
+      return finish(q);
+    }
+    std::optional<unsigned> n = numberWord(t.lower);
+    if (!n && (t.is("a") || t.is("an")) && at(i + 1) &&
+        (at(i + 1)->is("hour") || at(i + 1)->is("minute")))
+      n = 1;
+    if (t.is("half") && at(i + 1) && at(i + 1)->is("an") && at(i + 2) && at(i + 2)->is("hour")) {
+      Quantity q;
+      q.dimension = Dimension::Time;
+      q.first = i;
+      q.last = i + 3;
+      q.value.low = q.value.high = 1800;
+      return finish(q);
+    }
+    if (n && at(i + 1)) {
+      size_t j = i + 1;
+      bool more = at(j)->is("more") || at(j)->is("additional") || at(j)->is("further");
+      if (more && at(j + 1))
+        ++j;
+      if (countUnitWord(*at(j))) {
+        Quantity q;
+        q.dimension = Dimension::Count;
+        q.countWord = true;
+        q.first = i;
+        q.last = j + 1;
+        q.value.low = q.value.high = *n;
+        return finish(q);
+      }
+      if (!more && isTimeUnitWord(at(j)->lower)) {
+        Quantity q;
+        q.dimension = Dimension::Time;
+        q.first = i;
+        q.last = j + 1;
+        double factor = unitInfo(*proseUnit(at(j)->lower)).factor;
+        q.value.low = q.value.high = *n * factor;
+        return finish(q);
+      }
+    }
+    return std::nullopt;
+  }
+  if (!t.isNumber())
+    return std::nullopt;
+
+  double n1 = t.number, n2 = n1;
+  size_t j = i + 1;
+  // 1:20, 1:500: a dilution.
+  if (at(j) && at(j)->isPunct(":") && at(j)->glued && at(j + 1) && at(j + 1)->isNumber() &&
+      at(j + 1)->glued) {
+    Quantity q;
+    q.dimension = Dimension::Ratio;
+    q.first = i;
+    q.last = j + 2;
+    q.value.low = q.value.high = n1 > 0 ? at(j + 1)->number / n1 : 0;
+    return finish(q);
+  }
+  bool range = false;
+  // "500 ± 50 rpm", "37 +/- 1 °C": a tolerance, read as the interval.
+  double tolerance = 0;
+  if (at(j) && (at(j)->isPunct("±") || (at(j)->isPunct("+") && at(j + 1) && at(j + 1)->isPunct("/") &&
+                                         at(j + 2) && at(j + 2)->isPunct("-")))) {
+    size_t k = at(j)->isPunct("±") ? j + 1 : j + 3;
+    if (at(k) && at(k)->isNumber()) {
+      tolerance = at(k)->number;
+      j = k + 1;
+    }
+  }
+  auto rangeSeparator = [&](const Token *s) {
+    return s && (s->isPunct("-") || s->isPunct("–") || s->isPunct("‐") || s->isPunct("−") ||
+                 s->is("to"));
+  };
+  if (rangeSeparator(at(j)) && at(j + 1) && at(j + 1)->isNumber()) {
+    n2 = at(j + 1)->number;
+    j += 2;
+    range = true;
+  } else if (at(j) && at(j)->is("and") && at(j + 1) && at(j + 1)->isNumber() && i > 0 &&
+             toks[i - 1].is("between")) {
+    n2 = at(j + 1)->number;
+    j += 2;
+    range = true;
+  }
+  // The unit: one word, or `° C`, `deg C`, `degrees C/Celsius`; `x g` is a
+  // centrifugal force (consumed, not a quantity we compare).
+  std::optional<Unit> unit;
+  bool count = false;
+  size_t unitEnd = j;
+  if (const Token *u = at(j)) {
+    if ((u->is("°") || u->is("º") || u->is("deg") || u->is("degree") || u->is("degrees")) &&
+        at(j + 1) && (at(j + 1)->is("c") || at(j + 1)->is("celsius"))) {
+      unit = Unit::Celsius;
+      unitEnd = j + 2;
+    } else if ((u->is("x") || u->isPunct("×")) && at(j + 1) && at(j + 1)->is("g")) {
+      Quantity q;
+      q.dimension = Dimension::Ratio; // a force: read so it is not a count
+      q.first = i;
+      q.last = j + 2;
+      q.value.low = q.value.high = n1;
+      q.value.symbolic = Unit::Ratio;
+      return finish(q);
+    } else if (countUnitWord(*u) && !(u->is("time"))) {
+      count = true;
+      unitEnd = j + 1;
+    } else if (u->is("more") && at(j + 1) && countUnitWord(*at(j + 1))) {
+      count = true;
+      unitEnd = j + 2;
+    } else if (u->isWord()) {
+      // "C" only right after a number ("4 C", "37C"): elsewhere it is a
+      // name (Reagent C).
+      unit = proseUnit(u->text);
+      if (unit && *unit == Unit::Count)
+        unit.reset();
+      if (unit)
+        unitEnd = j + 1;
+      // "300 µL/well" arrives as µL, /, well: the unit is µL.
+    }
+  }
+  // 30' and 30″: minutes and seconds in bench shorthand.
+  if (!unit && !count && at(j) && at(j)->glued &&
+      (at(j)->isPunct("'") || at(j)->isPunct("′") || at(j)->isPunct("\"") ||
+       at(j)->isPunct("″"))) {
+    bool seconds = at(j)->isPunct("\"") || at(j)->isPunct("″") ||
+                   (at(j + 1) && at(j + 1)->glued && at(j + 1)->isPunct("'"));
+    unit = seconds ? Unit::Second : Unit::Minute;
+    unitEnd = seconds && at(j)->isPunct("'") ? j + 2 : j + 1;
+  }
+  if (count) {
+    Quantity q;
+    q.dimension = Dimension::Count;
+    q.first = i;
+    q.last = unitEnd;
+    q.value.low = n1;
+    q.value.high = n2;
+    q.value.kind = range ? Value::Kind::Range : Value::Kind::Exact;
+    return finish(q);
+  }
+  // "488/509 nm", "450/620 nm": two numbers sharing the unit after them.
+  if (!unit && !count && !range && at(j) && at(j)->isPunct("/") && at(j + 1) &&
+      at(j + 1)->isNumber() && at(j + 2) && at(j + 2)->isWord()) {
+    if (std::optional<Unit> shared = proseUnit(at(j + 2)->text);
+        shared && unitInfo(*shared).dimension == Dimension::Wavelength) {
+      Quantity q;
+      q.dimension = Dimension::Wavelength;
+      q.first = i;
+      q.last = j;
+      q.value.low = q.value.high = n1 * unitInfo(*shared).factor;
+      return finish(q);
+    }
+  }
+  if (!unit) {
+    // "ref 570", "reference 620": a wavelength without its unit.
+    if (i > 0 && (toks[i - 1].is("ref") || toks[i - 1].is("reference") || toks[i - 1].is("/")) &&
+        n1 >= 300 && n1 <= 1000 && !range) {
+      Quantity q;
+      q.dimension = Dimension::Wavelength;
+      q.first = i;
+      q.last = i + 1;
+      q.value.low = q.value.high = n1;
+      return finish(q);
+    }
+    return std::nullopt;
+  }
+  const UnitInfo &info = unitInfo(*unit);
+  // "20 °C - 25 °C", "1 h to 2 h".
+  // "20 °C - 25 °C", "1 h to 2 h", "30 s to 1 min".
+  double factor2 = info.factor;
+  if (!range && rangeSeparator(at(unitEnd)) && at(unitEnd + 1) && at(unitEnd + 1)->isNumber() &&
+      at(unitEnd + 2) && at(unitEnd + 2)->isWord()) {
+    std::optional<Unit> second = proseUnit(at(unitEnd + 2)->text);
+    if (second && unitInfo(*second).dimension == info.dimension && info.dimension != Dimension::Concentration) {
+      n2 = at(unitEnd + 1)->number;
+      factor2 = unitInfo(*second).factor;
+      unitEnd += 3;
+      range = true;
+    }
+  }
+  Quantity q;
+  q.dimension = info.dimension;
+  q.first = i;
+  q.last = unitEnd;
+  double a = n1 * info.factor, b = n2 * factor2;
+  q.value.low = std::min(a, b) - tolerance * info.factor;
+  q.value.high = std::max(a, b) + tolerance * info.factor;
+  q.value.kind = (range && !close(a, b)) || tolerance > 0 ? Value::Kind::Range : Value::Kind::Exact;
+  return finish(q);
+}
+
+} // namespace prose
+
+std::vector<ProseQuantity> proseQuantities(std::string_view text, const Platform &platform) {
+  std::vector<ProseQuantity> out;
+  std::vector<prose::Token> toks = prose::tokenize(text);
+  for (size_t i = 0; i < toks.size();) {
+    if (auto q = prose::quantityAt(toks, i, platform, text)) {
+      if (q->dimension != Dimension::Concentration &&
+          !(q->dimension == Dimension::Ratio && q->value.symbolic == Unit::Ratio)) {
+        ProseQuantity p;
+        p.dimension = q->dimension;
+        p.value = q->value;
+        p.begin = toks[q->first].begin;
+        p.end = toks[q->last - 1].end;
+        out.push_back(std::move(p));
+      }
+      i = std::max(q->last, i + 1);
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+} // namespace plate::agent

@@ -1,0 +1,1080 @@
+//===- StepAlignment.cpp - DP alignment, findings and their confidence ----===//
+#include "agent/StepAlignment.h"
+#include "agent/ScriptActions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace plate::agent {
+
+using nlohmann::json;
+
+json toJson(const Finding &finding) {
+  json out = {{"type", finding.type},
+              {"location", finding.location},
+              {"message", finding.message},
+              {"guidance", finding.guidance},
+              {"source", finding.source}};
+  if (!finding.confidence.empty())
+    out["confidence"] = finding.confidence;
+  return out;
+}
+
+std::string_view findingKindName(FindingKind kind) {
+  switch (kind) {
+  case FindingKind::Missing: return "missing";
+  case FindingKind::Invented: return "invented";
+  case FindingKind::Parameter: return "parameter";
+  case FindingKind::Order: return "order";
+  case FindingKind::Domain: return "domain";
+  }
+  return "?";
+}
+
+std::string_view relationName(Relation relation) {
+  switch (relation) {
+  case Relation::Match: return "match";
+  case Relation::Missing: return "missing";
+  case Relation::Invented: return "invented";
+  case Relation::Order: return "order";
+  case Relation::Covered: return "covered";
+  case Relation::Unpaired: return "unpaired";
+  }
+  return "?";
+}
+
+unsigned StepAlignment::certainCount() const {
+  return static_cast<unsigned>(std::count_if(findings.begin(), findings.end(),
+                                             [](const AlignmentFinding &f) { return f.certain; }));
+}
+
+unsigned StepAlignment::uncertainCount() const {
+  return static_cast<unsigned>(findings.size()) - certainCount();
+}
+
+namespace {
+
+//===--- Similarity -------------------------------------------------------===//
+
+enum class ClassFit : uint8_t { None, Compatible, Same };
+
+bool isPersonClass(ActionClass cls) {
+  return cls == ActionClass::Prepare || cls == ActionClass::Equilibrate ||
+         cls == ActionClass::Note;
+}
+
+/// Whether a script value satisfies what the text states for a parameter:
+/// one of the text's stated values (or, with only bounds, all of them).
+bool valuesMatch(const std::vector<Value> &text, const Value &script) {
+  bool anyExact = std::any_of(text.begin(), text.end(), [](const Value &v) { return v.exact(); });
+  auto fits = [&](const Value &t) {
+    if (script.symbolic == Unit::Ambient)
+      return t.symbolic == Unit::Ambient || (t.low <= script.high + 1e-9 && t.high >= script.low - 1e-9);
+    return t.admits(script.low);
+  };
+  if (anyExact)
+    return std::any_of(text.begin(), text.end(), [&](const Value &t) { return t.exact() && fits(t); });
+  return std::all_of(text.begin(), text.end(), fits);
+}
+
+/// A text value is unambiguous when it is one stated value (or bounds only).
+bool unambiguous(const std::vector<Value> &text) {
+  size_t exact = static_cast<size_t>(
+      std::count_if(text.begin(), text.end(), [](const Value &v) { return v.exact(); }));
+  return exact <= 1;
+}
+
+bool shareValue(const Action &t, const Action &s) {
+  for (size_t p = 0; p < kParamCount; ++p)
+    for (const Value &v : s.params[p])
+      if (!t.params[p].empty() && valuesMatch(t.params[p], v))
+        return true;
+  return false;
+}
+
+ClassFit classFit(const Action &t, const Action &s) {
+  if (s.isNoteLike || t.cls == ActionClass::Note) {
+    // A note of the script restates what the text says for the operator;
+    // it never stands for a step the robot must do.
+    if (s.isNoteLike && (t.cls == ActionClass::Note || !t.required) && shareValue(t, s))
+      return t.cls == ActionClass::Note ? ClassFit::Same : ClassFit::Compatible;
+    return ClassFit::None;
+  }
+  if (t.cls == s.cls)
+    return ClassFit::Same;
+  auto pair = [&](ActionClass a, ActionClass b) {
+    return (t.cls == a && s.cls == b) || (t.cls == b && s.cls == a);
+  };
+  if (pair(ActionClass::Incubate, ActionClass::Wait) ||
+      pair(ActionClass::Incubate, ActionClass::Equilibrate) ||
+      pair(ActionClass::Wait, ActionClass::Equilibrate) ||
+      pair(ActionClass::Dispense, ActionClass::Transfer) ||
+      pair(ActionClass::Shake, ActionClass::Mix) || pair(ActionClass::Shake, ActionClass::Incubate) ||
+      pair(ActionClass::Read, ActionClass::ReadFluorescence))
+    return ClassFit::Compatible;
+  return ClassFit::None;
+}
+
+struct Comparison {
+  ClassFit fit = ClassFit::None;
+  double score = 0;
+  unsigned equal = 0;     ///< numeric parameters on both sides that agree
+  unsigned mismatch = 0;  ///< ... that differ
+  double liquid = -1;     ///< liquid similarity, -1 when a side names none
+};
+
+Comparison compare(const Action &t, const Action &s) {
+  Comparison c;
+  c.fit = classFit(t, s);
+  if (c.fit == ClassFit::None)
+    return c;
+  c.score = c.fit == ClassFit::Same ? 3.0 : 1.5;
+  if (s.isNoteLike)
+    c.score = 1.0;
+  for (size_t p = 0; p < kParamCount; ++p) {
+    if (t.params[p].empty() || s.params[p].empty())
+      continue;
+    if (valuesMatch(t.params[p], s.params[p].front())) {
+      ++c.equal;
+      c.score += 1.0;
+    } else {
+      ++c.mismatch;
+      c.score -= unambiguous(t.params[p]) ? 1.5 : 0.5;
+    }
+  }
+  if (!t.words.empty() && !s.words.empty()) {
+    c.liquid = liquidSimilarity(t.words, s.words);
+    c.score += c.liquid > 0 ? 1.0 * c.liquid : -0.3;
+  }
+  if (s.cls == ActionClass::Dispense && t.cls == ActionClass::Dispense) {
+    if (t.layoutLiquid && s.layoutLiquid)
+      c.score += 0.8;
+    else if (t.layoutLiquid != s.layoutLiquid)
+      c.score -= 0.3;
+  }
+  if (t.domain == Domain::Person)
+    c.score += s.manual ? 0.3 : -0.3;
+  else if (t.domain == Domain::Robot)
+    c.score += s.manual ? -0.3 : 0.3;
+  if (t.fourPL && s.fourPL)
+    c.score += *t.fourPL == *s.fourPL ? 0.5 : -0.5;
+  if (t.dark && s.dark)
+    c.score += *t.dark == *s.dark ? 0.2 : -0.2;
+  return c;
+}
+
+/// A step of the text whose place in the sequence is a fact: a plain
+/// step of the procedure (a person's too), not a mention, a preparation, a
+/// conditional or the uncertain last copy of "repeat N times".
+bool orderable(const Action &t) {
+  return t.inProcedure && !t.weak && (robotClass(t.cls) || t.midProcedure) && !t.conditional &&
+         !t.ambiguousCopy && !t.inexactCopy;
+}
+
+/// The liquids of a text step and a script step are the same one: both
+/// the layout's (standards, samples), or one reagent by its name.
+bool liquidsAgree(const Action &t, const Action &s) {
+  if (t.layoutLiquid || s.layoutLiquid)
+    return t.layoutLiquid && s.layoutLiquid;
+  return !t.words.empty() && !s.words.empty() && liquidSimilarity(t.words, s.words) >= 0.5;
+}
+
+bool liquidsDisagree(const Action &t, const Action &s) {
+  if (t.layoutLiquid != s.layoutLiquid)
+    return true;
+  return !t.layoutLiquid && !t.words.empty() && !s.words.empty() &&
+         liquidSimilarity(t.words, s.words) == 0;
+}
+
+double textGap(const Action &t) {
+  if (t.required)
+    return 2.5;
+  return t.weak ? 0.1 : 0.6;
+}
+
+double scriptGap(const Action &s) {
+  if (s.isNoteLike || isPersonClass(s.cls))
+    return 0.2;
+  return s.manual ? 0.8 : 2.5;
+}
+
+//===--- Findings ---------------------------------------------------------===//
+
+std::string where(const Action &t) {
+  return fmt::format("text {}:{}", t.loc.line, t.loc.col);
+}
+
+std::string scriptWhere(const Action &s) {
+  std::string step = s.step.empty() ? "" : fmt::format(" (step {})", s.step);
+  return fmt::format("script line {}{}", s.loc.line, step);
+}
+
+std::string quote(std::string_view text, size_t max = 70) {
+  std::string t(text);
+  if (t.size() > max) {
+    size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80)
+      --cut;
+    t = t.substr(0, cut) + "…";
+  }
+  return "\"" + t + "\"";
+}
+
+std::string valuesText(const std::vector<Value> &values) {
+  std::vector<std::string> parts;
+  for (const Value &v : values)
+    parts.push_back(v.display());
+  return fmt::format("{}", fmt::join(parts, " or "));
+}
+
+/// Numbers the text states anywhere (a value the script invents is one no
+/// sentence of the protocol has).
+struct TextValues {
+  std::vector<std::pair<Dimension, Value>> all;
+  bool states(Param p, const Value &v) const {
+    // A count and a dilution factor are both bare numbers in prose ("25X
+    // concentrate" is a 1:25 dilution).
+    auto kind = [](Dimension d) { return d == Dimension::Ratio ? Dimension::Count : d; };
+    for (const auto &[d, t] : all)
+      if (kind(d) == kind(paramDimension(p)) && t.admits(v.low))
+        return true;
+    return false;
+  }
+};
+
+class Aligner {
+public:
+  Aligner(const ProcedureText &text, std::vector<Action> script, const Platform &platform)
+      : procedure_(text), platform_(platform) {
+    out_.text = text.actions;
+    out_.script = std::move(script);
+    values_.all = text.stated;
+    for (const Action &a : out_.text)
+      for (size_t p = 0; p < kParamCount; ++p)
+        for (const Value &v : a.params[p])
+          values_.all.emplace_back(paramDimension(static_cast<Param>(p)), v);
+  }
+
+  StepAlignment run();
+
+private:
+  const ProcedureText &procedure_;
+  const Platform &platform_;
+  StepAlignment out_;
+  TextValues values_;
+  std::vector<int> matchT_, matchS_;
+  std::vector<bool> orderT_, orderS_, coveredT_, coveredS_;
+  std::vector<bool> cyclesSummed_; ///< text: the cycles of a wash split on one side agree
+
+  void dp();
+  void crossings();
+  void splitWashes();
+  void coverage();
+  void pairFindings();
+  void gapFindings();
+  void buildRows();
+  /// How an unpaired text step shows in the table.
+  Relation textRelation(size_t i) const;
+  bool personHint(const Action &t, const Action &s) const;
+  void add(FindingKind kind, bool certain, int t, int s, std::string message,
+           std::string guidance, std::string why) {
+    out_.findings.push_back(
+        {kind, certain, t, s, std::move(message), std::move(guidance), std::move(why)});
+  }
+};
+
+void Aligner::dp() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  size_t n = T.size(), m = S.size();
+  matchT_.assign(n, -1);
+  matchS_.assign(m, -1);
+  // Scores in two rows; one byte of traceback per cell (0 match, 1 text
+  // gap, 2 script gap).
+  std::vector<double> prev(m + 1, 0), cur(m + 1, 0);
+  std::vector<uint8_t> back((n + 1) * (m + 1), 0);
+  for (size_t j = 1; j <= m; ++j) {
+    prev[j] = prev[j - 1] - scriptGap(S[j - 1]);
+    back[j] = 2;
+  }
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = prev[0] - textGap(T[i - 1]);
+    back[i * (m + 1)] = 1;
+    for (size_t j = 1; j <= m; ++j) {
+      double best = prev[j] - textGap(T[i - 1]);
+      uint8_t how = 1;
+      double skipScript = cur[j - 1] - scriptGap(S[j - 1]);
+      if (skipScript > best) {
+        best = skipScript;
+        how = 2;
+      }
+      Comparison c = compare(T[i - 1], S[j - 1]);
+      if (c.fit != ClassFit::None && prev[j - 1] + c.score >= best) {
+        best = prev[j - 1] + c.score;
+        how = 0;
+      }
+      cur[j] = best;
+      back[i * (m + 1) + j] = how;
+    }
+    std::swap(prev, cur);
+  }
+  size_t i = n, j = m;
+  while (i > 0 || j > 0) {
+    uint8_t how = back[i * (m + 1) + j];
+    if (i > 0 && j > 0 && how == 0) {
+      matchT_[i - 1] = static_cast<int>(j - 1);
+      matchS_[j - 1] = static_cast<int>(i - 1);
+      --i, --j;
+    } else if (i > 0 && (how == 1 || j == 0)) {
+      --i;
+    } else {
+      --j;
+    }
+  }
+}
+
+void Aligner::crossings() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  orderT_.assign(T.size(), false);
+  orderS_.assign(S.size(), false);
+  // 1. Two aligned steps of one kind that fit each other's partner far
+  //    better: their order differs ("25 µL conjugate, then 25 µL
+  //    antibody" against the reverse).
+  std::vector<size_t> matched;
+  for (size_t i = 0; i < T.size(); ++i)
+    if (matchT_[i] >= 0)
+      matched.push_back(i);
+  for (size_t k = 0; k + 1 < matched.size(); ++k) {
+    size_t i1 = matched[k], i2 = matched[k + 1];
+    int j1 = matchT_[i1], j2 = matchT_[i2];
+    if (orderT_[i1] || orderT_[i2])
+      continue;
+    Comparison s11 = compare(T[i1], S[j1]), s22 = compare(T[i2], S[j2]);
+    Comparison s12 = compare(T[i1], S[j2]), s21 = compare(T[i2], S[j1]);
+    if (s12.fit != ClassFit::Same || s21.fit != ClassFit::Same || s12.mismatch > 0 ||
+        s21.mismatch > 0)
+      continue;
+    if (s12.score + s21.score <= s11.score + s22.score + 1.5)
+      continue;
+    orderT_[i1] = orderT_[i2] = true;
+    orderS_[j1] = orderS_[j2] = true;
+    bool numbers = s12.equal > 0 && s21.equal > 0 &&
+                   (s11.mismatch + s22.mismatch > 0 || s11.fit != ClassFit::Same ||
+                    s22.fit != ClassFit::Same);
+    bool names = liquidsAgree(T[i1], S[j2]) && liquidsAgree(T[i2], S[j1]) &&
+                 liquidsDisagree(T[i1], S[j1]) && liquidsDisagree(T[i2], S[j2]);
+    bool certain = (numbers || names) && orderable(T[i1]) && orderable(T[i2]) &&
+                   !T[i1].orderLoose && !T[i2].orderLoose && !S[j1].isNoteLike &&
+                   !S[j2].isNoteLike;
+    add(FindingKind::Order, certain, static_cast<int>(i2), j1,
+        fmt::format("{} ({}) comes before {} ({}), but the text has them the other way round: "
+                    "{} {} then {} {}",
+                    scriptWhere(S[j1]), S[j1].summary(), scriptWhere(S[j2]), S[j2].summary(),
+                    where(T[i1]), quote(T[i1].text), where(T[i2]), quote(T[i2].text)),
+        fmt::format("swap the steps at script lines {} and {}", S[j1].loc.line, S[j2].loc.line),
+        certain ? "each step fits the other's place in the text exactly"
+                : "a preparation, a note, or text whose order is not the time order");
+  }
+  // 2. A step of each side left over, fitting each other: a step moved.
+  struct Candidate {
+    size_t t, s;
+    double score;
+    Comparison c;
+  };
+  std::vector<Candidate> candidates;
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || T[i].weak)
+      continue;
+    for (size_t j = 0; j < S.size(); ++j) {
+      if (matchS_[j] >= 0)
+        continue;
+      Comparison c = compare(T[i], S[j]);
+      if (c.fit != ClassFit::Same || c.mismatch > 0 ||
+          (c.equal == 0 && !(T[i].cls == ActionClass::Analyze)))
+        continue;
+      candidates.push_back({i, j, c.score, c});
+    }
+    if (candidates.size() > 100000)
+      break;
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+  std::vector<bool> usedT(T.size(), false), usedS(S.size(), false);
+  for (const Candidate &c : candidates) {
+    if (usedT[c.t] || usedS[c.s])
+      continue;
+    usedT[c.t] = usedS[c.s] = true;
+    orderT_[c.t] = true;
+    orderS_[c.s] = true;
+    const Action &t = T[c.t];
+    const Action &s = S[c.s];
+    bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
+                   (c.c.equal > 0 || t.cls == ActionClass::Analyze);
+    // Where the text puts it: after the script step of the text's step
+    // before it.
+    int before = -1;
+    for (size_t k = c.t; k-- > 0;)
+      if (matchT_[k] >= 0) {
+        before = matchT_[k];
+        break;
+      }
+    std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
+                                     : "before the first step";
+    add(FindingKind::Order, certain, static_cast<int>(c.t), static_cast<int>(c.s),
+        fmt::format("{} ({}) is out of the text's order: the text has it at {} {}, which puts "
+                    "it {}",
+                    scriptWhere(s), s.summary(), where(t), quote(t.text), place),
+        fmt::format("move the step at script line {} {}", s.loc.line, place),
+        certain ? "the step matches its place in the text exactly and the text's order is the time order"
+                : "a note, a person's step or text whose order is not the time order");
+  }
+}
+
+void Aligner::coverage() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  coveredT_.assign(T.size(), false);
+  coveredS_.assign(S.size(), false);
+  // A text step restating its neighbour's, done by the same script step:
+  // "column 1 = blank 200 µL, columns 2-12 = 200 µL samples" against one
+  // layout dispense.
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || orderT_[i])
+      continue;
+    for (size_t k : {i > 0 ? i - 1 : i, i + 1}) {
+      if (k == i || k >= T.size() || matchT_[k] < 0 || T[k].cls != T[i].cls)
+        continue;
+      const Action &s = S[matchT_[k]];
+      Comparison c = compare(T[i], s);
+      if (c.fit != ClassFit::Same || c.mismatch > 0)
+        continue;
+      // A layout dispense does several liquids in one step: the text's
+      // additions of one volume in one sentence ("column 1 = blank 100 µL;
+      // columns 2-12 = 100 µL dye") are that step.
+      bool layout = T[i].cls == ActionClass::Dispense && s.layoutLiquid &&
+                    (T[i].layoutLiquid || T[i].sentence == T[k].sentence);
+      bool restated = T[i].weak || (T[i].sentence == T[k].sentence && !T[i].required);
+      if (layout || restated) {
+        coveredT_[i] = true;
+        break;
+      }
+    }
+  }
+  // A script step that splits one text step ("dispense 100 µL into columns
+  // 1 and 12" written as two dispenses): the same kind and values as its
+  // aligned neighbour.
+  for (size_t j = 0; j < S.size(); ++j) {
+    if (matchS_[j] >= 0 || orderS_[j])
+      continue;
+    for (size_t k : {j > 0 ? j - 1 : j, j + 1}) {
+      if (k == j || k >= S.size() || matchS_[k] < 0 || S[k].cls != S[j].cls)
+        continue;
+      const Action &t = T[matchS_[k]];
+      Comparison c = compare(t, S[j]);
+      if (c.fit == ClassFit::Same && c.mismatch == 0 && c.equal > 0) {
+        coveredS_[j] = true;
+        break;
+      }
+    }
+  }
+}
+
+void Aligner::splitWashes() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  cyclesSummed_.assign(T.size(), false);
+  auto cycles = [](const Action &w) {
+    return w.has(Param::Cycles) ? w.values(Param::Cycles).front().low : 1.0;
+  };
+  auto sameWash = [](const Action &a, const Action &b) {
+    if (a.cls != ActionClass::Wash || b.cls != ActionClass::Wash)
+      return false;
+    if (a.has(Param::Volume) && b.has(Param::Volume) &&
+        !valuesMatch(a.values(Param::Volume), b.values(Param::Volume).front()))
+      return false;
+    return a.words.empty() || b.words.empty() || liquidSimilarity(a.words, b.words) > 0 ||
+           liquidSimilarity(b.words, a.words) > 0;
+  };
+  // One text wash written as several script washes in a row, or the other
+  // way round: the cycles count together.
+  for (size_t i = 0; i < T.size(); ++i) {
+    int j = matchT_[i];
+    if (j < 0 || T[i].cls != ActionClass::Wash || !T[i].has(Param::Cycles) ||
+        S[j].cls != ActionClass::Wash ||
+        valuesMatch(T[i].values(Param::Cycles), S[j].values(Param::Cycles).front()))
+      continue;
+    // Script side.
+    double total = cycles(S[j]);
+    std::vector<size_t> parts;
+    for (size_t k = static_cast<size_t>(j) + 1; k < S.size() && matchS_[k] < 0 && !orderS_[k] &&
+                                                sameWash(T[i], S[k]);
+         ++k) {
+      total += cycles(S[k]);
+      parts.push_back(k);
+    }
+    if (!parts.empty() && T[i].values(Param::Cycles).front().admits(total)) {
+      for (size_t k : parts)
+        coveredS_[k] = true;
+      cyclesSummed_[i] = true;
+      continue;
+    }
+    // Text side.
+    total = cycles(T[i]);
+    parts.clear();
+    for (size_t k = i + 1; k < T.size() && matchT_[k] < 0 && !orderT_[k] && sameWash(T[k], S[j]);
+         ++k) {
+      total += cycles(T[k]);
+      parts.push_back(k);
+    }
+    Value sum;
+    sum.low = sum.high = total;
+    if (!parts.empty() && valuesMatch({sum}, S[j].values(Param::Cycles).front())) {
+      for (size_t k : parts)
+        coveredT_[k] = true;
+      cyclesSummed_[i] = true;
+    }
+  }
+}
+
+/// Words that name an action or a worker, not a liquid.
+bool robotClassWord(const std::string &w) {
+  static const std::set<std::string, std::less<>> words = {
+      "loads",   "load",    "loaded",  "loading", "pipette", "pipettes", "pipetted", "pipetting",
+      "adds",    "add",     "added",   "adding",  "coats",   "coat",     "coated",   "coating",
+      "hand",    "manual",  "manually", "operator", "technician", "user", "multichannel",
+      "laboratory", "lab",  "bench",   "done",    "reads",   "read",     "reading",  "measured",
+      "person",  "plate",   "wells",   "performs", "perform", "does",    "takes"};
+  return words.count(w) > 0;
+}
+
+bool Aligner::personHint(const Action &t, const Action &s) const {
+  for (const ProcedureText::Hint &hint : procedure_.personHints) {
+    if (hint.scopeAfter && hint.sentence < t.sentence)
+      return true;
+    // A sentence that is itself a step gives only that step away.
+    bool step = std::any_of(out_.text.begin(), out_.text.end(), [&](const Action &a) {
+      return a.sentence == hint.sentence && !a.weak;
+    });
+    if (step)
+      continue;
+    // "The laboratory loads standards and samples by hand" gives away the
+    // loading of those liquids, not every addition of the protocol: a
+    // sentence that names liquids speaks of them only.
+    std::vector<std::string> named;
+    for (const std::string &w : hint.words)
+      if (!robotClassWord(w))
+        named.push_back(w);
+    bool layoutWords = std::any_of(named.begin(), named.end(), [](const std::string &w) {
+      return w.rfind("standard", 0) == 0 || w.rfind("sample", 0) == 0 || w == "blank" ||
+             w == "blanks" || w.rfind("control", 0) == 0 || w.rfind("calibrat", 0) == 0;
+    });
+    if (s.layoutLiquid && layoutWords)
+      return true;
+    if (!s.words.empty() && liquidSimilarity(named, s.words) >= 0.5)
+      return true;
+    if (!named.empty() && (s.cls == ActionClass::Dispense || s.cls == ActionClass::Wash))
+      continue;
+    for (ActionClass cls : hint.classes)
+      if (cls == t.cls || cls == s.cls ||
+          (cls == ActionClass::Incubate && t.cls == ActionClass::Equilibrate))
+        return true;
+  }
+  return false;
+}
+
+void Aligner::pairFindings() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  for (size_t i = 0; i < T.size(); ++i) {
+    int j = matchT_[i];
+    if (j < 0 || orderT_[i])
+      continue;
+    const Action &t = T[i];
+    const Action &s = S[j];
+    ClassFit fit = classFit(t, s);
+    // A summary, title or note restates the procedure: its differences are
+    // no evidence.
+    if (!t.inProcedure)
+      continue;
+    bool solid = fit == ClassFit::Same && t.inProcedure && !t.weak && !t.inexactCopy &&
+                 !t.conditional && !s.isNoteLike && t.cls != ActionClass::Note;
+    for (size_t p = 0; p < kParamCount; ++p) {
+      Param param = static_cast<Param>(p);
+      const std::vector<Value> &tv = t.params[p];
+      const std::vector<Value> &sv = s.params[p];
+      if (!tv.empty() && !sv.empty()) {
+        if (valuesMatch(tv, sv.front()) || (param == Param::Cycles && cyclesSummed_[i]))
+          continue;
+        bool inferred = std::any_of(tv.begin(), tv.end(), [](const Value &v) { return v.inferred; });
+        bool certain = solid && unambiguous(tv) && !inferred;
+        add(FindingKind::Parameter, certain, static_cast<int>(i), j,
+            fmt::format("{} {} {} but {} ({}) has {}", where(t), quote(t.text), 
+                        fmt::format("states {} {}", paramName(param), valuesText(tv)),
+                        scriptWhere(s), s.summary(), sv.front().display()),
+            fmt::format("use {} {} as the text says", paramName(param), valuesText(tv)),
+            certain ? "the text states one value for this step"
+                    : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
+                    : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
+                                    : "the text gives several values, a bound, or is not a plain step");
+      } else if (!sv.empty() && tv.empty() && !s.isNoteLike && !isPersonClass(s.cls)) {
+        const Value &v = sv.front();
+        // RT is what `incubate` means without a temperature.
+        bool defaultValue = v.symbolic == Unit::Ambient ||
+                            (param == Param::Cycles && s.cls != ActionClass::Wash);
+        if (defaultValue || values_.states(param, v))
+          continue;
+        // A value that no sentence of the text states at all.
+        bool certain = solid && !s.manual;
+        add(FindingKind::Parameter, certain, static_cast<int>(i), j,
+            fmt::format("{} ({}) has {} {}, which the text states nowhere (its step: {} {})",
+                        scriptWhere(s), s.summary(), paramName(param), v.display(), where(t),
+                        quote(t.text)),
+            fmt::format("leave out the {} or use the protocol's value", paramName(param)),
+            certain ? "no sentence of the protocol states this value"
+                    : "a step in <MANUAL> or a loose match");
+      } else if (!tv.empty() && sv.empty() && t.cls == s.cls &&
+                 (param == Param::Speed || param == Param::Reference || param == Param::Time ||
+                  param == Param::Temperature) &&
+                 !(param == Param::Time && (s.cls == ActionClass::Wash))) {
+        add(FindingKind::Parameter, false, static_cast<int>(i), j,
+            fmt::format("{} {} states {} {}, which {} ({}) does not have", where(t),
+                        quote(t.text), paramName(param), valuesText(tv), scriptWhere(s),
+                        s.summary()),
+            fmt::format("add the {} the text gives", paramName(param)),
+            "the script may carry it elsewhere (a note, a separate step)");
+      }
+    }
+    // Flags.
+    if (t.dark.value_or(false) && s.dark && !*s.dark && t.cls == s.cls)
+      add(FindingKind::Parameter, false, static_cast<int>(i), j,
+          fmt::format("{} {} keeps the plate in the dark but {} ({}) does not", where(t),
+                      quote(t.text), scriptWhere(s), s.summary()),
+          "add `dark`", "the dark may belong to a neighbouring step of the text");
+    if (t.fourPL && s.fourPL && *t.fourPL != *s.fourPL)
+      add(FindingKind::Parameter, false, static_cast<int>(i), j,
+          fmt::format("{} {} asks for a {} fit but {} fits {}", where(t), quote(t.text),
+                      *t.fourPL ? "4-parameter logistic" : "linear", scriptWhere(s),
+                      *s.fourPL ? "4pl" : "linear"),
+          fmt::format("use `analyze standard_curve {}`", *t.fourPL ? "4pl" : "linear"),
+          "the model is read from words, not values");
+
+    // Domain.
+    if (s.manual && s.instrumentCapable && !isPersonClass(s.cls) && !s.isNoteLike &&
+        t.cls != ActionClass::Note && robotClass(t.cls)) {
+      bool explicitRobot = t.domain == Domain::Robot;
+      // Words of its own sentence, or a sentence about its liquids or its
+      // kind of step, that give work to a person make a <MANUAL> step
+      // consistent with the text: no finding.
+      if ((explicitRobot || t.domain == Domain::Unstated) && !t.personNearby && !personHint(t, s)) {
+        bool layoutLoad = s.cls == ActionClass::Dispense && s.layoutLiquid;
+        bool certain = t.inProcedure && !t.weak && !t.conditional &&
+                       (explicitRobot || !layoutLoad);
+        add(FindingKind::Domain, certain, static_cast<int>(i), j,
+            fmt::format("{} ({}) is in <MANUAL>, but {} can do it and the text {} ({} {})",
+                        scriptWhere(s), s.summary(), platform_.name,
+                        explicitRobot ? "gives it to the robot" : "does not give it to a person",
+                        where(t), quote(t.text)),
+            "move it to <INSTRUMENT>; <MANUAL> is for what the platform cannot do (cooling, "
+            "fluorescence, a missing filter) or what the text gives to a person",
+            certain ? (explicitRobot ? "the text names the robot for this step"
+                                     : "nothing in the text gives this step to a person")
+            : layoutLoad ? "loading standards and samples is often done by hand without the "
+                           "text saying so"
+                         : "a mention, a conditional or a step outside the procedure");
+      }
+    }
+    if (!s.manual && t.domain == Domain::Person && robotClass(t.cls))
+      add(FindingKind::Domain, false, static_cast<int>(i), j,
+          fmt::format("{} ({}) is in <INSTRUMENT>, but the text gives it to a person ({} {})",
+                      scriptWhere(s), s.summary(), where(t), quote(t.text)),
+          "move it to <MANUAL> if a person does it",
+          "the person's words may belong to a neighbouring step of the same sentence");
+  }
+}
+
+void Aligner::gapFindings() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i])
+      continue;
+    const Action &t = T[i];
+    if (t.cls == ActionClass::Note && t.inProcedure && t.has(Param::Time) &&
+        !t.values(Param::Time).front().exact()) {
+      // "read within 30 minutes": a limit the operator should be told.
+      add(FindingKind::Missing, false, static_cast<int>(i), -1,
+          fmt::format("{} {} sets a time limit ({}) that no note of the script repeats",
+                      where(t), quote(t.text), valuesText(t.values(Param::Time))),
+          "add a `note` with the limit", "a limit for the operator, no step of the robot");
+      continue;
+    }
+    if (t.weak || t.aside || t.cls == ActionClass::Note || !t.inProcedure)
+      continue;
+    if (!robotClass(t.cls))
+      continue;
+    bool certain = t.required && !t.inexactCopy;
+    std::string why;
+    if (certain)
+      why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.domain == Domain::Person || t.domain == Domain::Both)
+      why = "the text gives it to a person, who may do it outside the script";
+    else if (!t.platformCan)
+      why = "the platform cannot do it as stated";
+    else if (t.conditional)
+      why = "the text makes it conditional or optional";
+    else if (t.ambiguousCopy)
+      why = "\"repeat N times\" may mean N or N+1 times in all";
+    else
+      why = "the step was read from a reference (\"as above\")";
+    add(FindingKind::Missing, certain, static_cast<int>(i), -1,
+        fmt::format("{} {} ({}){} has no step in the script", where(t), quote(t.text),
+                    t.summary(),
+                    t.copiedFrom.empty() ? "" : fmt::format(", as {},", t.copiedFrom)),
+        "add the step (a repeated step is written out again or with `repeat N { ... }`)", why);
+  }
+  for (size_t j = 0; j < S.size(); ++j) {
+    if (matchS_[j] >= 0 || orderS_[j] || coveredS_[j])
+      continue;
+    const Action &s = S[j];
+    if (s.isNoteLike || isPersonClass(s.cls))
+      continue;
+    // Certain only for a robot step whose every value the text never states.
+    bool numeric = false, stated = false;
+    for (size_t p = 0; p < kParamCount; ++p)
+      for (const Value &v : s.params[p]) {
+        if (v.symbolic == Unit::Ambient || static_cast<Param>(p) == Param::Temperature)
+          continue;
+        numeric = true;
+        stated |= values_.states(static_cast<Param>(p), v);
+      }
+    bool certain = !s.manual && numeric && !stated;
+    add(FindingKind::Invented, certain, -1, static_cast<int>(j),
+        fmt::format("{} ({}) does not match any step of the text", scriptWhere(s), s.summary()),
+        "remove it unless the protocol asks for it",
+        certain ? "no sentence of the protocol states any of its values"
+                : "the text may describe it in words the reader does not take for a step");
+  }
+}
+
+Relation Aligner::textRelation(size_t i) const {
+  return orderT_[i]                ? Relation::Order
+         : coveredT_[i]            ? Relation::Covered
+         : out_.text[i].required ? Relation::Missing
+                                   : Relation::Unpaired;
+}
+
+void Aligner::buildRows() {
+  const auto &T = out_.text;
+  const auto &S = out_.script;
+  size_t i = 0, j = 0;
+  while (i < T.size() || j < S.size()) {
+    if (i < T.size() && matchT_[i] >= 0 && static_cast<size_t>(matchT_[i]) == j) {
+      out_.rows.push_back({static_cast<int>(i), static_cast<int>(j), Relation::Match});
+      ++i, ++j;
+      continue;
+    }
+    // Script steps before the next matched pair come first.
+    if (j < S.size() && (matchS_[j] < 0)) {
+      Relation rel = orderS_[j]     ? Relation::Order
+                     : coveredS_[j] ? Relation::Covered
+                     : (S[j].isNoteLike || isPersonClass(S[j].cls)) ? Relation::Unpaired
+                                                                    : Relation::Invented;
+      // Text steps that come before it in the text go first.
+      if (i < T.size() && matchT_[i] < 0) {
+        out_.rows.push_back({static_cast<int>(i), -1, textRelation(i)});
+        ++i;
+        continue;
+      }
+      out_.rows.push_back({-1, static_cast<int>(j), rel});
+      ++j;
+      continue;
+    }
+    if (i < T.size() && matchT_[i] < 0) {
+      out_.rows.push_back({static_cast<int>(i), -1, textRelation(i)});
+      ++i;
+      continue;
+    }
+    // Both sides are at matched steps that are not each other's (cannot
+    // happen in a monotone alignment); advance the script.
+    if (j < S.size()) {
+      ++j;
+    } else {
+      ++i;
+    }
+  }
+}
+
+StepAlignment Aligner::run() {
+  dp();
+  crossings();
+  coverage();
+  splitWashes();
+  pairFindings();
+  gapFindings();
+  buildRows();
+  // Certain findings first, each group in text order.
+  std::stable_sort(out_.findings.begin(), out_.findings.end(),
+                   [](const AlignmentFinding &a, const AlignmentFinding &b) {
+                     return a.certain > b.certain;
+                   });
+  return std::move(out_);
+}
+
+} // namespace
+
+std::optional<StepAlignment> alignSteps(const ProcedureText &text, std::vector<Action> script,
+                                        const Platform &platform, DiagnosticEngine &diags,
+                                        SourceLoc where) {
+  size_t cells = (text.actions.size() + 1) * (script.size() + 1);
+  if (cells > kMaxAlignmentCells) {
+    diags.report(DiagId::AlignTooLarge, where,
+                 fmt::format("aligning {} text steps with {} script steps needs {} cells",
+                             text.actions.size(), script.size(), cells),
+                 fmt::format("{} cells", kMaxAlignmentCells));
+    return std::nullopt;
+  }
+  Aligner aligner(text, std::move(script), platform);
+  return aligner.run();
+}
+
+std::optional<StepAlignment> alignProtocol(const SourceManager &textSources, uint32_t textFile,
+                                           DiagnosticEngine &textDiags,
+                                           const ir::Module &checked,
+                                           const SourceManager &scriptSources,
+                                           const Platform &platform) {
+  std::optional<ProcedureText> text = readProcedure(textSources, textFile, textDiags, platform);
+  if (!text)
+    return std::nullopt;
+  std::optional<StepAlignment> alignment =
+      alignSteps(*text, scriptActions(checked, scriptSources, platform), platform, textDiags,
+                 SourceLoc{textFile, 1, 1, 1});
+  if (alignment) {
+    alignment->textName = textSources.name(textFile);
+    alignment->scriptName = scriptSources.name(checked.fileId);
+  }
+  return alignment;
+}
+
+//===--- Output -----------------------------------------------------------===//
+
+namespace {
+
+std::string pad(std::string s, size_t width) {
+  // Count code points, not bytes, so µ and ° keep the columns.
+  size_t shown = 0;
+  for (unsigned char c : s)
+    shown += (c & 0xC0) != 0x80;
+  if (shown > width) {
+    size_t cut = 0, count = 0;
+    while (cut < s.size() && count < width - 1) {
+      ++cut;
+      while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+        ++cut;
+      ++count;
+    }
+    return s.substr(0, cut) + "…";
+  }
+  return s + std::string(width - shown, ' ');
+}
+
+std::string textCell(const Action &t) {
+  std::string tag;
+  if (t.domain == Domain::Person)
+    tag = " [person]";
+  else if (t.domain == Domain::Robot)
+    tag = " [robot]";
+  else if (t.domain == Domain::Both)
+    tag = " [person/robot]";
+  if (!t.copiedFrom.empty())
+    tag += " [" + t.copiedFrom + "]";
+  if (!t.required)
+    tag += t.weak ? " (mention)" : " (optional)";
+  return t.summary() + tag;
+}
+
+std::string scriptCell(const Action &s) {
+  return s.summary() + (s.manual ? " [MANUAL]" : "");
+}
+
+const char *symbol(Relation relation, bool finding) {
+  switch (relation) {
+  case Relation::Match: return finding ? "≠" : "=";
+  case Relation::Missing: return "-";
+  case Relation::Invented: return "+";
+  case Relation::Order: return "x";
+  case Relation::Covered: return "~";
+  case Relation::Unpaired: return ".";
+  }
+  return "?";
+}
+
+json actionJson(const Action &a, bool textSide) {
+  json params = json::object();
+  for (size_t p = 0; p < kParamCount; ++p) {
+    if (a.params[p].empty())
+      continue;
+    json values = json::array();
+    for (const Value &v : a.params[p]) {
+      json value = {{"text", v.display()}, {"low", v.low}, {"high", v.high}};
+      switch (v.kind) {
+      case Value::Kind::Exact: value["kind"] = "exact"; break;
+      case Value::Kind::Range: value["kind"] = "range"; break;
+      case Value::Kind::AtLeast: value["kind"] = "at_least"; break;
+      case Value::Kind::AtMost: value["kind"] = "at_most"; break;
+      case Value::Kind::About: value["kind"] = "about"; break;
+      }
+      values.push_back(value);
+    }
+    params[std::string(paramName(static_cast<Param>(p)))] = values;
+  }
+  json out = {{"class", actionClassName(a.cls)},
+              {"summary", a.summary()},
+              {"line", a.loc.line},
+              {"column", a.loc.col},
+              {"text", a.text},
+              {"parameters", params}};
+  if (!a.liquid.empty())
+    out["liquid"] = a.liquid;
+  if (a.dark)
+    out["dark"] = *a.dark;
+  if (textSide) {
+    out["domain"] = domainName(a.domain);
+    out["required"] = a.required;
+    out["mention"] = a.weak;
+    if (!a.copiedFrom.empty())
+      out["copied_from"] = a.copiedFrom;
+    if (!a.label.empty())
+      out["label"] = a.label;
+  } else {
+    out["section"] = a.manual ? "manual" : "instrument";
+    if (!a.step.empty())
+      out["step"] = a.step;
+    if (!a.platformLimit.empty())
+      out["platform_limit"] = a.platformLimit;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string renderAlignment(const StepAlignment &a) {
+  std::set<int> withFinding;
+  for (const AlignmentFinding &f : a.findings)
+    if (f.kind == FindingKind::Parameter || f.kind == FindingKind::Domain)
+      withFinding.insert(f.text);
+  unsigned required = static_cast<unsigned>(
+      std::count_if(a.text.begin(), a.text.end(), [](const Action &t) { return t.required; }));
+  std::string out = fmt::format(
+      "{} ↔ {}: {} text step(s) ({} required), {} script step(s); {} certain and {} uncertain "
+      "finding(s)\n\n",
+      a.textName, a.scriptName, a.text.size(), required, a.script.size(), a.certainCount(),
+      a.uncertainCount());
+  out += fmt::format("{} {} {}   {} {}\n", pad("text", 7), pad("text step", 46), " ", pad("line", 5),
+                     "script step");
+  for (const AlignmentRow &row : a.rows) {
+    std::string left = "", lloc = "";
+    if (row.text >= 0) {
+      const Action &t = a.text[static_cast<size_t>(row.text)];
+      lloc = fmt::format("{}:{}", t.loc.line, t.loc.col);
+      left = textCell(t);
+    }
+    std::string right = "", rloc = "";
+    if (row.script >= 0) {
+      const Action &s = a.script[static_cast<size_t>(row.script)];
+      rloc = fmt::format("{}", s.loc.line);
+      right = scriptCell(s);
+    }
+    out += fmt::format("{} {} {}   {} {}\n", pad(lloc, 7), pad(left, 46),
+                       symbol(row.relation, withFinding.count(row.text) > 0), pad(rloc, 5), right);
+    // Trailing spaces help nobody.
+    while (out.size() >= 2 && out[out.size() - 2] == ' ') {
+      out.erase(out.size() - 2, 1);
+    }
+  }
+  out += "\n= same step, ≠ same step with a finding, - missing from the script, + not in the "
+         "text, x out of order, ~ restates a neighbour, . nothing expected\n";
+  if (a.findings.empty()) {
+    out += "\nno findings\n";
+    return out;
+  }
+  out += "\nfindings:\n";
+  for (const AlignmentFinding &f : a.findings)
+    out += fmt::format("{} {}: {}\n    why {}: {}\n    fix: {}\n", f.certain ? "certain" : "uncertain",
+                       findingKindName(f.kind), f.message, f.certain ? "certain" : "uncertain",
+                       f.why, f.guidance);
+  return out;
+}
+
+json alignmentToJson(const StepAlignment &a) {
+  json text = json::array(), script = json::array(), rows = json::array(),
+       findings = json::array();
+  for (const Action &t : a.text)
+    text.push_back(actionJson(t, true));
+  for (const Action &s : a.script)
+    script.push_back(actionJson(s, false));
+  for (const AlignmentRow &row : a.rows)
+    rows.push_back({{"text", row.text >= 0 ? json(row.text) : json(nullptr)},
+                    {"script", row.script >= 0 ? json(row.script) : json(nullptr)},
+                    {"relation", relationName(row.relation)}});
+  for (const AlignmentFinding &f : a.findings) {
+    json item = {{"kind", findingKindName(f.kind)},
+                 {"confidence", f.certain ? "certain" : "uncertain"},
+                 {"text", f.text >= 0 ? json(f.text) : json(nullptr)},
+                 {"script", f.script >= 0 ? json(f.script) : json(nullptr)},
+                 {"message", f.message},
+                 {"guidance", f.guidance},
+                 {"why", f.why}};
+    if (f.text >= 0) {
+      item["text_line"] = a.text[static_cast<size_t>(f.text)].loc.line;
+      item["text_column"] = a.text[static_cast<size_t>(f.text)].loc.col;
+    }
+    if (f.script >= 0)
+      item["script_line"] = a.script[static_cast<size_t>(f.script)].loc.line;
+    findings.push_back(std::move(item));
+  }
+  return {{"protocol", a.textName},
+          {"script", a.scriptName},
+          {"certain", a.certainCount()},
+          {"uncertain", a.uncertainCount()},
+          {"text_steps", text},
+          {"script_steps", script},
+          {"rows", rows},
+          {"findings", findings}};
+}
+
+std::string alignmentEvidence(const StepAlignment &a) {
+  std::string out;
+  for (const AlignmentRow &row : a.rows) {
+    std::string left = "(none)", right = "(none)";
+    if (row.text >= 0) {
+      const Action &t = a.text[static_cast<size_t>(row.text)];
+      left = fmt::format("text line {}: {}", t.loc.line, textCell(t));
+    }
+    if (row.script >= 0) {
+      const Action &s = a.script[static_cast<size_t>(row.script)];
+      right = fmt::format("script line {}: {}", s.loc.line, scriptCell(s));
+    }
+    out += fmt::format("- [{}] {} <-> {}\n", relationName(row.relation), left, right);
+  }
+  return out;
+}
+
+std::vector<Finding> alignmentFindings(const StepAlignment &a, bool certain) {
+  std::vector<Finding> out;
+  for (const AlignmentFinding &f : a.findings) {
+    if (f.certain != certain)
+      continue;
+    std::string location =
+        f.script >= 0 ? fmt::format("line {}", a.script[static_cast<size_t>(f.script)].loc.line)
+                      : fmt::format("text line {}", a.text[static_cast<size_t>(f.text)].loc.line);
+    out.push_back({std::string(findingKindName(f.kind)), location, f.message, f.guidance,
+                   "alignment", certain ? "certain" : "uncertain"});
+  }
+  return out;
+}
+
+} // namespace plate::agent
