@@ -428,7 +428,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
                          "limitations", "troubleshooting", "safety", "background",
-                         "principle", "introduction", "references", "disclaimer"}))
+                         "principle", "introduction", "references", "disclaimer",
+                         "intended use", "purpose", "scope", "specifications",
+                         "specification", "performance", "sensitivity", "specificity",
+                         "precision", "characteristics", "ordering", "contact"}))
     return UnitKind::Note;
   return UnitKind::Procedure;
 }
@@ -519,11 +522,15 @@ private:
   void splitSentences();
   void readSentence(unsigned index);
   void resolveSentence(unsigned index, size_t begin);
+  /// Liquid work of sentence `s` that happens off the plate (in tubes, or
+  /// finishing a preparation) becomes part of the preparation.
+  void offPlate(const Sentence &s, std::vector<Action> &built) const;
   /// `source` copied to the place of sentence `index` (a reference there
   /// names it), as a step of that sentence's unit.
-  Action copyInto(const Action &source, const std::string &from, const Sentence &s,
-                  unsigned index, SourceLoc at) const {
-    Action copy = source;
+  Action copyInto(size_t source, const std::string &from, const Sentence &s, unsigned index,
+                  SourceLoc at) const {
+    Action copy = out_.actions[source];
+    copy.copyOf = copy.copyOf >= 0 ? copy.copyOf : static_cast<int>(source);
     copy.copiedFrom = from;
     copy.loc = at;
     copy.text = s.text;
@@ -1395,6 +1402,14 @@ void Reader::readSentence(unsigned index) {
               w.is("giving") || w.is("hold") || w.is("holds") || w.is("contain") ||
               w.is("contains") || w.is("ends") || (w.is("that") && k > 0 && toks[k - 1].is("so")))
             cls = ActionClass::Note;
+          // "Assay time: 3.5 hours", "total duration", "takes about 4 h":
+          // how long the protocol lasts, not a step.
+          if (w.is("duration") || w.is("takes") || w.is("lasts") ||
+              (w.is("time") && k > 0 &&
+               (toks[k - 1].is("assay") || toks[k - 1].is("total") || toks[k - 1].is("run") ||
+                toks[k - 1].is("hands-on") || toks[k - 1].is("processing") ||
+                toks[k - 1].is("turnaround") || toks[k - 1].is("working"))))
+            cls = ActionClass::Note;
         }
         // "samples to RT, 30 min": warming to room temperature.
         if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
@@ -2002,9 +2017,58 @@ void Reader::readSentence(unsigned index) {
         if (v.high < platform_.shakerMinRpm || v.low > platform_.shakerMaxRpm)
           a.platformCan = false;
   }
+  offPlate(s, built);
   for (size_t k : order) {
     out_.units[s.unit].actions.push_back(static_cast<unsigned>(out_.actions.size()));
     out_.actions.push_back(std::move(built[k]));
+  }
+}
+
+void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
+  // Work in tubes, vials or bottles ("standard series in tubes: 250 µL
+  // diluent, transfer 250 µL ...") and the mixing that finishes a
+  // reconstitution ("reconstitute with 1 mL, mix gently 10 min") prepare
+  // liquids before they reach the plate: no step of the robot, unless the
+  // sentence names the plate or its wells.
+  static const std::set<std::string, std::less<>> vessels = {
+      "tube",  "tubes",  "vial",   "vials",    "bottle",    "bottles",   "flask",
+      "flasks", "falcon", "eppendorf", "microtube", "microtubes", "cryovial", "beaker",
+      "cylinder"};
+  static const std::set<std::string, std::less<>> plateWords = {
+      "well", "wells", "plate", "plates", "microplate", "row", "rows", "column", "columns",
+      "col", "cols", "deck"};
+  bool vessel = false, plate = false;
+  auto scan = [&](const std::vector<Token> &toks) {
+    for (const Token &t : toks) {
+      vessel |= t.isWord() && vessels.count(t.lower) > 0;
+      plate |= t.isWord() && plateWords.count(t.lower) > 0;
+    }
+  };
+  scan(s.tokens);
+  scan(prose::tokenize(colonPrefix(out_.units[s.unit].text)));
+  if (plate)
+    return;
+  // A sentence that opens with a verb of preparation is one.
+  bool preparing = false;
+  for (const Token &t : s.tokens)
+    if (t.isWord()) {
+      static const std::set<std::string, std::less<>> prepVerbs = {
+          "prepare", "reconstitute", "dilute", "dissolve", "make", "premix", "thaw"};
+      preparing = prepVerbs.count(t.lower) > 0;
+      break;
+    }
+  for (Action &a : built) {
+    if (a.cls == ActionClass::Prepare)
+      preparing = true;
+    bool liquidWork = a.cls == ActionClass::Dispense || a.cls == ActionClass::Transfer ||
+                      a.cls == ActionClass::Mix || a.cls == ActionClass::Shake ||
+                      a.cls == ActionClass::Aspirate;
+    if (liquidWork && (vessel || preparing)) {
+      a.cls = ActionClass::Prepare;
+      a.values(Param::Speed).clear();
+      a.values(Param::Cycles).clear();
+      a.values(Param::Time).clear();
+    }
   }
 }
 
@@ -2506,7 +2570,7 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
                           toks[repeatAt].end - toks[repeatAt].begin);
     for (unsigned c = 0; c < copies; ++c)
       for (size_t k : sources) {
-        Action copy = copyInto(out_.actions[k], from, s, index, at);
+        Action copy = copyInto(k, from, s, index, at);
         copy.inexactCopy = false;
         copy.ambiguousCopy = ambiguous && c + 1 == copies;
         copy.repeatCopy = true;
@@ -2539,7 +2603,7 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
         else
           ++k;
       for (size_t src : sources) {
-        out_.actions.push_back(copyInto(out_.actions[src], from, s, index, out_.units[s.unit].loc));
+        out_.actions.push_back(copyInto(src, from, s, index, out_.units[s.unit].loc));
       }
     }
     return;

@@ -119,6 +119,9 @@ struct Action {
   bool inexactCopy = false; ///< "as above", "as before": which step is meant is a guess
   bool ambiguousCopy = false; ///< the last copy of "repeat 3 times" (3 or 4 in all?)
   bool repeatCopy = false;    ///< made by "repeat" (not by "as in step N")
+  /// A copy: the index of the text action it copies (which of the named
+  /// unit's steps), else -1.
+  int copyOf = -1;
   bool platformCan = true;  ///< the stated values are within the platform's reach
   /// A warming, cooling or preparation after a step of the robot's kind:
   /// a step of the procedure, not the preparation before it.

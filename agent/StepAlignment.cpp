@@ -201,6 +201,19 @@ double scriptGap(const Action &s) {
   return s.manual ? 0.8 : 2.5;
 }
 
+/// The same stated values, in any order.
+bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (const Value &v : a)
+    if (std::none_of(b.begin(), b.end(), [&](const Value &w) {
+          return std::abs(v.low - w.low) < 1e-9 && std::abs(v.high - w.high) < 1e-9 &&
+                 v.kind == w.kind;
+        }))
+      return false;
+  return true;
+}
+
 //===--- Findings ---------------------------------------------------------===//
 
 std::string where(const Action &t) {
@@ -276,6 +289,22 @@ private:
   void pairFindings();
   void gapFindings();
   void buildRows();
+  /// Whether a step of `t`'s unit, or of the nearest unit with steps before
+  /// or after it, is aligned with a step of the script: a lone statement
+  /// far from the aligned procedure is more likely a description.
+  bool nextToAlignedStep(const Action &t) const;
+  /// Whether script step `j` (in <MANUAL>) is in one run of <MANUAL> steps
+  /// with a step that belongs there (the platform cannot do it, a layout
+  /// load, or the text gives it to a person).
+  bool besideJustifiedManual(size_t j) const;
+  /// Script step `j` is paired with nothing and expected to be.
+  bool unpairedScript(size_t j) const;
+  /// An unpaired script step that may be text step `t` in other words (a
+  /// kind that fits or a shared value): the index, or -1. Two leftovers
+  /// that may be one step are a reading problem, not a certain finding.
+  int unpairedTwin(const Action &t) const;
+  /// The same from the script's side.
+  bool textTwin(const Action &s) const;
   /// How an unpaired text step shows in the table.
   Relation textRelation(size_t i) const;
   bool personHint(const Action &t, const Action &s) const;
@@ -464,6 +493,45 @@ void Aligner::coverage() {
       }
     }
   }
+  // A paragraph that describes one step in several sentences ("Aspirate
+  // each well and wash, three times more. Wash by filling each well with
+  // 400 µL ...") states its values twice: a step of its own unit with the
+  // same kind and the same values, done by a script step, is that step.
+  // "Repeat" asks for the step again and is not a restatement, but a copy
+  // of a restating paragraph ("repeat the wash as in step 4") copies the
+  // restatement too.
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i])
+      continue;
+    for (size_t k = 0; k < T.size(); ++k) {
+      if (k == i || matchT_[k] < 0 || T[k].unit != T[i].unit || T[k].cls != T[i].cls)
+        continue;
+      bool copies = T[i].copyOf >= 0 || T[k].copyOf >= 0;
+      if (copies && (T[i].copyOf < 0 || T[k].copyOf < 0 || T[i].copyOf == T[k].copyOf ||
+                     T[i].sentence != T[k].sentence))
+        continue;
+      // With another step between them, the second is a step again
+      // ("incubate 1 h ... add ... incubate 1 h" in one paragraph).
+      bool between = false;
+      for (size_t m = std::min(i, k) + 1; m < std::max(i, k); ++m)
+        between |= T[m].required && T[m].cls != T[i].cls;
+      // Two liquids of one volume are two additions.
+      bool additions = T[i].cls == ActionClass::Dispense || T[i].cls == ActionClass::Transfer;
+      if (between || (additions && (T[i].layoutLiquid != T[k].layoutLiquid ||
+                                    T[i].words.empty() != T[k].words.empty() ||
+                                    liquidSimilarity(T[i].words, T[k].words) < 0.5)))
+        continue;
+      Comparison same = compare(T[i], S[static_cast<size_t>(matchT_[k])]);
+      bool restates = same.fit == ClassFit::Same && same.mismatch == 0 && same.equal > 0;
+      for (size_t p = 0; p < kParamCount && restates; ++p)
+        restates = T[i].params[p].empty() == T[k].params[p].empty() &&
+                   (T[i].params[p].empty() || sameValues(T[i].params[p], T[k].params[p]));
+      if (restates) {
+        coveredT_[i] = true;
+        break;
+      }
+    }
+  }
   // A script step that splits one text step ("dispense 100 µL into columns
   // 1 and 12" written as two dispenses): the same kind and values as its
   // aligned neighbour.
@@ -610,13 +678,17 @@ void Aligner::pairFindings() {
         if (valuesMatch(tv, sv.front()) || (param == Param::Cycles && cyclesSummed_[i]))
           continue;
         bool inferred = std::any_of(tv.begin(), tv.end(), [](const Value &v) { return v.inferred; });
-        bool certain = solid && unambiguous(tv) && !inferred;
+        // A preparation states its volumes in several ways (concentrate,
+        // diluent, total): which one the script carries is a choice.
+        bool prepVolume = t.cls == ActionClass::Prepare && param == Param::Volume;
+        bool certain = solid && unambiguous(tv) && !inferred && !prepVolume;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} {} {} but {} ({}) has {}", where(t), quote(t.text), 
                         fmt::format("states {} {}", paramName(param), valuesText(tv)),
                         scriptWhere(s), s.summary(), sv.front().display()),
             fmt::format("use {} {} as the text says", paramName(param), valuesText(tv)),
             certain ? "the text states one value for this step"
+                    : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
                                     : "the text gives several values, a bound, or is not a plain step");
@@ -671,8 +743,9 @@ void Aligner::pairFindings() {
       // consistent with the text: no finding.
       if ((explicitRobot || t.domain == Domain::Unstated) && !t.personNearby && !personHint(t, s)) {
         bool layoutLoad = s.cls == ActionClass::Dispense && s.layoutLiquid;
+        bool grouped = besideJustifiedManual(static_cast<size_t>(j));
         bool certain = t.inProcedure && !t.weak && !t.conditional &&
-                       (explicitRobot || !layoutLoad);
+                       (explicitRobot || (!layoutLoad && !grouped));
         add(FindingKind::Domain, certain, static_cast<int>(i), j,
             fmt::format("{} ({}) is in <MANUAL>, but {} can do it and the text {} ({} {})",
                         scriptWhere(s), s.summary(), platform_.name,
@@ -684,6 +757,9 @@ void Aligner::pairFindings() {
                                      : "nothing in the text gives this step to a person")
             : layoutLoad ? "loading standards and samples is often done by hand without the "
                            "text saying so"
+            : grouped ? "it sits with work that has to be done by hand (the platform cannot "
+                        "do it, or the text gives it to a person); an author may keep the "
+                        "neighbouring steps with it"
                          : "a mention, a conditional or a step outside the procedure");
       }
     }
@@ -716,10 +792,19 @@ void Aligner::gapFindings() {
       continue;
     if (!robotClass(t.cls))
       continue;
-    bool certain = t.required && !t.inexactCopy;
+    bool nearMatch = nextToAlignedStep(t);
+    int twin = unpairedTwin(t);
+    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && twin >= 0)
+      why = fmt::format("script line {} ({}) is left unpaired too and may be this step in "
+                        "other words",
+                        S[static_cast<size_t>(twin)].loc.line, S[static_cast<size_t>(twin)].summary());
+    else if (t.required && !nearMatch)
+      why = "no step of its paragraph or the paragraphs beside it is in the script: it may be "
+            "a description (intended use, kit contents, a summary) rather than a step";
     else if (t.domain == Domain::Person || t.domain == Domain::Both)
       why = "the text gives it to a person, who may do it outside the script";
     else if (!t.platformCan)
@@ -751,13 +836,96 @@ void Aligner::gapFindings() {
         numeric = true;
         stated |= values_.states(static_cast<Param>(p), v);
       }
-    bool certain = !s.manual && numeric && !stated;
+    bool twin = textTwin(s);
+    bool certain = !s.manual && numeric && !stated && !twin;
     add(FindingKind::Invented, certain, -1, static_cast<int>(j),
         fmt::format("{} ({}) does not match any step of the text", scriptWhere(s), s.summary()),
         "remove it unless the protocol asks for it",
         certain ? "no sentence of the protocol states any of its values"
+        : twin  ? "a step of the text is left unpaired too and may be this one in other words"
                 : "the text may describe it in words the reader does not take for a step");
   }
+}
+
+bool Aligner::unpairedScript(size_t j) const {
+  const Action &s = out_.script[j];
+  return matchS_[j] < 0 && !orderS_[j] && !coveredS_[j] && !s.isNoteLike && !isPersonClass(s.cls);
+}
+
+int Aligner::unpairedTwin(const Action &t) const {
+  for (size_t j = 0; j < out_.script.size(); ++j)
+    if (unpairedScript(j) &&
+        (classFit(t, out_.script[j]) != ClassFit::None || shareValue(t, out_.script[j])))
+      return static_cast<int>(j);
+  return -1;
+}
+
+bool Aligner::textTwin(const Action &s) const {
+  for (size_t i = 0; i < out_.text.size(); ++i) {
+    const Action &t = out_.text[i];
+    if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i] || !t.inProcedure || t.weak ||
+        !robotClass(t.cls))
+      continue;
+    if (classFit(t, s) != ClassFit::None || shareValue(t, s))
+      return true;
+  }
+  return false;
+}
+
+bool Aligner::besideJustifiedManual(size_t j) const {
+  const auto &S = out_.script;
+  // The run of <MANUAL> steps around `j` (notes and preparations do not
+  // break it: they are a person's in any case).
+  auto justified = [&](size_t k) {
+    const Action &s = S[k];
+    if (s.isNoteLike || isPersonClass(s.cls))
+      return false;
+    if (!s.instrumentCapable || (s.cls == ActionClass::Dispense && s.layoutLiquid))
+      return true;
+    int i = matchS_[k];
+    return i >= 0 && (out_.text[static_cast<size_t>(i)].domain == Domain::Person ||
+                      out_.text[static_cast<size_t>(i)].domain == Domain::Both ||
+                      out_.text[static_cast<size_t>(i)].personNearby);
+  };
+  for (size_t k = j; k-- > 0 && S[k].manual;)
+    if (justified(k))
+      return true;
+  for (size_t k = j + 1; k < S.size() && S[k].manual; ++k)
+    if (justified(k))
+      return true;
+  return false;
+}
+
+bool Aligner::nextToAlignedStep(const Action &t) const {
+  // Units in text order that have actions; the step's own, and the one
+  // before and after it.
+  const std::vector<TextUnit> &units = procedure_.units;
+  auto matched = [&](size_t u) {
+    for (unsigned k : units[u].actions)
+      if (k < matchT_.size() && matchT_[k] >= 0)
+        return true;
+    return false;
+  };
+  if (t.unit >= units.size())
+    return false;
+  if (matched(t.unit))
+    return true;
+  // Units whose steps are all mentions ("removed by the robot") say
+  // nothing about where the procedure is.
+  auto steps = [&](size_t u) {
+    return std::any_of(units[u].actions.begin(), units[u].actions.end(),
+                       [&](unsigned k) { return out_.text[k].required; });
+  };
+  for (size_t u = t.unit; u-- > 0;)
+    if (steps(u)) {
+      if (matched(u))
+        return true;
+      break;
+    }
+  for (size_t u = t.unit + 1; u < units.size(); ++u)
+    if (steps(u))
+      return matched(u);
+  return false;
 }
 
 Relation Aligner::textRelation(size_t i) const {

@@ -317,6 +317,9 @@ struct Verdict {
   bool certainFinding = false;
   bool skipped = false;    ///< the alignment could not read the text
   unsigned uncertain = 0;  ///< uncertain findings (evidence for the Validator)
+  /// Findings by confidence and kind ("certain missing"), for the study's
+  /// breakdown of what a correct script draws.
+  std::map<std::string, unsigned> kinds;
   std::string first; ///< the first reason, for -v
   bool caught() const { return compileError || certainFinding; }
 };
@@ -333,6 +336,10 @@ Verdict deterministicVerdict(const std::string &script, const std::string &proto
   verdict.certainFinding = report.ok && !report.certain.empty();
   verdict.skipped = report.ok && report.alignmentRecord.is_null();
   verdict.uncertain = static_cast<unsigned>(report.uncertain.size());
+  for (const agent::Finding &f : report.certain)
+    ++verdict.kinds["certain " + f.type];
+  for (const agent::Finding &f : report.uncertain)
+    ++verdict.kinds["uncertain " + f.type];
   if (verdict.compileError) {
     for (const json &d : report.diagnostics)
       if (d.value("severity", "") == "error") {
@@ -400,8 +407,11 @@ json mutationStudyOf(const std::string &dir, const std::vector<CorpusEntry> &cor
   std::map<std::string, Tally> tallies;
   size_t truthsRejected = 0, truthsSkipped = 0, truthUncertain = 0, truthsAccepted = 0;
   json records = json::array();
+  std::map<std::string, unsigned> truthKinds; // findings on the correct scripts
   for (const CorpusEntry &entry : corpus) {
     Verdict base = deterministicVerdict(entry.truth, entry.protocol, stdlib);
+    for (const auto &[kind, count] : base.kinds)
+      truthKinds[kind] += count;
     if (base.caught()) {
       ++truthsRejected;
       std::cout << fmt::format("{}: the unmutated ground truth is rejected: {}\n", entry.name,
@@ -444,6 +454,13 @@ json mutationStudyOf(const std::string &dir, const std::vector<CorpusEntry> &cor
   std::cout << fmt::format("mutation study of {}: {} ground truth(s), {} unmutated rejected, {:.2f} "
                            "uncertain finding(s) per accepted ground truth\n",
                            dir, corpus.size(), truthsRejected, averageUncertain);
+  // By kind only: a held-out corpus is judged by such totals, never by
+  // reading which of its texts drew them.
+  std::vector<std::string> kindCounts;
+  for (const auto &[kind, count] : truthKinds)
+    kindCounts.push_back(fmt::format("{} {}", kind, count));
+  std::cout << fmt::format("findings on the ground truths: {}\n",
+                           kindCounts.empty() ? "none" : fmt::format("{}", fmt::join(kindCounts, ", ")));
   std::cout << "| kind | mutants | caught | share | by compiler | by alignment | uncertain only |\n";
   std::cout << "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   Tally parameters, all;
@@ -486,6 +503,7 @@ json mutationStudyOf(const std::string &dir, const std::vector<CorpusEntry> &cor
           {"protocols", corpus.size()},
           {"truths_rejected", truthsRejected},
           {"uncertain_per_truth", averageUncertain},
+          {"truth_findings", truthKinds},
           {"table", table},
           {"goal_met", goal},
           {"mutants", records}};
