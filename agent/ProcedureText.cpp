@@ -643,6 +643,17 @@ void Reader::splitLines() {
         };
         for (size_t k = 0; k < line.text.size(); ++k)
           runs += run(k);
+        // Tab-separated cells ("Sulfanilamide<TAB>50<TAB>5-10 min") too.
+        unsigned tabs = static_cast<unsigned>(std::count(line.text.begin(), line.text.end(), '\t'));
+        if (tabs >= 2 && runs < 2) {
+          for (size_t k = 0; k + 1 < line.text.size(); ++k)
+            if (line.text[k] == '\t' && k > 0 && line.text[k - 1] != ',' && line.text[k - 1] != '\t')
+              line.text[k] = ',';
+          for (char &c : line.text)
+            if (c == '\t')
+              c = ' ';
+          line.columns = true;
+        }
         if (runs >= 2) {
           line.columns = true;
           for (size_t k = 0; k < line.text.size(); ++k)
@@ -2397,9 +2408,19 @@ std::optional<ProcedureText> Reader::run() {
   mergeRestatements();
   markSummaries();
   finish();
-  for (const TextUnit &unit : out_.units)
+  for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))
       out_.stated.emplace_back(q.dimension, q.value);
+    std::vector<Token> toks = prose::tokenize(unit.text);
+    for (size_t i = 0; i < toks.size(); ++i) {
+      if (!toks[i].isNumber())
+        continue;
+      out_.numbers.push_back(toks[i].number);
+      if (!out_.concentrations)
+        if (auto q = prose::quantityAt(toks, i, platform_, unit.text))
+          out_.concentrations = q->dimension == Dimension::Concentration;
+    }
+  }
   bool procedure = std::any_of(out_.actions.begin(), out_.actions.end(), [](const Action &a) {
     return a.inProcedure && !a.weak && a.cls != ActionClass::Note;
   });

@@ -67,6 +67,13 @@ struct ProcedureText {
   /// layout descriptions included), by dimension: a value of the script
   /// that none of these is was invented.
   std::vector<std::pair<Dimension, Value>> stated;
+  /// Every number written in the document, with or without a unit: a
+  /// table whose header says "Volume (µl)" gives its cells no unit, so a
+  /// script value whose number the text writes anywhere may be stated.
+  std::vector<double> numbers;
+  /// The text gives concentrations (of standards, most likely): without
+  /// them an analysis cannot be written.
+  bool concentrations = false;
   unsigned requiredCount() const;
 };
 

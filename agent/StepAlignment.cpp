@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -299,6 +300,8 @@ private:
   bool besideJustifiedManual(size_t j) const;
   /// Script step `j` is paired with nothing and expected to be.
   bool unpairedScript(size_t j) const;
+  /// Whether the text writes the number of script value `v` anywhere.
+  bool writesNumberOf(const Value &v) const;
   /// An unpaired script step that may be text step `t` in other words (a
   /// kind that fits or a shared value): the index, or -1. Two leftovers
   /// that may be one step are a reading problem, not a certain finding.
@@ -491,6 +494,21 @@ void Aligner::coverage() {
         coveredT_[i] = true;
         break;
       }
+    }
+  }
+  // "Remove the coating solution. Wash three times ...": a wash empties
+  // wells that hold liquid before its first cycle (the language's `wash`),
+  // so a removal right before a wash is part of it.
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i] || T[i].cls != ActionClass::Aspirate ||
+        T[i].has(Param::Volume))
+      continue;
+    for (size_t k = i + 1; k < T.size(); ++k) {
+      if (!T[k].required && T[k].cls != ActionClass::Wash)
+        continue;
+      if (T[k].cls == ActionClass::Wash && matchT_[k] >= 0)
+        coveredT_[i] = true;
+      break;
     }
   }
   // A paragraph that describes one step in several sentences ("Aspirate
@@ -794,10 +812,22 @@ void Aligner::gapFindings() {
       continue;
     bool nearMatch = nextToAlignedStep(t);
     int twin = unpairedTwin(t);
-    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0;
+    // A step the text states without a value ("remove the coating
+    // solution") is often left to the next step by a script (a `wash`
+    // empties the wells first); an analysis needs the standards'
+    // concentrations, which a text may not give.
+    bool analysis = t.cls == ActionClass::Analyze && (t.fourPL || t.subtractBlank) &&
+                    procedure_.concentrations;
+    bool valued = t.hasNumeric() || analysis;
+    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && !valued)
+      why = t.cls == ActionClass::Analyze
+                ? "the text gives no concentrations of the standards, which an analysis needs"
+                : "a step without a value, which a script may leave to its neighbour (a wash "
+                  "empties the wells first)";
     else if (t.required && twin >= 0)
       why = fmt::format("script line {} ({}) is left unpaired too and may be this step in "
                         "other words",
@@ -834,7 +864,7 @@ void Aligner::gapFindings() {
         if (v.symbolic == Unit::Ambient || static_cast<Param>(p) == Param::Temperature)
           continue;
         numeric = true;
-        stated |= values_.states(static_cast<Param>(p), v);
+        stated |= values_.states(static_cast<Param>(p), v) || writesNumberOf(v);
       }
     bool twin = textTwin(s);
     bool certain = !s.manual && numeric && !stated && !twin;
@@ -845,6 +875,17 @@ void Aligner::gapFindings() {
         : twin  ? "a step of the text is left unpaired too and may be this one in other words"
                 : "the text may describe it in words the reader does not take for a step");
   }
+}
+
+bool Aligner::writesNumberOf(const Value &v) const {
+  // The number as the script writes it ("50 uL" -> 50), against every
+  // number of the text, units or not.
+  double n = 0;
+  auto [end, error] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), n);
+  if (error != std::errc() || end == v.text.data())
+    return false;
+  return std::any_of(procedure_.numbers.begin(), procedure_.numbers.end(),
+                     [&](double t) { return std::abs(t - n) < 1e-9; });
 }
 
 bool Aligner::unpairedScript(size_t j) const {
@@ -1017,6 +1058,11 @@ std::optional<StepAlignment> alignProtocol(const SourceManager &textSources, uin
   std::optional<ProcedureText> text = readProcedure(textSources, textFile, textDiags, platform);
   if (!text)
     return std::nullopt;
+  // The standards' concentrations may sit in a layout the text draws or
+  // describes in a table the reader does not take for values; the script's
+  // calibrants carry them then.
+  for (const ir::Liquid &liquid : checked.liquids)
+    text->concentrations |= liquid.concentration.has_value();
   std::optional<StepAlignment> alignment =
       alignSteps(*text, scriptActions(checked, scriptSources, platform), platform, textDiags,
                  SourceLoc{textFile, 1, 1, 1});
