@@ -748,6 +748,7 @@ void Reader::buildUnits() {
       unit.label = line.label;
       unit.loc = loc;
       unit.text = line.text;
+      unit.tableRow = line.table || line.columns;
       out_.units.push_back(std::move(unit));
       unitStyle_.push_back(line.table ? 't' : (line.bullet || !line.label.empty()) ? 'l' : 'p');
       unitAfterBlank_.push_back(i == 0 || lines_[i - 1].blank || lines_[i - 1].separator);

@@ -46,6 +46,7 @@ struct TextUnit {
   SourceLoc loc;     ///< first character of its content
   std::string text;  ///< wrapped lines joined with one space
   Domain domain = Domain::Unstated; ///< from its label prefix or header ("Robot part:")
+  bool tableRow = false; ///< a row of a table (pipes, aligned columns, tabs)
   std::vector<unsigned> actions;    ///< indices into ProcedureText::actions
 };
 

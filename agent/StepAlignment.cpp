@@ -302,6 +302,9 @@ private:
   bool unpairedScript(size_t j) const;
   /// Whether the text writes the number of script value `v` anywhere.
   bool writesNumberOf(const Value &v) const;
+  /// One of two text steps is a table row and the other prose: a table
+  /// of volumes per reagent does not say where the prose around it falls.
+  bool tableAndProse(size_t a, size_t b) const;
   /// An unpaired script step that may be text step `t` in other words (a
   /// kind that fits or a shared value): the index, or -1. Two leftovers
   /// that may be one step are a reading problem, not a certain finding.
@@ -399,7 +402,8 @@ void Aligner::crossings() {
                     s22.fit != ClassFit::Same);
     bool names = liquidsAgree(T[i1], S[j2]) && liquidsAgree(T[i2], S[j1]) &&
                  liquidsDisagree(T[i1], S[j1]) && liquidsDisagree(T[i2], S[j2]);
-    bool certain = (numbers || names) && orderable(T[i1]) && orderable(T[i2]) &&
+    bool certain = (numbers || names) && !tableAndProse(i1, i2) && orderable(T[i1]) &&
+                   orderable(T[i2]) &&
                    !T[i1].orderLoose && !T[i2].orderLoose && !S[j1].isNoteLike &&
                    !S[j2].isNoteLike;
     add(FindingKind::Order, certain, static_cast<int>(i2), j1,
@@ -444,16 +448,19 @@ void Aligner::crossings() {
     orderS_[c.s] = true;
     const Action &t = T[c.t];
     const Action &s = S[c.s];
-    bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
-                   (c.c.equal > 0 || t.cls == ActionClass::Analyze);
     // Where the text puts it: after the script step of the text's step
     // before it.
     int before = -1;
+    size_t beforeText = c.t;
     for (size_t k = c.t; k-- > 0;)
       if (matchT_[k] >= 0) {
         before = matchT_[k];
+        beforeText = k;
         break;
       }
+    bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
+                   (c.c.equal > 0 || t.cls == ActionClass::Analyze) &&
+                   !tableAndProse(c.t, beforeText);
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
     add(FindingKind::Order, certain, static_cast<int>(c.t), static_cast<int>(c.s),
@@ -875,6 +882,15 @@ void Aligner::gapFindings() {
         : twin  ? "a step of the text is left unpaired too and may be this one in other words"
                 : "the text may describe it in words the reader does not take for a step");
   }
+}
+
+bool Aligner::tableAndProse(size_t a, size_t b) const {
+  const std::vector<TextUnit> &units = procedure_.units;
+  auto table = [&](size_t i) {
+    unsigned u = out_.text[i].unit;
+    return u < units.size() && units[u].tableRow;
+  };
+  return a != b && table(a) != table(b);
 }
 
 bool Aligner::writesNumberOf(const Value &v) const {

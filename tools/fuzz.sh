@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one libFuzzer target for a given time: tools/fuzz.sh TARGET SECONDS
-#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate (or all)
+#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align (or all)
 # Builds the targets with clang (-fsanitize=fuzzer,address,undefined) into
 # $PLATE_FUZZ_BUILD_DIR (default build-fuzz/), seeds the corpus from the
 # tests and examples, keeps what libFuzzer finds in build-fuzz/corpus/TARGET
@@ -10,7 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PLATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-targets=(parser sema pipeline stream reader_csv layout_csv verdict validate)
+targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align)
 
 if [ $# -lt 2 ]; then
   echo "usage: tools/fuzz.sh TARGET SECONDS [libFuzzer options]; TARGET: ${targets[*]} all" >&2
@@ -50,6 +50,10 @@ case "$target" in
     copy_seeds "$root/test/lit/backend" -name '*.csv' ;;
   layout_csv)
     copy_seeds "$root/test/lit/sema" -name '*.csv' ;;
+  align)
+    # Protocol texts: the corpus's and the lit tests' (never the held-out
+    # ones: they are not to be read).
+    copy_seeds "$root/test/corpus" "$root/test/lit/agent/Inputs" -name '*.txt' ;;
   validate)
     # The bytes are choices (test/fuzz/ScriptFromBytes.h): a few fixed
     # seeds of varied lengths start it off.

@@ -1,0 +1,232 @@
+//===- StepAlignmentTest.cpp - The step alignment on texts people write ---===//
+//
+// Each test is a short protocol text in one of the styles of issue 14 and a
+// script for it: the correct script draws no certain finding, and a script
+// with one change (a step dropped, a value changed, two steps swapped, a
+// robot step moved to MANUAL) draws the certain finding of that kind. The
+// scripts go through the same compile hook as `plate translate`.
+//
+//===----------------------------------------------------------------------===//
+#include "agent/Translator.h"
+#include "tools/plate/TranslateCommand.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using plate::agent::CompileReport;
+using plate::agent::Finding;
+
+namespace {
+
+const char *kHeader = R"(<KIT_TITLE>test</KIT_TITLE>
+<LAYOUT>
+plate plate96
+blank     B0 at A1..A2
+calibrant S1..S3 at B1..D2 conc 100, 50, 25 pg/mL replicates 2 across
+sample    X1..X3 at E1..G2 replicates 2 across
+</LAYOUT>
+<REAGENTS>
+conjugate
+wash_buffer
+tmb        light_sensitive
+stop
+capture
+</REAGENTS>
+)";
+
+CompileReport align(const std::string &text, const std::string &body) {
+  CompileReport report =
+      plate::compileCandidate(kHeader + body, text, PLATE_STDLIB_DIR, "");
+  EXPECT_TRUE(report.ok) << report.diagnostics.dump(1);
+  EXPECT_FALSE(report.alignmentRecord.is_null()) << "the alignment was skipped";
+  return report;
+}
+
+std::string describe(const std::vector<Finding> &findings) {
+  std::string out;
+  for (const Finding &f : findings)
+    out += f.type + ": " + f.message + "\n";
+  return out;
+}
+
+void expectNoCertainFinding(const std::string &text, const std::string &body) {
+  CompileReport r = align(text, body);
+  EXPECT_TRUE(r.certain.empty()) << describe(r.certain);
+}
+
+bool hasCertain(const CompileReport &r, const std::string &type) {
+  return std::any_of(r.certain.begin(), r.certain.end(),
+                     [&](const Finding &f) { return f.type == type; });
+}
+
+// A sandwich ELISA as a kit insert: hard wraps mid-phrase ("at room" /
+// "temperature"), a title and a summary table that restate values, "as in
+// step 2", a range and the µl spelling.
+const char *kKitInsert = R"(Human XYZ ELISA (100 ul samples, 2 h at RT)
+
+1. Add 100 µl of standard, blank or sample to each well and incubate for
+   2 hours at room
+   temperature.
+2. Wash 3 times with 300 µl wash buffer.
+3. Add 100 µl conjugate and incubate 1-2 h at 18-25 °C.
+4. Wash as in step 2.
+5. Add 100 µl TMB; incubate 15 min at RT in the dark.
+6. Add 50 µl stop solution and read at 450 nm.
+
+Summary
+| Step | Volume | Time |
+| Samples | 100 µl | 2 h |
+| Conjugate | 100 µl | 1-2 h |
+| TMB | 100 µl | 15 min |
+)";
+
+const char *kKitScript = R"(<INSTRUMENT>
+dispense 100 uL of layout
+incubate 2 h at RT
+wash 3 times with 300 uL of wash_buffer
+dispense 100 uL of conjugate to all
+incubate 90 min at RT
+wash 3 times with 300 uL of wash_buffer
+dispense 100 uL of tmb to all
+incubate 15 min at RT dark
+dispense 50 uL of stop to all
+read absorbance at 450 nm
+</INSTRUMENT>
+)";
+
+std::string replaced(std::string s, const std::string &from, const std::string &to) {
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+TEST(StepAlignment, CorrectKitInsertScriptDrawsNoCertainFinding) {
+  expectNoCertainFinding(kKitInsert, kKitScript);
+}
+
+TEST(StepAlignment, WrappedRoomTemperatureIsRead) {
+  // "at room" / "temperature." is RT: 37 °C is a certain parameter finding.
+  CompileReport r =
+      align(kKitInsert, replaced(kKitScript, "incubate 2 h at RT", "incubate 2 h at 37 C"));
+  EXPECT_TRUE(hasCertain(r, "parameter")) << describe(r.certain) << describe(r.uncertain);
+}
+
+TEST(StepAlignment, RangeAdmitsAnyValueInside) {
+  expectNoCertainFinding(kKitInsert, replaced(kKitScript, "incubate 90 min", "incubate 2 h"));
+  CompileReport outside = align(kKitInsert, replaced(kKitScript, "incubate 90 min", "incubate 3 h"));
+  EXPECT_TRUE(hasCertain(outside, "parameter")) << describe(outside.certain);
+}
+
+TEST(StepAlignment, WashAsInStepTwoIsAStepOfItsOwn) {
+  // The second wash comes from "Wash as in step 2"; dropping it is missing.
+  std::string body = kKitScript;
+  size_t second = body.rfind("wash 3 times with 300 uL of wash_buffer\n");
+  body.erase(second, std::string("wash 3 times with 300 uL of wash_buffer\n").size());
+  CompileReport r = align(kKitInsert, body);
+  EXPECT_TRUE(hasCertain(r, "missing")) << describe(r.certain) << describe(r.uncertain);
+}
+
+TEST(StepAlignment, SwappedStepsAreOutOfOrder) {
+  // The stop solution before the colour has developed.
+  CompileReport r = align(kKitInsert,
+                          replaced(kKitScript,
+                                   "incubate 15 min at RT dark\ndispense 50 uL of stop to all\n",
+                                   "dispense 50 uL of stop to all\nincubate 15 min at RT dark\n"));
+  EXPECT_TRUE(hasCertain(r, "order")) << describe(r.certain) << describe(r.uncertain);
+}
+
+TEST(StepAlignment, RobotStepMovedToManualIsADomainFinding) {
+  CompileReport r = align(
+      kKitInsert, replaced(kKitScript, "read absorbance at 450 nm\n</INSTRUMENT>\n",
+                           "</INSTRUMENT>\n<MANUAL>\nread absorbance at 450 nm\n</MANUAL>\n"));
+  EXPECT_TRUE(hasCertain(r, "domain")) << describe(r.certain) << describe(r.uncertain);
+}
+
+// Hand work in the middle of robot steps, in words, in an e-mail.
+const char *kEmail = R"(Hi Ana,
+
+the robot adds 100 uL of capture antibody to all wells, then I coat it
+overnight in the fridge at 4 deg C myself. Next morning the BioForge washes
+3x with 300 ul wash buffer and adds 100 ul conjugate, 1 h at RT. I add the
+TMB (100 ul) by hand, 15 min dark, and the robot reads at 450 nm.
+)";
+
+const char *kEmailScript = R"(<INSTRUMENT>
+dispense 100 uL of capture to all
+</INSTRUMENT>
+<MANUAL>
+incubate overnight at 4 C
+</MANUAL>
+<INSTRUMENT>
+wash 3 times with 300 uL of wash_buffer
+dispense 100 uL of conjugate to all
+incubate 1 h at RT
+</INSTRUMENT>
+<MANUAL>
+dispense 100 uL of tmb to all
+</MANUAL>
+<INSTRUMENT>
+incubate 15 min at RT dark
+read absorbance at 450 nm
+</INSTRUMENT>
+)";
+
+TEST(StepAlignment, HandWorkInWordsIsManual) { expectNoCertainFinding(kEmail, kEmailScript); }
+
+TEST(StepAlignment, PlainRobotStepInManualIsCertain) {
+  CompileReport r = align(kEmail, replaced(kEmailScript,
+                                           "dispense 100 uL of conjugate to all\n",
+                                           "</INSTRUMENT>\n<MANUAL>\ndispense 100 uL of "
+                                           "conjugate to all\n</MANUAL>\n<INSTRUMENT>\n"));
+  EXPECT_TRUE(hasCertain(r, "domain")) << describe(r.certain) << describe(r.uncertain);
+}
+
+// Preparation in tubes, a volume table without units in its cells, and a
+// paragraph describing one wash twice: none of it asks for more steps.
+const char *kPrepAndTable = R"(Before you start: reconstitute the standard with 1 mL diluent and mix
+gently for 10 min. Standard series in tubes: 250 uL diluent per tube, then
+transfer 250 uL from tube to tube.
+
+Reagent	Volume (ul)	Time
+Conjugate	100	60 min
+
+Aspirate each well and wash, repeating the process twice for a total of
+three washes. Wash by filling each well with wash buffer (300 ul).
+
+Reagent	Volume (ul)	Time
+TMB	100	15 min, dark
+
+Read at 450 nm.
+)";
+
+const char *kPrepScript = R"(<INSTRUMENT>
+dispense 100 uL of conjugate to all
+incubate 60 min at RT
+wash 3 times with 300 uL of wash_buffer
+dispense 100 uL of tmb to all
+incubate 15 min at RT dark
+read absorbance at 450 nm
+</INSTRUMENT>
+)";
+
+TEST(StepAlignment, PreparationTablesAndRestatementsAskForNoMoreSteps) {
+  expectNoCertainFinding(kPrepAndTable, kPrepScript);
+}
+
+TEST(StepAlignment, UncertainFindingsNeverEndTheAttempt) {
+  // A layout load in MANUAL that the text does not give to a person: many
+  // authors load samples by hand without saying so, so it is uncertain.
+  CompileReport r = align(kKitInsert,
+                          replaced(kKitScript, "<INSTRUMENT>\ndispense 100 uL of layout\n",
+                                   "<MANUAL>\ndispense 100 uL of layout\n</MANUAL>\n<INSTRUMENT>\n"));
+  EXPECT_TRUE(r.certain.empty()) << describe(r.certain);
+  ASSERT_FALSE(r.uncertain.empty());
+  EXPECT_EQ(r.uncertain.front().confidence, "uncertain");
+  EXPECT_EQ(r.uncertain.front().source, "alignment");
+}
+
+} // namespace
