@@ -60,6 +60,18 @@ std::vector<std::string> liquidWords(const ir::Liquid &liquid) {
     break;
   case ir::LiquidRole::Sample: words.push_back("sample"); break;
   case ir::LiquidRole::Control: words.push_back("control"); break;
+  case ir::LiquidRole::Nsb:
+    words.push_back("nsb");
+    words.push_back("binding");
+    break;
+  case ir::LiquidRole::Bmax:
+    words.push_back("b0");
+    words.push_back("zero");
+    break;
+  case ir::LiquidRole::Cutoff:
+    words.push_back("cutoff");
+    words.push_back("calibrator");
+    break;
   }
   return words;
 }
