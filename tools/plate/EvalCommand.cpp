@@ -211,23 +211,41 @@ std::string equivalenceLine(const std::optional<agent::Equivalence> &equivalence
   return line + "\n";
 }
 
+/// The texts of a candidate and of --truth, for --score and --equivalence;
+/// on a usage error, the exit code in `exit`.
+struct CandidateAndTruth {
+  std::string candidate, truth;
+};
+std::optional<CandidateAndTruth> readCandidateAndTruth(const std::string &candidatePath,
+                                                       const EvalOptions &options,
+                                                       std::string_view flag, int &exit) {
+  std::optional<std::string> candidate, truth;
+  if (options.truth.empty())
+    exit = usageError(fmt::format("{} needs --truth TRUTH.plate", flag));
+  else if (!(candidate = readWholeFile(candidatePath)))
+    exit = usageError(fmt::format("cannot read `{}`", candidatePath));
+  else if (!(truth = readWholeFile(options.truth)))
+    exit = usageError(fmt::format("cannot read `{}`", options.truth));
+  else
+    return CandidateAndTruth{std::move(*candidate), std::move(*truth)};
+  return std::nullopt;
+}
+
 //===--- --score ----------------------------------------------------------===//
 
 int runScore(const EvalOptions &options, const std::string &stdlib) {
-  if (options.truth.empty())
-    return usageError("--score needs --truth TRUTH.plate");
-  std::optional<std::string> candidate = readWholeFile(options.candidate);
-  if (!candidate)
-    return usageError(fmt::format("cannot read `{}`", options.candidate));
-  std::optional<std::string> truthText = readWholeFile(options.truth);
-  if (!truthText)
-    return usageError(fmt::format("cannot read `{}`", options.truth));
-  ScriptLayers truth = layersOfScript(*truthText, stdlib);
+  int exit = 0;
+  std::optional<CandidateAndTruth> texts =
+      readCandidateAndTruth(options.candidate, options, "--score", exit);
+  if (!texts)
+    return exit;
+  ScriptLayers truth = layersOfScript(texts->truth, stdlib);
   if (!truth.compiled)
     return usageError(fmt::format("the ground truth `{}` does not compile", options.truth));
   bool direct = options.candidate.size() > 6 &&
                 options.candidate.substr(options.candidate.size() - 6) == ".jsonl";
-  ScriptLayers cand = direct ? layersOfCommands(*candidate) : layersOfScript(*candidate, stdlib);
+  ScriptLayers cand = direct ? layersOfCommands(texts->candidate)
+                           : layersOfScript(texts->candidate, stdlib);
   agent::ParameterAccuracy pa =
       agent::scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
   agent::PlanningScore planning =
@@ -275,18 +293,15 @@ int runScore(const EvalOptions &options, const std::string &stdlib) {
 }
 
 int runEquivalence(const EvalOptions &options, const std::string &stdlib) {
-  if (options.truth.empty())
-    return usageError("--equivalence needs --truth TRUTH.plate");
-  std::optional<std::string> candidateText = readWholeFile(options.equivalence);
-  if (!candidateText)
-    return usageError(fmt::format("cannot read `{}`", options.equivalence));
-  std::optional<std::string> truthText = readWholeFile(options.truth);
-  if (!truthText)
-    return usageError(fmt::format("cannot read `{}`", options.truth));
-  ScriptLayers truth = layersOfScript(*truthText, stdlib);
+  int exit = 0;
+  std::optional<CandidateAndTruth> texts =
+      readCandidateAndTruth(options.equivalence, options, "--equivalence", exit);
+  if (!texts)
+    return exit;
+  ScriptLayers truth = layersOfScript(texts->truth, stdlib);
   if (!truth.checked)
     return usageError(fmt::format("the ground truth `{}` does not check", options.truth));
-  ScriptLayers candidate = layersOfScript(*candidateText, stdlib);
+  ScriptLayers candidate = layersOfScript(texts->candidate, stdlib);
   if (!candidate.checked) {
     std::cout << fmt::format("candidate: {} does not check:\n", options.equivalence);
     for (const json &d : candidate.diagnostics)
