@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace plate::agent {
 namespace {
@@ -128,11 +130,35 @@ Account normalize(const History &history) {
   return account;
 }
 
-bool isReagent(const ir::Module &module, const std::string &name) {
+/// The role a liquid of `module` plays (reagent or a layout role); liquids
+/// pair only role for role.
+std::optional<ir::LiquidRole> roleOf(const ir::Module &module, const std::string &name) {
   for (const ir::Liquid &liquid : module.liquids)
     if (liquid.name == name)
-      return liquid.role == ir::LiquidRole::Reagent;
-  return true;
+      return liquid.role;
+  return std::nullopt;
+}
+
+/// Where a liquid goes and how much of it: per well (row-major index) the
+/// most of it the well ever holds, in nanolitres. Two liquids with the same
+/// footprint play the same part in the chemistry whatever they are called.
+using Footprint = std::vector<std::pair<size_t, long long>>;
+
+std::map<uint32_t, Footprint> footprints(const Account &account) {
+  std::map<uint32_t, std::map<size_t, double>> most;
+  for (size_t index = 0; index < account.wells.size(); ++index)
+    for (const Event &event : account.wells[index])
+      if (event.after)
+        for (const auto &[liquid, ul] : event.after->parts)
+          if (ul > backend::kHistoryToleranceUl) {
+            double &held = most[static_cast<uint32_t>(liquid)][index];
+            held = std::max(held, ul);
+          }
+  std::map<uint32_t, Footprint> result;
+  for (const auto &[liquid, wells] : most)
+    for (const auto &[index, ul] : wells)
+      result[liquid].push_back({index, std::llround(ul * 1000)});
+  return result;
 }
 
 std::string amount(double ul) {
@@ -154,8 +180,11 @@ std::string describe(const Composition *contents, const HistoryNames &names) {
 
 std::string describe(const Event &event) {
   std::string text(backend::wellEventName(event.kind));
-  if (event.kind == WellEventKind::Read)
+  if (event.kind == WellEventKind::Read) {
     text += fmt::format(" at {} nm", formatNumber(event.wavelengthNm));
+    if (event.referenceNm > 0)
+      text += fmt::format(" (reference {} nm)", formatNumber(event.referenceNm));
+  }
   return text;
 }
 
@@ -199,41 +228,55 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   for (const auto &events : want.wells)
     result.wellEvents += events.size();
 
-  // Liquids: the same name is the same liquid; the others pair in the order
-  // they first reach a well, reagent with reagent, layout with layout.
+  // Liquids pair reagent with reagent and layout liquid with layout liquid:
+  // first by name; then the ones that go to the same wells in the same
+  // amounts (the truth's samples S1.. and the candidate's X1..); then in the
+  // order they first reach a well. A name counts only within a role (a
+  // truth's calibrant S1 is not a candidate's sample S1), and it comes
+  // before the footprint so that two samples swapped between rows stay a
+  // difference. Beyond the name the layout roles may differ: a blank that
+  // one script calls `nsb` gets the same liquids.
   std::map<uint32_t, uint32_t> toTruth; // candidate liquid -> truth liquid
-  std::vector<uint32_t> unmatchedTruth, unmatchedCandidate;
-  std::map<std::string, uint32_t> truthByName;
-  for (uint32_t liquid : want.firstReached)
-    truthByName[truthNames.liquidName(liquid)] = liquid;
-  std::vector<bool> truthTaken(1 + (want.firstReached.empty()
-                                        ? 0
-                                        : *std::max_element(want.firstReached.begin(),
-                                                            want.firstReached.end())),
-                               false);
-  for (uint32_t liquid : got.firstReached)
-    if (auto it = truthByName.find(candidateNames.liquidName(liquid)); it != truthByName.end()) {
-      toTruth[liquid] = it->second;
-      truthTaken[it->second] = true;
+  std::set<uint32_t> truthTaken;
+  auto pair = [&](uint32_t candidateLiquid, uint32_t truthLiquid) {
+    toTruth[candidateLiquid] = truthLiquid;
+    truthTaken.insert(truthLiquid);
+    const std::string &from = candidateNames.liquidName(candidateLiquid);
+    const std::string &to = truthNames.liquidName(truthLiquid);
+    if (from != to)
+      result.renamed.push_back({from, to});
+  };
+  auto roles = [&](uint32_t candidateLiquid, uint32_t truthLiquid) {
+    return std::pair{roleOf(candidate, candidateNames.liquidName(candidateLiquid)),
+                     roleOf(truth, truthNames.liquidName(truthLiquid))};
+  };
+  auto sameRole = [&](uint32_t c, uint32_t t) {
+    auto [mine, theirs] = roles(c, t);
+    return mine == theirs;
+  };
+  auto sameKind = [&](uint32_t c, uint32_t t) {
+    auto [mine, theirs] = roles(c, t);
+    return (mine == ir::LiquidRole::Reagent) == (theirs == ir::LiquidRole::Reagent);
+  };
+  auto unpaired = [&](auto &&visit) {
+    for (uint32_t candidateLiquid : got.firstReached) {
+      if (toTruth.count(candidateLiquid))
+        continue;
+      for (uint32_t truthLiquid : want.firstReached)
+        if (!truthTaken.count(truthLiquid) && sameKind(candidateLiquid, truthLiquid) &&
+            visit(candidateLiquid, truthLiquid)) {
+          pair(candidateLiquid, truthLiquid);
+          break;
+        }
     }
-  for (uint32_t liquid : want.firstReached)
-    if (!truthTaken[liquid])
-      unmatchedTruth.push_back(liquid);
-  for (uint32_t liquid : got.firstReached)
-    if (!toTruth.count(liquid))
-      unmatchedCandidate.push_back(liquid);
-  for (size_t i = 0, j = 0; i < unmatchedCandidate.size() && j < unmatchedTruth.size(); ++i) {
-    const std::string &name = candidateNames.liquidName(unmatchedCandidate[i]);
-    while (j < unmatchedTruth.size() &&
-           isReagent(truth, truthNames.liquidName(unmatchedTruth[j])) !=
-               isReagent(candidate, name))
-      ++j;
-    if (j == unmatchedTruth.size())
-      break;
-    toTruth[unmatchedCandidate[i]] = unmatchedTruth[j];
-    result.renamed.push_back({name, truthNames.liquidName(unmatchedTruth[j])});
-    ++j;
-  }
+  };
+  unpaired([&](uint32_t c, uint32_t t) {
+    return sameRole(c, t) && candidateNames.liquidName(c) == truthNames.liquidName(t);
+  });
+  std::map<uint32_t, Footprint> truthFootprints = footprints(want),
+                                candidateFootprints = footprints(got);
+  unpaired([&](uint32_t c, uint32_t t) { return candidateFootprints[c] == truthFootprints[t]; });
+  unpaired([](uint32_t, uint32_t) { return true; });
   // A candidate liquid with no partner never equals a truth liquid.
   uint32_t stranger = UINT32_MAX;
   auto inTruthTerms = [&](const Composition *contents) {

@@ -21,8 +21,10 @@
 //  - where a plate-wide step falls among each well's events.
 //
 // Who does a step (robot or person) is not part of the chemistry. Liquids
-// are matched by name, then the remaining ones in the order they first
-// reach a well, role for role; the mapping is part of the result.
+// pair reagent with reagent and layout liquid with layout liquid: by name
+// within a role, then the remaining ones that go to the same wells in the
+// same amounts, then in the order they first reach a well; the mapping is
+// part of the result.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -207,7 +207,7 @@ std::string equivalenceLine(const std::optional<agent::Equivalence> &equivalence
   for (const auto &[from, to] : equivalence->renamed)
     renamed += fmt::format("{}{} = {}", renamed.empty() ? "" : ", ", from, to);
   if (!renamed.empty())
-    line += fmt::format(" [liquids matched by order: {}]", renamed);
+    line += fmt::format(" [liquids matched under other names: {}]", renamed);
   return line + "\n";
 }
 
@@ -1147,8 +1147,37 @@ int runSweep(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
 /// Replays a recorded first attempt per protocol (a model that sat in the
 /// Parser's seat with only the prompt and the protocol): no network, no
 /// retries, so the compile rate is a first-attempt rate.
-int runAnswers(const std::vector<CorpusEntry> &corpus, const EvalOptions &options,
-               const std::string &stdlib) {
+///
+/// The protocols are those of every --corpus, or, when the answers folder
+/// has a `protocols.txt` (one name per line), exactly those: a recorded set
+/// keeps the protocols it was made on after the held-out corpus changes.
+/// A listed protocol without an answer counts as a failure.
+int runAnswers(const std::vector<std::pair<std::string, std::vector<CorpusEntry>>> &corpora,
+               const EvalOptions &options, const std::string &stdlib) {
+  std::vector<CorpusEntry> corpus;
+  for (const auto &[dir, entries] : corpora)
+    corpus.insert(corpus.end(), entries.begin(), entries.end());
+  std::sort(corpus.begin(), corpus.end(),
+            [](const CorpusEntry &a, const CorpusEntry &b) { return a.name < b.name; });
+  if (std::optional<std::string> listed =
+          readWholeFile((fs::path(options.answers) / "protocols.txt").string())) {
+    std::vector<CorpusEntry> chosen;
+    std::istringstream lines(*listed);
+    for (std::string name; std::getline(lines, name);) {
+      if (name.empty() || name[0] == '#')
+        continue;
+      auto found = std::find_if(corpus.begin(), corpus.end(),
+                                [&](const CorpusEntry &e) { return e.name == name; });
+      if (found == corpus.end()) {
+        if (options.only.empty())
+          return usageError(fmt::format("`{}` of {}/protocols.txt is in no --corpus", name,
+                                        options.answers));
+        continue; // filtered out by --only
+      }
+      chosen.push_back(*found);
+    }
+    corpus = std::move(chosen);
+  }
   size_t compiled = 0, equivalent = 0, answered = 0;
   double paSum = 0;
   std::string disagreements;
@@ -1185,9 +1214,12 @@ int runAnswers(const std::vector<CorpusEntry> &corpus, const EvalOptions &option
                 {"equivalent", verdict}});
     if (same && !same->equivalent)
       row["difference"] = same->difference;
-    if (!cand.compiled && !cand.diagnostics.empty())
-      row["first_error"] = cand.diagnostics.front().value("code", "") + " " +
-                           cand.diagnostics.front().value("message", "");
+    if (!cand.compiled) {
+      auto error = std::find_if(cand.diagnostics.begin(), cand.diagnostics.end(),
+                                [](const json &d) { return d.value("severity", "") == "error"; });
+      if (error != cand.diagnostics.end())
+        row["first_error"] = error->value("code", "") + " " + error->value("message", "");
+    }
     std::cout << fmt::format("{:<42} {:>8} {:>7.3f} {:>10}\n", entry.name,
                              cand.compiled ? "yes" : "no", pa.value, equivalenceCell(verdict));
     if (options.verbose) {
@@ -1252,11 +1284,11 @@ int runEvalCommand(const EvalOptions &options) {
     return static_cast<int>(ExitCode::Usage);
   if (options.mutationStudy)
     return runMutationStudy(corpora, options, stdlib, *platform);
+  if (!options.answers.empty())
+    return runAnswers(corpora, options, stdlib);
   if (corpora.size() > 1)
     return usageError("a sweep takes one --corpus");
   const std::vector<CorpusEntry> *corpus = &corpora.front().second;
-  if (!options.answers.empty())
-    return runAnswers(*corpus, options, stdlib);
   return runSweep(*corpus, options, stdlib, *platform);
 }
 
