@@ -41,6 +41,10 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"prepareStmt", "MANUAL only"},
       {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\")"},
       {"callStmt", "calls a procedure of a `use`d module"},
+      // reagent lines (one form: the note is the rule's)
+      {"reagentDecl", "NAMES: a name, a list Stock1, Stock2 or a range Stock1..Stock6 (without "
+                      "commas only names that differ in their number: D1x D2x); each gets the "
+                      "line's volume and flags; other words after the names are flags"},
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "

@@ -427,6 +427,7 @@ static std::string languageNotesText() {
       out += fmt::format("{}: {}\n", head, fmt::join(items, "; "));
   };
   line("LAYOUT", notedForms("layoutStatement"));
+  line("REAGENTS", {std::string(noteFor("reagentDecl"))});
   line("LAYOUT clauses", notedForms("roleClause"));
   line("WELLS items", notedForms("wellItem"));
   std::vector<std::string> roles;

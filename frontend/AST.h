@@ -307,7 +307,10 @@ struct Layout {
 };
 
 struct ReagentDecl {
-  Name name;
+  /// The first name or range; the declaration's place in messages.
+  NameRange names;
+  /// Further names of a family declared on one line (`Stock1, Stock2`).
+  std::vector<NameRange> moreNames;
   std::optional<QuantityExpr> volume;
   std::optional<std::pair<unsigned, unsigned>> position; ///< reservoir(R,C)
   SourceLoc positionLoc;

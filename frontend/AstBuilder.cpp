@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/AstBuilder.h"
+#include "frontend/Layout.h"
 
 #include "PlateLexer.h"
 
@@ -864,7 +865,34 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     stepLabel(label->labelNumber(), label); // checked; reagent lines carry no step
   auto *decl = ctx->reagentDecl();
   ast::ReagentDecl reagent;
-  reagent.name = name(decl->liquidName());
+  auto nameRange = [&](PlateParser::NameRangeContext *range) {
+    ast::NameRange names;
+    names.loc = locator_.span(range);
+    names.first = name(range->liquidName(0));
+    if (range->RANGE())
+      names.last = name(range->liquidName(1));
+    return names;
+  };
+  reagent.names = nameRange(decl->nameRange());
+  // A word after the names continues the list when a comma or `..` says so
+  // or when it is the next member of the family (`Stock1 Stock2`); the
+  // first other word starts the flags (`tmb light_sensitive`).
+  bool inFlags = false;
+  std::string previous = reagent.names.last ? reagent.names.last->text : reagent.names.first.text;
+  for (auto *more : decl->moreReagentName()) {
+    ast::NameRange names = nameRange(more->nameRange());
+    bool listed = !inFlags && (more->COMMA() || names.last ||
+                               layout::sameNameFamily(previous, names.first.text));
+    if (!listed) {
+      inFlags = true;
+      reagent.flags.push_back(names.first);
+      if (names.last)
+        reagent.flags.push_back(*names.last);
+      continue;
+    }
+    previous = names.last ? names.last->text : names.first.text;
+    reagent.moreNames.push_back(std::move(names));
+  }
   if (decl->literalQuantity())
     reagent.volume = literalQuantity(decl->literalQuantity());
   if (auto *pos = decl->reservoirPos()) {

@@ -372,8 +372,16 @@ std::string dump(const Script &script) {
                              reagent.position->second, at(reagent.positionLoc));
       for (const Name &flag : reagent.flags)
         extra += " " + flag.text;
-      d.line(2, "", fmt::format("Reagent {} {}{}", at(reagent.name.loc),
-                                reagent.name.text, extra));
+      std::string names;
+      auto list = [&](const NameRange &range) {
+        names += (names.empty() ? "" : ", ") + range.first.text;
+        if (range.last)
+          names += ".." + range.last->text;
+      };
+      list(reagent.names);
+      for (const NameRange &range : reagent.moreNames)
+        list(range);
+      d.line(2, "", fmt::format("Reagent {} {}{}", at(reagent.names.loc), names, extra));
       d.quantity(3, "volume", reagent.volume);
     }
   }

@@ -11,6 +11,7 @@
 #include "frontend/Layout.h"
 
 #include <cctype>
+#include <tuple>
 
 namespace plate::layout {
 
@@ -102,6 +103,23 @@ fill(const WellSet &wells, unsigned names, std::optional<unsigned> replicates,
   if (!runs)
     return FillError{FillError::Kind::RunsDoNotFit, names, n, count};
   return std::move(*runs);
+}
+
+bool sameNameFamily(const std::string &a, const std::string &b) {
+  // stem, last run of digits, suffix
+  auto split = [](const std::string &name) {
+    size_t end = name.size();
+    while (end > 0 && !std::isdigit(static_cast<unsigned char>(name[end - 1])))
+      --end;
+    size_t begin = end;
+    while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1])))
+      --begin;
+    return std::tuple{name.substr(0, begin), name.substr(begin, end - begin), name.substr(end)};
+  };
+  auto [stemA, digitsA, suffixA] = split(a);
+  auto [stemB, digitsB, suffixB] = split(b);
+  return !digitsA.empty() && !digitsB.empty() && digitsA != digitsB && stemA == stemB &&
+         suffixA == suffixB;
 }
 
 std::optional<std::vector<std::string>> expandNameRange(const std::string &first,

@@ -32,6 +32,10 @@ std::variant<std::vector<WellSet>, FillError>
 fill(const WellSet &wells, unsigned names, std::optional<unsigned> replicates,
      bool down);
 
+/// True when two names differ only in their last number (`Stock1` and
+/// `Stock2`, `D1x` and `D8x`): members of one family of stocks.
+bool sameNameFamily(const std::string &a, const std::string &b);
+
 /// Expands `S1..S7` into S1, S2, ... S7; a leading zero in the first number
 /// fixes the width (`S01..S10`). nullopt when the two ends do not share a
 /// prefix or do not count up.

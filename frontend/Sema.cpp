@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
+#include "frontend/Layout.h"
 
 #include <llvm/ADT/StringRef.h>
 
@@ -129,10 +130,12 @@ std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_vie
   for (const ast::ReagentDecl &decl : script_.reagents)
     for (const ast::Name &flag : decl.flags)
       if (flag.text == name.text) {
+        const std::string &owner = decl.names.first.text;
         report(DiagId::UndefinedName, name.loc, name.text,
-               fmt::format("it is written as a flag of `{}`; declare one reagent per line",
-                           decl.name.text))
-            .note(flag.loc, "`{}` is read as a flag of `{}` here", name.text, decl.name.text);
+               fmt::format("it is written as a flag of `{}`; separate names with commas "
+                           "(`{}, {}`) or declare one reagent per line",
+                           owner, owner, name.text))
+            .note(flag.loc, "`{}` is read as a flag of `{}` here", name.text, owner);
         return std::nullopt;
       }
   std::string close = closestMatch(name.text, candidates);
@@ -144,24 +147,65 @@ std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_vie
   return std::nullopt;
 }
 
+bool Sema::expandNames(const ast::NameRange &first, const std::vector<ast::NameRange> &more,
+                       std::vector<ast::Name> &names) {
+  bool ok = true;
+  auto expand = [&](const ast::NameRange &range) {
+    if (!range.last) {
+      names.push_back(range.first);
+      return;
+    }
+    auto expanded = layout::expandNameRange(range.first.text, range.last->text);
+    if (!expanded) {
+      report(DiagId::BadNameRange, range.loc, range.first.text, range.last->text);
+      ok = false;
+      return;
+    }
+    for (std::string &member : *expanded)
+      names.push_back({std::move(member), range.loc});
+  };
+  expand(first);
+  for (const ast::NameRange &range : more)
+    expand(range);
+  return ok;
+}
+
 void Sema::declareReagents() {
   std::map<std::pair<unsigned, unsigned>, ir::LiquidId> positions;
   for (const ast::ReagentDecl &decl : script_.reagents) {
-    auto found = liquidByName_.find(decl.name.text);
-    if (found != liquidByName_.end()) {
-      report(DiagId::DuplicateName, decl.name.loc, decl.name.text)
-          .note(module_.liquid(found->second).loc, "`{}` is first declared here",
-                decl.name.text);
+    // Every member of a family gets the line's volume and flags.
+    std::vector<ast::Name> names;
+    if (!expandNames(decl.names, decl.moreNames, names))
       continue;
+    if (decl.position && names.size() > 1) {
+      report(DiagId::PositionForMany, decl.positionLoc, decl.position->first,
+             decl.position->second, names.size());
+      continue;
+    }
+    std::optional<Quantity> volume;
+    if (decl.volume)
+      volume = quantity(*decl.volume, Dimension::Volume, "a reagent's loaded volume");
+    for (const ast::Name &name : names)
+      declareReagent(decl, name, volume, positions);
+  }
+}
+
+void Sema::declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
+                          const std::optional<Quantity> &volume,
+                          std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions) {
+  {
+    auto found = liquidByName_.find(name.text);
+    if (found != liquidByName_.end()) {
+      report(DiagId::DuplicateName, name.loc, name.text)
+          .note(module_.liquid(found->second).loc, "`{}` is first declared here", name.text);
+      return;
     }
     ir::Liquid liquid;
     liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
-    liquid.name = decl.name.text;
+    liquid.name = name.text;
     liquid.role = ir::LiquidRole::Reagent;
-    liquid.loc = decl.name.loc;
-    if (decl.volume)
-      liquid.declaredVolume =
-          quantity(*decl.volume, Dimension::Volume, "a reagent's loaded volume");
+    liquid.loc = name.loc;
+    liquid.declaredVolume = volume;
     if (decl.position) {
       auto [row, col] = *decl.position;
       if (row < 1 || col < 1 || row > platform_->reservoirRows ||

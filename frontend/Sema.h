@@ -163,7 +163,14 @@ public:
   std::optional<ir::LiquidId> reagent(const ast::Name &name, std::string_view context);
   const Binding *param(const std::string &name) const;
   std::vector<std::string> liquidNames(bool layout) const;
+  /// The names of a declaration's list, ranges expanded (each member
+  /// located at its range); false after E215 on a range that does not count up.
+  bool expandNames(const ast::NameRange &first, const std::vector<ast::NameRange> &more,
+                   std::vector<ast::Name> &names);
   void declareReagents();
+  void declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
+                      const std::optional<Quantity> &volume,
+                      std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions);
   void collectProcs();
   void registerProc(const ast::ProcDef &def, unsigned ordinal, const std::string &module,
                     SourceLoc useLoc);

@@ -95,26 +95,12 @@ void Sema::buildLayout() {
   }
 
   for (const ast::RoleLine &line : script_.layout->roles) {
-    std::vector<std::string> names;
-    bool ok = true;
-    auto expand = [&](const ast::NameRange &range) {
-      if (!range.last) {
-        names.push_back(range.first.text);
-        return;
-      }
-      auto expanded = layout::expandNameRange(range.first.text, range.last->text);
-      if (!expanded) {
-        report(DiagId::BadNameRange, range.loc, range.first.text, range.last->text);
-        ok = false;
-        return;
-      }
-      names.insert(names.end(), expanded->begin(), expanded->end());
-    };
-    expand(line.names);
-    for (const ast::NameRange &range : line.moreNames)
-      expand(range);
-    if (!ok)
+    std::vector<ast::Name> listed;
+    if (!expandNames(line.names, line.moreNames, listed))
       continue;
+    std::vector<std::string> names;
+    for (const ast::Name &name : listed)
+      names.push_back(name.text);
     SourceLoc declLoc = line.names.last ? line.names.loc : line.names.first.loc;
     if (!line.moreNames.empty()) {
       // The whole list, when it is on one line (it always is).
@@ -123,6 +109,7 @@ void Sema::buildLayout() {
       if (last.line == declLoc.line && last.col >= declLoc.col)
         declLoc.length = last.col + std::max<uint32_t>(last.length, 1) - declLoc.col;
     }
+    bool ok = true;
     std::set<std::string> onThisLine;
     for (const std::string &name : names) {
       auto found = liquidByName_.find(name);

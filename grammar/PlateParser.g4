@@ -81,7 +81,14 @@ gridCell : IDENT | DOT | role | WELL ;
 
 // --- REAGENTS -----------------------------------------------------------------
 
-reagentDecl : liquidName literalQuantity? reservoirPos? IDENT* ;
+// A line may declare a family: `Stock1, Stock2, Stock3`, `Stock1..Stock6`,
+// or `D1x D2x D3x` (names that differ only in their number). Without a
+// comma a word after the names is a flag unless it continues the family;
+// the frontend decides (AstBuilder::reagentLine), because `tmb
+// light_sensitive` and `Stock1 Stock2` have the same tokens.
+reagentDecl : nameRange moreReagentName* literalQuantity? reservoirPos? IDENT* ;
+
+moreReagentName : COMMA? nameRange ;
 
 reservoirPos : AT RESERVOIR LPAREN NUMBER COMMA NUMBER RPAREN ;
 

@@ -34,7 +34,7 @@ TEST(ParseSections, BradfordExample) {
   EXPECT_FALSE(cal.down);
   EXPECT_EQ(s.layout->roles[2].dilution->value, 100);
   ASSERT_EQ(s.reagents.size(), 1u);
-  EXPECT_EQ(s.reagents[0].name.text, "bradford");
+  EXPECT_EQ(s.reagents[0].names.first.text, "bradford");
   ASSERT_EQ(s.sections.size(), 2u);
   EXPECT_EQ(s.sections[0].kind, ast::SectionKind::Manual);
   EXPECT_EQ(s.sections[0].statements.size(), 2u);

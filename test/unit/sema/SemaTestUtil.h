@@ -95,7 +95,8 @@ protected:
 
   ast::ReagentDecl reagent(std::string name, SourceLoc loc) {
     ast::ReagentDecl decl;
-    decl.name = {std::move(name), loc};
+    decl.names.first = {std::move(name), loc};
+    decl.names.loc = loc;
     return decl;
   }
 
