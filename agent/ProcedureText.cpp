@@ -849,10 +849,28 @@ void Reader::classifyUnits() {
   Domain outerDomain = sectionDomain;
   long scopeIndent = -1;
   bool first = true;
+  // A plate map is one block: after its heading's content, a paragraph
+  // that starts flush left after a blank line is prose again ("Plate map:"
+  // then the map, then "Monday (by hand): seed ..."). Materials and notes
+  // run over paragraphs, so only the layout's scope ends this way.
+  UnitKind beforeLayout = section;
+  Domain beforeLayoutDomain = sectionDomain;
+  unsigned layoutUnits = 0;
+  auto afterBlankLine = [&](const TextUnit &unit) {
+    uint32_t line = unit.loc.line; // 1-based; lines_[line - 2] is the one before
+    return line >= 2 && line - 2 < lines_.size() && lines_[line - 2].blank &&
+           lines_[line - 1].content == 0;
+  };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     TextUnit &unit = out_.units[u];
     std::string lower = prose::lowerAscii(unit.text);
     bool listItem = unitStyle_[u] == 'l';
+    if (section == UnitKind::Layout && unit.kind != UnitKind::Header && layoutUnits > 0 &&
+        scopeIndent < 0 && afterBlankLine(unit)) {
+      section = beforeLayout;
+      sectionDomain = beforeLayoutDomain;
+      layoutUnits = 0;
+    }
     if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent) {
       section = outerSection;
       sectionDomain = outerDomain;
@@ -868,7 +886,13 @@ void Reader::classifyUnits() {
       } else {
         scopeIndent = -1;
       }
-      section = kindOfHeading(lower);
+      UnitKind heading = kindOfHeading(lower);
+      if (heading == UnitKind::Layout && section != UnitKind::Layout) {
+        beforeLayout = section;
+        beforeLayoutDomain = sectionDomain;
+      }
+      layoutUnits = 0;
+      section = heading;
       sectionDomain = domainOfHeading(lower);
       unit.domain = sectionDomain;
       first = false;
@@ -899,6 +923,8 @@ void Reader::classifyUnits() {
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
     unit.domain = sectionDomain;
+    if (section == UnitKind::Layout)
+      ++layoutUnits;
     std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
     if (!prefix.empty()) {
       // "3.4 Samples: 50 µL of serum ..." is a step that names its topic;
@@ -1163,6 +1189,7 @@ void Reader::readSentence(unsigned index) {
       --d;
   }
   bool washContext = false;
+  bool sawInterval = false;
   std::vector<std::string> pendingWords;
   std::vector<Value> pendingCounts;
   bool negateShaking = false;
@@ -1228,6 +1255,28 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      // "with our 200 ul", "their 100 µL": an amount that is there, not
+      // one added.
+      if (q->dimension == Dimension::Volume && q->first >= 1 &&
+          (toks[q->first - 1].is("our") || toks[q->first - 1].is("their") ||
+           toks[q->first - 1].is("its") || toks[q->first - 1].is("your") ||
+           toks[q->first - 1].is("existing"))) {
+        i = next;
+        continue;
+      }
+      // "every 5 min for 30-60 min": after an interval, the span of the
+      // schedule is how long it runs, not a step's time.
+      if (q->dimension == Dimension::Time) {
+        bool interval = q->first >= 1 && (toks[q->first - 1].is("every") ||
+                                          toks[q->first - 1].is("each"));
+        if (interval)
+          sawInterval = true;
+        else if (sawInterval && q->first >= 1 &&
+                 (toks[q->first - 1].is("for") || toks[q->first - 1].is("over"))) {
+          i = next;
+          continue;
+        }
+      }
       Value v = q->value;
       v.loc = locate(s.unit, s.offset + toks[q->first].begin,
                      toks[q->last - 1].end - toks[q->first].begin);
@@ -1281,6 +1330,18 @@ void Reader::readSentence(unsigned index) {
       }
       if (p == Param::Wavelength && cur >= 0) {
         Draft &d = drafts[static_cast<size_t>(cur)];
+        // "405 or 410 nm", "540 nm or 570 nm as reference": an alternative
+        // to the wavelength just read, which the script may pick.
+        bool alternative = false;
+        for (size_t k = (i >= 3 ? i - 3 : 0); k < i; ++k)
+          alternative |= toks[k].is("or");
+        if (alternative && d.action.cls == ActionClass::Read &&
+            (d.action.has(Param::Reference) || d.action.has(Param::Wavelength))) {
+          d.action.values(d.action.has(Param::Reference) ? Param::Reference : Param::Wavelength)
+              .push_back(v);
+          i = next;
+          continue;
+        }
         if (d.action.cls == ActionClass::Read && d.action.has(Param::Wavelength) &&
             !d.action.has(Param::Reference)) {
           // The second wavelength of a read is its reference ("450 nm
@@ -1507,6 +1568,11 @@ void Reader::readSentence(unsigned index) {
       }
       if (verbIt != verbs().end() || plus) {
         ActionClass cls = plus ? ActionClass::Dispense : verbIt->second;
+        // "pipetting up and down 3 times", "pipette up/down": a mix in place.
+        if (cls == ActionClass::Dispense && w.rfind("pipett", 0) == 0 && next == "up" &&
+            i + 2 < toks.size() &&
+            (toks[i + 2].is("and") || toks[i + 2].isPunct("/") || toks[i + 2].is("down")))
+          cls = ActionClass::Mix;
         bool noun = kDeterminers.count(prev) > 0 && cls != ActionClass::Analyze &&
                     !(prev == "each" || prev == "every");
         if (kNounFollowers.count(next) && cls != ActionClass::Analyze &&

@@ -677,6 +677,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
   }
   if (!t.isNumber())
     return std::nullopt;
+  // The "1H" of "3420-1H": the tail of a code (below), not one hour.
+  if (t.glued && i >= 2 && toks[i - 1].glued && toks[i - 1].isPunct("-") &&
+      toks[i - 2].isNumber() && toks[i - 2].number > t.number)
+    return std::nullopt;
 
   double n1 = t.number, n2 = n1;
   size_t j = i + 1;
@@ -706,6 +710,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
                  s->is("to"));
   };
   if (rangeSeparator(at(j)) && at(j + 1) && at(j + 1)->isNumber()) {
+    // "3420-1H", "2024-05": a product code or a date counts down where a
+    // range counts up; it is no quantity.
+    if (!at(j)->is("to") && at(j + 1)->number < n1)
+      return std::nullopt;
     n2 = at(j + 1)->number;
     j += 2;
     range = true;

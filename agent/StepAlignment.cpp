@@ -1,5 +1,6 @@
 //===- StepAlignment.cpp - DP alignment, findings and their confidence ----===//
 #include "agent/StepAlignment.h"
+#include "agent/ProseScan.h"
 #include "agent/ScriptActions.h"
 
 #include <fmt/format.h>
@@ -167,6 +168,11 @@ Comparison compare(const Action &t, const Action &s) {
   return c;
 }
 
+/// A step whose place in time is physical: not a preparation (made at any
+/// time before its first use, where a text mentions it at that use), an
+/// equilibration, a note or an analysis (computed after the run).
+bool timeOrdered(ActionClass cls) { return robotClass(cls) && cls != ActionClass::Analyze; }
+
 /// A step of the text whose place in the sequence is a fact: a plain
 /// step of the procedure (a person's too), not a mention, a preparation, a
 /// conditional or the uncertain last copy of "repeat N times".
@@ -305,6 +311,19 @@ private:
   /// One of two text steps is a table row and the other prose: a table
   /// of volumes per reagent does not say where the prose around it falls.
   bool tableAndProse(size_t a, size_t b) const;
+  /// Whether the order of text step `t` and script step `j` is physical:
+  /// both are robot work other than an analysis, or `j` prepares a reagent
+  /// that an earlier script step already used.
+  bool orderMatters(const Action &t, size_t j) const;
+  /// Text step `i` has a step of the same kind and values outside any
+  /// table: a table row that restates a step of the prose.
+  bool restatedInProse(size_t i) const;
+  /// Text step `i` comes from a row of a table.
+  bool inTable(size_t i) const;
+  /// A paired script step of the same pipetting kind, paired in `t`'s
+  /// paragraph or the next, whose values admit all of `t`'s and whose
+  /// liquid does not differ: the index, or -1.
+  int explainedBy(const Action &t) const;
   /// An unpaired script step that may be text step `t` in other words (a
   /// kind that fits or a shared value): the index, or -1. Two leftovers
   /// that may be one step are a reading problem, not a certain finding.
@@ -403,7 +422,7 @@ void Aligner::crossings() {
     bool names = liquidsAgree(T[i1], S[j2]) && liquidsAgree(T[i2], S[j1]) &&
                  liquidsDisagree(T[i1], S[j1]) && liquidsDisagree(T[i2], S[j2]);
     bool certain = (numbers || names) && !tableAndProse(i1, i2) && orderable(T[i1]) &&
-                   orderable(T[i2]) &&
+                   orderable(T[i2]) && orderMatters(T[i1], j1) && orderMatters(T[i2], j2) &&
                    !T[i1].orderLoose && !T[i2].orderLoose && !S[j1].isNoteLike &&
                    !S[j2].isNoteLike;
     add(FindingKind::Order, certain, static_cast<int>(i2), j1,
@@ -459,7 +478,7 @@ void Aligner::crossings() {
         break;
       }
     bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
-                   (c.c.equal > 0 || t.cls == ActionClass::Analyze) &&
+                   orderMatters(t, c.s) && c.c.equal > 0 &&
                    !tableAndProse(c.t, beforeText);
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
@@ -469,7 +488,8 @@ void Aligner::crossings() {
                     scriptWhere(s), s.summary(), where(t), quote(t.text), place),
         fmt::format("move the step at script line {} {}", s.loc.line, place),
         certain ? "the step matches its place in the text exactly and the text's order is the time order"
-                : "a note, a person's step or text whose order is not the time order");
+                : "a preparation, an analysis, a note, a person's step or text whose order is not "
+                  "the time order");
   }
 }
 
@@ -826,10 +846,30 @@ void Aligner::gapFindings() {
     bool analysis = t.cls == ActionClass::Analyze && (t.fourPL || t.subtractBlank) &&
                     procedure_.concentrations;
     bool valued = t.hasNumeric() || analysis;
-    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued;
+    bool tableRow = inTable(i) && restatedInProse(i);
+    int explainer = explainedBy(t);
+    // An analysis the language can say: a 4PL, a blank subtracted, or a
+    // standard curve by name ("linear std curve"); not "the initial rate
+    // from the linear part of the curve".
+    std::string lowerText = prose::lowerAscii(t.text);
+    auto says = [&](const char *word) { return lowerText.find(word) != std::string::npos; };
+    bool curve = t.cls == ActionClass::Analyze &&
+                 ((t.fourPL && *t.fourPL) || (t.subtractBlank && *t.subtractBlank) ||
+                  (says("curve") && (says("standard") || says("std") || says("calibra"))));
+    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
+                   (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && valued && t.cls == ActionClass::Analyze)
+      why = "an analysis other than a named standard curve, which the language may not say";
+    else if (t.required && valued && tableRow)
+      why = "a row of a table that restates a step of the prose, which the script writes once";
+    else if (t.required && valued && explainer >= 0)
+      why = fmt::format("script line {} ({}) has the same values and may do this step too (one "
+                        "statement for several wells or columns the text names apart)",
+                        S[static_cast<size_t>(explainer)].loc.line,
+                        S[static_cast<size_t>(explainer)].summary());
     else if (t.required && !valued)
       why = t.cls == ActionClass::Analyze
                 ? "the text gives no concentrations of the standards, which an analysis needs"
@@ -884,13 +924,70 @@ void Aligner::gapFindings() {
   }
 }
 
+bool Aligner::orderMatters(const Action &t, size_t j) const {
+  const auto &S = out_.script;
+  if (timeOrdered(t.cls) && timeOrdered(S[j].cls))
+    return true;
+  if (S[j].cls != ActionClass::Prepare || S[j].liquid.empty())
+    return false;
+  for (size_t k = 0; k < j; ++k)
+    if (S[k].cls != ActionClass::Prepare && robotClass(S[k].cls) && S[k].liquid == S[j].liquid)
+      return true;
+  return false;
+}
+
+bool Aligner::restatedInProse(size_t i) const {
+  const auto &T = out_.text;
+  for (size_t k = 0; k < T.size(); ++k) {
+    if (k == i || inTable(k) || T[k].cls != T[i].cls || T[k].weak)
+      continue;
+    bool same = true;
+    for (size_t p = 0; p < kParamCount && same; ++p) {
+      const std::vector<Value> &mine = T[i].params[p];
+      if (mine.empty())
+        continue;
+      const std::vector<Value> &theirs = T[k].params[p];
+      same = std::any_of(theirs.begin(), theirs.end(), [&](const Value &v) {
+        return std::any_of(mine.begin(), mine.end(),
+                           [&](const Value &m) { return v.admits(m.low) || m.admits(v.low); });
+      });
+    }
+    if (same)
+      return true;
+  }
+  return false;
+}
+
+bool Aligner::inTable(size_t i) const {
+  unsigned u = out_.text[i].unit;
+  return u < procedure_.units.size() && procedure_.units[u].tableRow;
+}
+
+int Aligner::explainedBy(const Action &t) const {
+  // Only pipetting that the text splits by wells ("column 1 = blank 200 uL,
+  // columns 2-12 = 200 uL dye"): the script step that does it is paired
+  // with a text step of the same or the next paragraph. Elsewhere two
+  // equal steps (two washes, two incubations) are two steps.
+  if (t.cls != ActionClass::Dispense && t.cls != ActionClass::Aspirate)
+    return -1;
+  const auto &S = out_.script;
+  const auto &T = out_.text;
+  for (size_t j = 0; j < S.size(); ++j) {
+    int paired = matchS_[j];
+    if (paired < 0)
+      continue;
+    unsigned unit = T[static_cast<size_t>(paired)].unit;
+    if (unit + 1 < t.unit || t.unit + 1 < unit)
+      continue;
+    Comparison c = compare(t, S[j]);
+    if (c.fit == ClassFit::Same && c.mismatch == 0 && c.equal > 0 && !liquidsDisagree(t, S[j]))
+      return static_cast<int>(j);
+  }
+  return -1;
+}
+
 bool Aligner::tableAndProse(size_t a, size_t b) const {
-  const std::vector<TextUnit> &units = procedure_.units;
-  auto table = [&](size_t i) {
-    unsigned u = out_.text[i].unit;
-    return u < units.size() && units[u].tableRow;
-  };
-  return a != b && table(a) != table(b);
+  return a != b && inTable(a) != inTable(b);
 }
 
 bool Aligner::writesNumberOf(const Value &v) const {
