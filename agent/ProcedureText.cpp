@@ -2090,6 +2090,17 @@ void Reader::readSentence(unsigned index) {
           a.platformCan = false;
     if (a.cls == ActionClass::ReadFluorescence && !platform_.readerFluorescence)
       a.platformCan = false;
+    // "wash once in 1 ml of PBS", "Phosphate Standard, 1 ml": more than any
+    // well holds is work on tubes or a bottle's size, not a plate step.
+    if (a.cls == ActionClass::Dispense || a.cls == ActionClass::Wash ||
+        a.cls == ActionClass::Aspirate || a.cls == ActionClass::Transfer) {
+      double largestWellUl = 0;
+      for (const auto &[name, labware] : platform_.labware)
+        largestWellUl = std::max(largestWellUl, labware.wellCapacityUl);
+      for (const Value &v : a.values(Param::Volume))
+        if (largestWellUl > 0 && v.low > largestWellUl)
+          a.platformCan = false;
+    }
     if (a.cls == ActionClass::Shake)
       for (const Value &v : a.values(Param::Speed))
         if (v.high < platform_.shakerMinRpm || v.low > platform_.shakerMaxRpm)

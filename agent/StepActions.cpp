@@ -627,6 +627,22 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       q.value.low = q.value.high = std::atof(t.lower.c_str() + 1);
       return finish(q);
     }
+    // "wash once before use": one; not "once the plate is dry".
+    if (t.is("once") && i > 0 && toks[i - 1].isWord()) {
+      static const std::set<std::string, std::less<>> conjunction = {
+          "the", "a", "an", "all", "it", "they", "you", "we", "this", "that", "these",
+          "those", "each", "every", "both", "plates", "wells", "cells", "samples", "dry",
+          "done", "complete", "finished"};
+      if (!at(i + 1) || !conjunction.count(at(i + 1)->lower)) {
+        Quantity q;
+        q.dimension = Dimension::Count;
+        q.countWord = true;
+        q.first = i;
+        q.last = i + 1;
+        q.value.low = q.value.high = 1;
+        return finish(q);
+      }
+    }
     // Counts in words: twice, three times, five more times.
     if (t.is("twice") || t.is("thrice")) {
       Quantity q;

@@ -178,7 +178,7 @@ bool timeOrdered(ActionClass cls) { return robotClass(cls) && cls != ActionClass
 /// conditional or the uncertain last copy of "repeat N times".
 bool orderable(const Action &t) {
   return t.inProcedure && !t.weak && (robotClass(t.cls) || t.midProcedure) && !t.conditional &&
-         !t.ambiguousCopy && !t.inexactCopy;
+         !t.ambiguousCopy && !t.inexactCopy && !t.aside;
 }
 
 /// The liquids of a text step and a script step are the same one: both
@@ -318,6 +318,8 @@ private:
   /// Text step `i` has a step of the same kind and values outside any
   /// table: a table row that restates a step of the prose.
   bool restatedInProse(size_t i) const;
+  /// Some text step of sentence `sentence` states `v` for `param`.
+  bool statedInSentence(unsigned sentence, Param param, const Value &v) const;
   /// Text step `i` comes from a row of a table.
   bool inTable(size_t i) const;
   /// A paired script step of the same pipetting kind, paired in `t`'s
@@ -726,7 +728,11 @@ void Aligner::pairFindings() {
         // A preparation states its volumes in several ways (concentrate,
         // diluent, total): which one the script carries is a choice.
         bool prepVolume = t.cls == ActionClass::Prepare && param == Param::Volume;
-        bool certain = solid && unambiguous(tv) && !inferred && !prepVolume;
+        // A text value the platform cannot do (a filter it lacks) makes the
+        // script choose another; a script value the same sentence states
+        // ("ex 480 / em 520 (485/535 also fine)") is one the text allows.
+        bool choice = !t.platformCan || statedInSentence(t.sentence, param, sv.front());
+        bool certain = solid && unambiguous(tv) && !inferred && !prepVolume && !choice;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} {} {} but {} ({}) has {}", where(t), quote(t.text), 
                         fmt::format("states {} {}", paramName(param), valuesText(tv)),
@@ -734,6 +740,7 @@ void Aligner::pairFindings() {
             fmt::format("use {} {} as the text says", paramName(param), valuesText(tv)),
             certain ? "the text states one value for this step"
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
+                    : choice ? "the platform cannot do the text's value, or the text states the script's value too"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
                                     : "the text gives several values, a bound, or is not a plain step");
@@ -789,7 +796,13 @@ void Aligner::pairFindings() {
       if ((explicitRobot || t.domain == Domain::Unstated) && !t.personNearby && !personHint(t, s)) {
         bool layoutLoad = s.cls == ActionClass::Dispense && s.layoutLiquid;
         bool grouped = besideJustifiedManual(static_cast<size_t>(j));
-        bool certain = t.inProcedure && !t.weak && !t.conditional &&
+        // Hours of incubation tie up the robot, and labs move them off it
+        // (an overnight drying on the bench); a table row restates.
+        bool longHold = t.cls == ActionClass::Incubate &&
+                        std::any_of(s.values(Param::Time).begin(), s.values(Param::Time).end(),
+                                    [](const Value &v) { return v.high >= 4 * 3600; });
+        bool certain = t.inProcedure && !t.weak && !t.conditional && !longHold &&
+                       !(inTable(i) && restatedInProse(i)) &&
                        (explicitRobot || (!layoutLoad && !grouped));
         add(FindingKind::Domain, certain, static_cast<int>(i), j,
             fmt::format("{} ({}) is in <MANUAL>, but {} can do it and the text {} ({} {})",
@@ -955,6 +968,15 @@ bool Aligner::restatedInProse(size_t i) const {
     if (same)
       return true;
   }
+  return false;
+}
+
+bool Aligner::statedInSentence(unsigned sentence, Param param, const Value &v) const {
+  for (const Action &t : out_.text)
+    if (t.sentence == sentence)
+      for (const Value &stated : t.values(param))
+        if (stated.admits(v.low))
+          return true;
   return false;
 }
 

@@ -366,3 +366,59 @@ TEST(StepAlignmentHeldOutCauses, AnAnalysisTheLanguageCannotSayIsUncertain) {
 </INSTRUMENT>
 )");
 }
+
+// Causes found by the second held-out round (each on a text written here).
+
+TEST(StepAlignmentHeldOutCauses, AFilterThePlatformLacksLeavesTheChoiceToTheScript) {
+  expectNoCertainFinding(R"(1. Add 100 µl of standard, blank or sample to each well.
+2. Read A562 (our reader has no 562 filter).
+)",
+                         R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. read absorbance at 570 nm
+</INSTRUMENT>
+)");
+}
+
+TEST(StepAlignmentHeldOutCauses, OnceIsOneCycle) {
+  expectNoCertainFinding(R"(1. Wash the wells once before use with 300 µl wash buffer.
+2. Add 100 µl of standard, blank or sample to each well.
+3. Read at 450 nm.
+)",
+                         R"(<INSTRUMENT>
+1. wash 1 times with 300 uL of wash_buffer
+2. dispense 100 uL of layout
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+}
+
+TEST(StepAlignmentHeldOutCauses, AnOvernightHoldMayBeAPersonsStep) {
+  expectNoCertainFinding(R"(1. Add 100 µl of standard, blank or sample to each well.
+2. The plate was left to dry overnight at room temperature.
+3. Read at 450 nm.
+)",
+                         R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+</INSTRUMENT>
+<MANUAL>
+2. incubate overnight at RT lid off
+</MANUAL>
+<INSTRUMENT>
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+}
+
+TEST(StepAlignmentHeldOutCauses, MoreThanAWellHoldsIsNoPlateStep) {
+  expectNoCertainFinding(R"(Kit contents: Phosphate Standard, 1 mM, 1 ml; Wash buffer, 50 ml.
+1. Wash the cells once in 1 ml of ice-cold PBS.
+2. Add 100 µl of standard, blank or sample to each well.
+3. Read at 450 nm.
+)",
+                         R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+}
