@@ -912,8 +912,8 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     };
     reagent.position = {whole(pos->NUMBER(0)), whole(pos->NUMBER(1))};
   }
-  for (auto *flag : decl->IDENT())
-    reagent.flags.push_back(name(flag));
+  for (auto *flag : decl->reagentFlag())
+    reagent.flags.push_back({flag->getText(), locator_.span(flag)});
   return reagent;
 }
 

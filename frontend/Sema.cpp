@@ -190,14 +190,46 @@ void Sema::declareReagents() {
   }
 }
 
+std::optional<ir::ReservoirPos>
+Sema::reservePosition(const ast::ReagentDecl &decl, ir::LiquidId id,
+                      std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions) {
+  auto [row, col] = *decl.position;
+  if (row < 1 || col < 1 || row > platform_->reservoirRows || col > platform_->reservoirCols) {
+    report(DiagId::ReservoirOutside, decl.positionLoc, row, col, platform_->name,
+           platform_->reservoirRows, platform_->reservoirCols);
+    return std::nullopt;
+  }
+  if (auto taken = positions.find(*decl.position); taken != positions.end()) {
+    report(DiagId::ReservoirTaken, decl.positionLoc, row, col, module_.liquid(taken->second).name)
+        .note(module_.liquid(taken->second).loc, "`{}` is declared here",
+              module_.liquid(taken->second).name);
+    return std::nullopt;
+  }
+  positions[*decl.position] = id;
+  return ir::ReservoirPos{row, col};
+}
+
 void Sema::declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
                           const std::optional<Quantity> &volume,
                           std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions) {
   {
     auto found = liquidByName_.find(name.text);
     if (found != liquidByName_.end()) {
+      ir::Liquid &existing = module_.liquids[found->second];
+      // A layout liquid named again under REAGENTS gets its loading there
+      // (volume, position, flags): "medium" is the blank and also what the
+      // robot adds to every well.
+      if (existing.role != ir::LiquidRole::Reagent && loadedLayoutLiquids_.insert(name.text).second) {
+        if (volume)
+          existing.declaredVolume = volume;
+        if (decl.position)
+          existing.fixedPosition = reservePosition(decl, existing.id, positions);
+        for (const ast::Name &flag : decl.flags)
+          existing.flags.push_back(flag.text == "dark" ? "light_sensitive" : flag.text);
+        return;
+      }
       report(DiagId::DuplicateName, name.loc, name.text)
-          .note(module_.liquid(found->second).loc, "`{}` is first declared here", name.text);
+          .note(existing.loc, "`{}` is first declared here", name.text);
       return;
     }
     ir::Liquid liquid;
@@ -206,24 +238,11 @@ void Sema::declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
     liquid.role = ir::LiquidRole::Reagent;
     liquid.loc = name.loc;
     liquid.declaredVolume = volume;
-    if (decl.position) {
-      auto [row, col] = *decl.position;
-      if (row < 1 || col < 1 || row > platform_->reservoirRows ||
-          col > platform_->reservoirCols) {
-        report(DiagId::ReservoirOutside, decl.positionLoc, row, col, platform_->name,
-               platform_->reservoirRows, platform_->reservoirCols);
-      } else if (auto taken = positions.find(*decl.position); taken != positions.end()) {
-        report(DiagId::ReservoirTaken, decl.positionLoc, row, col,
-               module_.liquid(taken->second).name)
-            .note(module_.liquid(taken->second).loc, "`{}` is declared here",
-                  module_.liquid(taken->second).name);
-      } else {
-        positions[*decl.position] = liquid.id;
-        liquid.fixedPosition = ir::ReservoirPos{row, col};
-      }
-    }
+    if (decl.position)
+      liquid.fixedPosition = reservePosition(decl, liquid.id, positions);
+    // `dark` is how a protocol says light sensitive.
     for (const ast::Name &flag : decl.flags)
-      liquid.flags.push_back(flag.text);
+      liquid.flags.push_back(flag.text == "dark" ? "light_sensitive" : flag.text);
     liquidByName_[liquid.name] = liquid.id;
     module_.liquids.push_back(std::move(liquid));
   }

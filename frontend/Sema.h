@@ -168,6 +168,10 @@ public:
   bool expandNames(const ast::NameRange &first, const std::vector<ast::NameRange> &more,
                    std::vector<ast::Name> &names);
   void declareReagents();
+  /// The reservoir position a REAGENTS line gives, checked (E313, E314).
+  std::optional<ir::ReservoirPos>
+  reservePosition(const ast::ReagentDecl &decl, ir::LiquidId id,
+                  std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions);
   void declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
                       const std::optional<Quantity> &volume,
                       std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions);
@@ -197,6 +201,8 @@ public:
   bool hasLayout_ = false;
   bool layoutWellsOnly_ = false; ///< evaluating a layout line's `at`
   std::map<std::string, ir::LiquidId> liquidByName_;
+  /// Layout liquids a REAGENTS line has given their loading (once each).
+  std::set<std::string> loadedLayoutLiquids_;
   /// Layout liquids declared without `at`, to be placed by a grid.
   std::map<std::string, SourceLoc> gridNames_;
   std::array<std::optional<std::pair<ir::LiquidId, SourceLoc>>, kMaxRows * kMaxCols> claims_;

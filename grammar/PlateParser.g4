@@ -86,7 +86,11 @@ gridCell : IDENT | DOT | role | WELL ;
 // comma a word after the names is a flag unless it continues the family;
 // the frontend decides (AstBuilder::reagentLine), because `tmb
 // light_sensitive` and `Stock1 Stock2` have the same tokens.
-reagentDecl : nameRange moreReagentName* literalQuantity? reservoirPos? IDENT* ;
+reagentDecl : nameRange moreReagentName* literalQuantity? reservoirPos? reagentFlag* ;
+
+// `dark` is a keyword (`incubate ... dark`); as a reagent's flag it says the
+// reagent is light sensitive ("TMB, keep dark").
+reagentFlag : IDENT | DARK ;
 
 moreReagentName : COMMA? nameRange ;
 

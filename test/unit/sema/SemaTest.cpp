@@ -158,11 +158,18 @@ TEST_F(SemaTest, UndefinedReagentE202WithSuggestion) {
 
 TEST_F(SemaTest, DuplicateNameE203NotesTheFirst) {
   ast::Script script = basic();
-  script.reagents.push_back(reagent("X2", at(7, 1)));
+  script.reagents.push_back(reagent("buf", at(7, 1)));
   EXPECT_FALSE(check(script));
   ASSERT_TRUE(reported("E203", 7, 1)) << all();
   ASSERT_EQ(find("E203")->notes.size(), 1u);
-  EXPECT_EQ(find("E203")->notes[0].loc.line, 4u);
+  EXPECT_EQ(find("E203")->notes[0].loc.line, 6u);
+}
+
+TEST_F(SemaTest, ALayoutNameUnderReagentsGivesItsLoading) {
+  ast::Script script = basic();
+  script.reagents.push_back(reagent("X2", at(7, 1)));
+  EXPECT_TRUE(check(script)) << all();
+  EXPECT_FALSE(reported("E203", 7, 1)) << all();
 }
 
 TEST_F(SemaTest, WrongKindE204) {
