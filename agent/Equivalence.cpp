@@ -235,7 +235,9 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   // truth's calibrant S1 is not a candidate's sample S1), and it comes
   // before the footprint so that two samples swapped between rows stay a
   // difference. Beyond the name the layout roles may differ: a blank that
-  // one script calls `nsb` gets the same liquids.
+  // one script calls `nsb` gets the same liquids; and a liquid that goes to
+  // exactly the same wells in the same amounts pairs even across kinds (the
+  // truth's layout blank `B0`, the candidate's reagent `medium`).
   std::map<uint32_t, uint32_t> toTruth; // candidate liquid -> truth liquid
   std::set<uint32_t> truthTaken;
   auto pair = [&](uint32_t candidateLiquid, uint32_t truthLiquid) {
@@ -258,12 +260,13 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
     auto [mine, theirs] = roles(c, t);
     return (mine == ir::LiquidRole::Reagent) == (theirs == ir::LiquidRole::Reagent);
   };
-  auto unpaired = [&](auto &&visit) {
+  auto unpaired = [&](auto &&visit, bool acrossKinds = false) {
     for (uint32_t candidateLiquid : got.firstReached) {
       if (toTruth.count(candidateLiquid))
         continue;
       for (uint32_t truthLiquid : want.firstReached)
-        if (!truthTaken.count(truthLiquid) && sameKind(candidateLiquid, truthLiquid) &&
+        if (!truthTaken.count(truthLiquid) &&
+            (acrossKinds || sameKind(candidateLiquid, truthLiquid)) &&
             visit(candidateLiquid, truthLiquid)) {
           pair(candidateLiquid, truthLiquid);
           break;
@@ -276,6 +279,10 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   std::map<uint32_t, Footprint> truthFootprints = footprints(want),
                                 candidateFootprints = footprints(got);
   unpaired([&](uint32_t c, uint32_t t) { return candidateFootprints[c] == truthFootprints[t]; });
+  // The same footprint across kinds: a blank the truth declares in the
+  // layout and the candidate dispenses as a reagent (or the reverse).
+  unpaired([&](uint32_t c, uint32_t t) { return candidateFootprints[c] == truthFootprints[t]; },
+           true);
   unpaired([](uint32_t, uint32_t) { return true; });
   // A candidate liquid with no partner never equals a truth liquid.
   uint32_t stranger = UINT32_MAX;
