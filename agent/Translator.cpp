@@ -236,4 +236,9 @@ TranslationResult Translator::run(const std::string &protocolText, const std::st
   return result;
 }
 
+void demoteToEvidence(CompileReport &report) {
+  report.uncertain.insert(report.uncertain.begin(), report.certain.begin(), report.certain.end());
+  report.certain.clear();
+}
+
 } // namespace plate::agent

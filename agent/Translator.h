@@ -41,6 +41,12 @@ struct CompileReport {
   nlohmann::json alignmentRecord; ///< alignmentToJson(), for the run record
 };
 
+/// Turns the alignment's certain findings into evidence for the Validator
+/// (first in the list, still labelled certain): on text the reader was not
+/// developed on, half the correct scripts drew one (docs/agents.md), and a
+/// wrong order to the Parser is worse than none.
+void demoteToEvidence(CompileReport &report);
+
 /// Compiles a candidate script and aligns its steps with the protocol
 /// text. The driver provides it (it owns the Compilation).
 using CompileFn = std::function<CompileReport(const std::string &script,

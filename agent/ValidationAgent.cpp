@@ -180,7 +180,7 @@ Judge only fidelity to the protocol text:
 - parameter: a value (volume, time, temperature, speed, wavelength, count, reagent, wells) differs from the text, or the script invents one;
 - order: steps are in a different order than the text states them.
 Steps a person does belong in <MANUAL>, robot steps in <INSTRUMENT>; a robot step may be MANUAL only if the platform cannot do it.
-A deterministic step alignment of the text with the script may be given, with findings it was not sure of: it is a heuristic reading, so check each one against the text, report those that are real in your own words, and drop those that are not.
+A deterministic step alignment of the text with the script may be given, with its findings: it is a heuristic reading, so check each one against the text, report those that are real in your own words, and drop those that are not.
 Locations: "step N" or "line N" (script lines), or "text line N". Give concrete guidance for the fix.
 Answer with JSON only: {"verdict":"pass"|"fail","findings":[{"type":"completeness"|"parameter"|"order","location":"...","message":"...","guidance":"..."}]}. "pass" has no findings; "fail" has at least one.)";
 
@@ -200,11 +200,13 @@ ChatRequest buildValidatorRequest(const ValidatorInput &input, const CallParams 
                     "[missing] text only, [invented] script only, [order] out of order, "
                     "[covered] restates a neighbour, [unpaired] nothing expected):\n" +
                     input.alignment;
-    request.user += "\nUncertain findings of the alignment (evidence to check, not verified):\n";
+    request.user += "\nFindings of the alignment (evidence to check, not verified; `strong` where "
+                    "the alignment is confident):\n";
     if (input.evidence.empty())
       request.user += "(none)\n";
     for (const Finding &f : input.evidence)
-      request.user += fmt::format("- [{}, {}] {}\n", f.type, f.location, f.message);
+      request.user += fmt::format("- [{}, {}{}] {}\n", f.type, f.location,
+                                  f.confidence == "certain" ? ", strong" : "", f.message);
   }
   request.jsonSchema = verdictSchema();
   request.schemaName = "verdict";

@@ -43,6 +43,9 @@ CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
   command->add_option("--cache", options.client.cacheDir,
                       "cache responses by request hash and replay them offline");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
+  command->add_flag("--alignment-gate", options.alignmentGate,
+                    "let the step alignment's certain findings end an attempt and go back to "
+                    "the Parser (default: all its findings are evidence for the Validator)");
   command->add_flag("--direct", options.direct,
                     "baseline: ask the Parser for BioForge-1 commands directly");
   command->add_flag("--print-prompt-size", options.printPromptSize,
@@ -246,7 +249,10 @@ int runTranslateCommand(const TranslateOptions &options) {
   agent::Translator translator(
       *parser, *validator, *platform, config,
       [&](const std::string &script, const std::string &text) {
-        return compileCandidate(script, text, stdlibDir, "");
+        agent::CompileReport report = compileCandidate(script, text, stdlibDir, "");
+        if (!options.alignmentGate)
+          agent::demoteToEvidence(report);
+        return report;
       },
       checkCommandStream);
   translator.progress = [](const std::string &line) {

@@ -28,6 +28,10 @@ struct TranslateOptions {
   bool direct = false;
   bool printPromptSize = false;
   bool printPrompt = false;
+  /// The step alignment's certain findings end an attempt (--alignment-gate);
+  /// by default every alignment finding is evidence for the Validator
+  /// (docs/agents.md: measured precision on held-out text).
+  bool alignmentGate = false;
   agent::ClientOptions client; ///< --cache DIR and the transport flags
 };
 
