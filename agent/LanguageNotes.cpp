@@ -42,10 +42,10 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\")"},
       {"callStmt", "calls a procedure of a `use`d module"},
       // reagent lines (one form: the note is the rule's)
-      {"reagentDecl", "NAMES: a name, a list Stock1, Stock2 or a range Stock1..Stock6 (without "
-                      "commas only names that differ in their number: D1x D2x); each gets the "
-                      "line's volume and flags; other words after the names are flags (dark = "
-                      "light sensitive); a layout name here only sets its loading"},
+      {"reagentDecl", "NAMES: a name, a list A, B or a range Stock1..Stock6 (no commas: only "
+                      "numbered names, D1x D2x); each gets the line's volume and flags; later "
+                      "words are flags (dark = light sensitive); a layout name here only sets "
+                      "its loading"},
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "

@@ -342,9 +342,11 @@ std::vector<std::string> statementForms() {
   auto rule = printer.rules().find("statement");
   if (rule == printer.rules().end())
     return forms;
+  std::set<std::string> noted; // two forms of one label share one note
   for (const std::string &alt : labelledAlternatives(rule->second)) {
     std::string form = printer.alternative(alt.substr(0, alt.find('#')));
-    if (std::string_view note = noteFor(labelOf(alt)); !note.empty())
+    if (std::string_view note = noteFor(labelOf(alt));
+        !note.empty() && noted.insert(labelOf(alt)).second)
       form += fmt::format("   ({})", note);
     forms.push_back(std::move(form));
   }
@@ -489,6 +491,11 @@ std::string platformReference(const Platform &platform) {
   out += fmt::format("- plates: {}\n", fmt::join(labware, ", "));
   out += fmt::format("- pipetting head: {} channels, tips up to {} uL\n", platform.channels,
                      formatNumber(platform.tipCapacityUl));
+  // Round 3 of the parser seat: two first attempts had the robot load more
+  // layout liquids than the reservoir holds (E700).
+  out += fmt::format("- reservoir: {} positions, one per liquid the robot pipettes; beyond "
+                     "that, pipette the layout in MANUAL\n",
+                     platform.reservoirRows * platform.reservoirCols);
   std::vector<std::string> filters;
   for (double nm : platform.readerFiltersNm)
     filters.push_back(formatNumber(nm));
@@ -533,6 +540,7 @@ const char *kRules = R"(Rules:
 2. Keep the document's step order. Repeat counts ("wash 4 times", "repeat twice more", "as in step 2") must be written out with the counts the document gives.
 3. Keep the person and the robot apart: reagent preparation, equilibration and anything the document gives to a person go in <MANUAL>; everything the robot does goes in <INSTRUMENT>. Move a robot step to MANUAL only when the platform below cannot do it (say why in a `note`).
 4. Use the platform's symbols: RT for room temperature (20-25 C), overnight for overnight.
+5. Declare every liquid you name, also one only a person pipettes.
 )";
 
 } // namespace
