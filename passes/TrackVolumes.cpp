@@ -74,6 +74,8 @@ private:
       const auto &a = findings.args;
       if (findings.id == DiagId::WellOverflow)
         return context_.diags.report(findings.id, op_->loc, a[0], a[1], a[2], a[3]);
+      if (findings.id == DiagId::RemoveFromEmptied)
+        return context_.diags.report(findings.id, op_->loc, a[0]);
       return context_.diags.report(findings.id, op_->loc, a[0], a[1], a[2]);
     }();
     diag.step(op_->step);
@@ -236,6 +238,10 @@ private:
 
   void apply(ir::AspirateOp &op) {
     Findings shortfall{DiagId::EmptyWellTake};
+    // "Remove residual liquid completely" after a wash: the volume model
+    // says the wells are empty, the protocol means the residue. A well that
+    // never held anything is still a mistake of the well set (E502).
+    Findings emptied{DiagId::RemoveFromEmptied};
     op.resolved.clear();
     for (Well well : op.wells.columnMajor()) {
       if (op.volume) {
@@ -246,8 +252,12 @@ private:
       }
       WellState &state = at(well);
       if (state.volumeUl <= kSlack) {
-        if (shortfall.count++ == 0)
+        if (lastFill_[index(well)]) {
+          if (emptied.count++ == 0)
+            emptied.args = {well.name()};
+        } else if (shortfall.count++ == 0) {
           shortfall.args = {"all", well.name(), show(0)};
+        }
         continue;
       }
       op.resolved.push_back({well, microliters(state.volumeUl)});
@@ -255,6 +265,7 @@ private:
       empty(state);
     }
     flush(shortfall);
+    flush(emptied);
   }
 
   void apply(ir::WashOp &op) {
