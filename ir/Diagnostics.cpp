@@ -4,7 +4,9 @@
 #include <llvm/ADT/StringRef.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <cstdlib>
 
 namespace plate {
@@ -191,6 +193,179 @@ std::string renderJson(const std::vector<Diagnostic> &diagnostics,
   // throwing from dump().
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
+}
+
+namespace {
+using ordered_json = nlohmann::ordered_json;
+
+// One character of a line: its bytes and its UTF-16 code units. A byte that
+// starts no well-formed sequence (E111 points at such bytes) is one unit, as
+// a reader that substitutes U+FFFD would count it.
+struct Utf8Char {
+  size_t bytes;
+  uint32_t units;
+};
+Utf8Char utf8CharAt(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(i);
+  size_t size = lead < 0x80            ? 1
+                : (lead & 0xE0) == 0xC0 ? 2
+                : (lead & 0xF0) == 0xE0 ? 3
+                : (lead & 0xF8) == 0xF0 ? 4
+                                        : 0;
+  if (size == 0 || i + size > text.size())
+    return {1, 1};
+  for (size_t k = 1; k < size; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80)
+      return {1, 1};
+  return {size, size == 4 ? 2u : 1u};
+}
+
+// A SourceLoc counts its column in bytes and its length in characters (the
+// caret underlines `length` characters); SARIF counts UTF-16 code units.
+struct Utf16Span {
+  uint32_t start;   ///< 1-based
+  uint32_t end;     ///< exclusive; at least start + 1, like the caret
+  uint32_t lineEnd; ///< the column just after the line's last character
+};
+std::optional<Utf16Span> utf16Span(SourceLoc loc, const SourceManager &sources) {
+  if (!loc.isValid() || loc.col == 0)
+    return std::nullopt;
+  std::string_view line = sources.lineText(loc.fileId, loc.line);
+  size_t startByte = loc.col - 1;
+  uint32_t units = 1;
+  size_t i = 0;
+  while (i < startByte && i < line.size()) {
+    Utf8Char c = utf8CharAt(line, i);
+    i += c.bytes;
+    units += c.units;
+  }
+  // A caret after the last character (a missing token) is one column per
+  // byte past the end.
+  if (i < startByte)
+    units += static_cast<uint32_t>(startByte - i);
+  Utf16Span span{units, units, 1};
+  for (size_t k = 0; k < line.size();) {
+    Utf8Char c = utf8CharAt(line, k);
+    k += c.bytes;
+    span.lineEnd += c.units;
+  }
+  for (uint32_t n = 0; n < std::max<uint32_t>(loc.length, 1); ++n) {
+    if (i >= line.size()) {
+      // A range stops at the end of its line, but a caret after the last
+      // character still marks one column.
+      if (n == 0)
+        ++span.end;
+      break;
+    }
+    Utf8Char c = utf8CharAt(line, i);
+    i += c.bytes;
+    span.end += c.units;
+  }
+  return span;
+}
+
+// The file name as a URI reference: a relative path stays relative, an
+// absolute one becomes a file:// URI; bytes outside the unreserved and
+// path characters are percent-encoded (':' too, so no first segment reads
+// as a scheme).
+std::string artifactUri(std::string_view path) {
+  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  for (char ch : path) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 (c != 0 && std::string_view("-._~/!$&'()*+,;=@").find(ch) != std::string_view::npos);
+    out += plain ? std::string(1, ch) : fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+// Null when the location names no file; a location with a file but no line
+// (an unreadable file) has no region.
+ordered_json sarifPhysicalLocation(SourceLoc loc, const SourceManager &sources) {
+  if (!loc.fileId || sources.name(loc.fileId).empty())
+    return nullptr;
+  ordered_json physical{{"artifactLocation", {{"uri", artifactUri(sources.name(loc.fileId))}}}};
+  if (!loc.isValid())
+    return physical;
+  ordered_json region{{"startLine", loc.line}};
+  if (std::optional<Utf16Span> span = utf16Span(loc, sources)) {
+    region["startColumn"] = span->start;
+    region["endColumn"] = span->end;
+  }
+  physical["region"] = std::move(region);
+  return physical;
+}
+
+// The suggestion replaces the caret range; null when that range cannot be
+// placed on its line.
+ordered_json sarifFix(const Diagnostic &diagnostic, const SourceManager &sources) {
+  std::optional<Utf16Span> span = utf16Span(diagnostic.loc, sources);
+  if (!span || sources.name(diagnostic.loc.fileId).empty() || span->start > span->lineEnd)
+    return nullptr;
+  ordered_json deleted{{"startLine", diagnostic.loc.line},
+                       {"startColumn", span->start},
+                       {"endColumn", std::min(span->end, span->lineEnd)}};
+  ordered_json replacement{{"deletedRegion", std::move(deleted)},
+                           {"insertedContent", {{"text", diagnostic.suggestion}}}};
+  ordered_json change{
+      {"artifactLocation", {{"uri", artifactUri(sources.name(diagnostic.loc.fileId))}}},
+      {"replacements", ordered_json::array({std::move(replacement)})}};
+  return ordered_json{
+      {"description", {{"text", fmt::format("replace with `{}`", diagnostic.suggestion)}}},
+      {"artifactChanges", ordered_json::array({std::move(change)})}};
+}
+} // namespace
+
+std::string renderSarif(const std::vector<Diagnostic> &diagnostics,
+                        const SourceManager &sources, std::string_view toolVersion) {
+  ordered_json rules = ordered_json::array();
+  for (const DiagInfo &info : kDiagTable)
+    rules.push_back({{"id", info.code},
+                     {"name", info.name},
+                     {"shortDescription", {{"text", info.format}}},
+                     {"defaultConfiguration", {{"level", severityName(info.severity)}}},
+                     {"properties", {{"category", categoryName(info.category)}}}});
+  ordered_json results = ordered_json::array();
+  for (const Diagnostic &diagnostic : diagnostics) {
+    const DiagInfo &info = diagInfo(diagnostic.id);
+    ordered_json result{{"ruleId", info.code},
+                        {"ruleIndex", static_cast<size_t>(diagnostic.id)},
+                        // -Werror raises a warning above its rule's default.
+                        {"level", severityName(diagnostic.severity)},
+                        {"message", {{"text", diagnostic.message}}}};
+    if (ordered_json physical = sarifPhysicalLocation(diagnostic.loc, sources); !physical.is_null())
+      result["locations"] = ordered_json::array({{{"physicalLocation", std::move(physical)}}});
+    ordered_json related = ordered_json::array();
+    for (const DiagNote &note : diagnostic.notes) {
+      ordered_json location{{"id", related.size()}};
+      if (ordered_json physical = sarifPhysicalLocation(note.loc, sources); !physical.is_null())
+        location["physicalLocation"] = std::move(physical);
+      location["message"] = {{"text", note.message}};
+      related.push_back(std::move(location));
+    }
+    if (!related.empty())
+      result["relatedLocations"] = std::move(related);
+    ordered_json properties{{"category", categoryName(diagnostic.category)}};
+    if (!diagnostic.step.empty())
+      properties["step"] = diagnostic.step;
+    if (!diagnostic.suggestion.empty()) {
+      if (ordered_json fix = sarifFix(diagnostic, sources); !fix.is_null())
+        result["fixes"] = ordered_json::array({std::move(fix)});
+      else
+        properties["suggestion"] = diagnostic.suggestion;
+    }
+    result["properties"] = std::move(properties);
+    results.push_back(std::move(result));
+  }
+  ordered_json driver{{"name", "plate"}, {"version", toolVersion}, {"rules", std::move(rules)}};
+  ordered_json run{{"tool", {{"driver", std::move(driver)}}},
+                   {"columnKind", "utf16CodeUnits"},
+                   {"results", std::move(results)}};
+  ordered_json log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                   {"version", "2.1.0"},
+                   {"runs", ordered_json::array({std::move(run)})}};
+  return log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string closestMatch(std::string_view word,

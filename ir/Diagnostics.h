@@ -2,7 +2,7 @@
 //
 // Every layer (frontend, passes, backend, agents) reports user errors only
 // through DiagnosticEngine, using a DiagId from Diagnostics.def. Rendering
-// (clang-style text or JSON) is separate from reporting so that the driver,
+// (clang-style text, JSON or SARIF) is separate from reporting so that the driver,
 // the tests and the Validation Agent each choose how to consume them.
 //
 // Internal invariant failures are NOT diagnostics: they use PLATE_ASSERT /
@@ -161,6 +161,12 @@ std::string renderText(const Diagnostic &diagnostic,
 /// Renders all diagnostics as one JSON document (see docs/diagnostics.md).
 std::string renderJson(const std::vector<Diagnostic> &diagnostics,
                        const SourceManager &sources);
+
+/// Renders all diagnostics as one SARIF 2.1.0 log (docs/diagnostics.md):
+/// one run whose rules are every row of Diagnostics.def, in table order.
+/// Columns are UTF-16 code units, as the log's run.columnKind says.
+std::string renderSarif(const std::vector<Diagnostic> &diagnostics,
+                        const SourceManager &sources, std::string_view toolVersion);
 
 /// Closest candidate by edit distance, for did-you-mean hints; empty when
 /// nothing is close enough to be a likely typo.

@@ -35,6 +35,10 @@ void Compilation::finishDiagnostics() {
     std::cerr << renderJson(diags_.diagnostics(), sources_);
     return;
   }
+  if (options_.diagnosticsFormat == DiagnosticsFormat::Sarif) {
+    std::cerr << renderSarif(diags_.diagnostics(), sources_, PLATE_VERSION);
+    return;
+  }
   unsigned errors = diags_.errorCount(), warnings = diags_.warningCount();
   if (errors || warnings) {
     std::string summary;

@@ -31,10 +31,11 @@ enum class ExitCode : int {
   InternalError = 3,
 };
 
-/// Text and Json print on stderr (Text as it goes, Json at the end);
+/// Text, Json and Sarif print on stderr (Text as it goes, Json and Sarif
+/// as one document at the end);
 /// Collect keeps the diagnostics for the caller and prints nothing (a
 /// candidate's diagnostics belong to the agent's record and feedback).
-enum class DiagnosticsFormat { Text, Json, Collect };
+enum class DiagnosticsFormat { Text, Json, Sarif, Collect };
 
 struct CompileOptions {
   std::string input; ///< the file to read, or the name of `source`
@@ -74,8 +75,8 @@ public:
   SourceManager &sources() { return sources_; }
   DiagnosticEngine &diags() { return diags_; }
   const CompileOptions &options() const { return options_; }
-  /// Prints the diagnostics collected so far in the chosen format (JSON is
-  /// printed once, at the end).
+  /// Prints the diagnostics collected so far in the chosen format (JSON and
+  /// SARIF are printed once, at the end).
   void finishDiagnostics();
   /// Translation validation of the lowered commands against the script
   /// (backend/TranslationValidation.h). On a difference prints the

@@ -110,8 +110,13 @@ int runRunCommand(const RunCommandOptions &options) {
     }
   }
   std::string progress = options.progress;
+  // A JSON or SARIF document on stderr must be the only thing there for a
+  // tool to parse it, so `auto` stays quiet then.
+  DiagnosticsFormat format = options.compile.diagnosticsFormat;
   if (progress == "auto")
-    progress = isatty(STDERR_FILENO) ? "bar" : "log";
+    progress = format == DiagnosticsFormat::Json || format == DiagnosticsFormat::Sarif ? "none"
+               : isatty(STDERR_FILENO)                                             ? "bar"
+                                                                                   : "log";
   if (progress != "none")
     run.progress = backend::makeProgressPrinter(std::cerr, progress == "bar");
 

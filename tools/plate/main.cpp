@@ -27,14 +27,15 @@ void addCommonOptions(CLI::App &command, CompileOptions &options, std::string &f
                      "plate layout grid as CSV (header of column numbers, row letters)");
   command.add_option("--stdlib", options.stdlibDir,
                      "directory of platforms, labware and modules (default: $PLATE_STDLIB or the built-in one)");
-  command.add_option("--diagnostics", format, "diagnostics format: text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  command.add_option("--diagnostics", format, "diagnostics format: text, json or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   command.add_flag("--Werror", options.warningsAsErrors, "treat warnings as errors");
 }
 
 void finishCommonOptions(CompileOptions &options, const std::string &format) {
-  options.diagnosticsFormat =
-      format == "json" ? DiagnosticsFormat::Json : DiagnosticsFormat::Text;
+  options.diagnosticsFormat = format == "json"    ? DiagnosticsFormat::Json
+                              : format == "sarif" ? DiagnosticsFormat::Sarif
+                                                  : DiagnosticsFormat::Text;
   const char *noColor = std::getenv("NO_COLOR");
   options.color = isatty(STDERR_FILENO) && !(noColor && *noColor) &&
                   options.diagnosticsFormat == DiagnosticsFormat::Text;
