@@ -11,6 +11,7 @@ packages=(
   libgsl-dev libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev              # fuzz targets, sanitizer CI (docs/reliability.md)
+  python3-jsonschema                    # lit checks SARIF output against its schema (docs/diagnostics.md)
 )
 
 missing=()

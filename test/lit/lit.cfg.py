@@ -30,6 +30,11 @@ config.substitutions.append(("%python", "python3"))
 # the internal shell's `not`.
 config.substitutions.append(
     ("%expect-exit", "python3 " + os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
+# SARIF logs are checked against the published schema with Debian's
+# python3-jsonschema (tools/setup.sh), which only Debian's interpreter sees.
+config.substitutions.append(
+    ("%sarif-check", "/usr/bin/python3 " + os.path.join(
+        config.test_source_root, "diagnostics", "Inputs", "check_sarif.py")))
 config.substitutions.append(("%not", os.path.join(config.llvm_tools_dir, "not")))
 # lit itself on a fixture suite (test/lit/harness), with this configuration.
 config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".format(
