@@ -271,7 +271,9 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                  : cutoff && liquid.role == ir::LiquidRole::Cutoff;
     if (!reference)
       continue;
-    CurvePoint point{liquid.name, liquid.role, {}, 0, {}, {}, 1, {}, {}};
+    CurvePoint point;
+    point.name = liquid.name;
+    point.role = liquid.role;
     if (auto mean = meanOf(liquid, point.wells)) {
       point.meanOd = *mean - offset;
       result.references.push_back(std::move(point));
@@ -331,7 +333,10 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
     for (const LayoutLiquid &liquid : layout) {
       if (liquid.role != ir::LiquidRole::Calibrant || !liquid.conc)
         continue;
-      CurvePoint point{liquid.name, liquid.role, {}, 0, liquid.conc, {}, 1, {}, {}};
+      CurvePoint point;
+      point.name = liquid.name;
+      point.role = liquid.role;
+      point.nominal = liquid.conc;
       auto mean = meanOf(liquid, point.wells);
       if (!mean)
         continue;
@@ -387,7 +392,10 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   for (const LayoutLiquid &liquid : layout) {
     if (liquid.role != ir::LiquidRole::Sample && liquid.role != ir::LiquidRole::Control)
       continue;
-    CurvePoint point{liquid.name, liquid.role, {}, 0, {}, {}, liquid.dilution.value_or(1), {}, {}};
+    CurvePoint point;
+    point.name = liquid.name;
+    point.role = liquid.role;
+    point.dilution = liquid.dilution.value_or(1);
     point.polarity = liquid.polarity;
     auto mean = meanOf(liquid, point.wells);
     if (!mean)

@@ -84,9 +84,11 @@ TEST(ParserPromptTest, EveryFormOfTheGrammarHasANote) {
 
 TEST(ParserPromptTest, EveryNoteReachesThePrompt) {
   std::string system = systemPrompt();
-  for (const auto &[key, note] : languageNotes())
-    if (!note.empty())
+  for (const auto &[key, note] : languageNotes()) {
+    if (!note.empty()) {
       EXPECT_NE(system.find(note), std::string::npos) << "note of `" << key << "` is missing";
+    }
+  }
   for (std::string_view needle : {"except", "A1, A3, B1..B4", "never a name", "column-major",
                                   "serial_dilution RATIO [across|down] WELLS"})
     EXPECT_NE(system.find(needle), std::string::npos) << needle;

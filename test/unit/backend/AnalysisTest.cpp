@@ -85,13 +85,13 @@ std::vector<LayoutLiquid> bradfordLayout() {
   auto row = [](uint8_t r, uint8_t c0) {
     return std::vector<Well>{{r, c0}, {r, uint8_t(c0 + 1)}, {r, uint8_t(c0 + 2)}};
   };
-  layout.push_back({"B0", ir::LiquidRole::Blank, row(1, 1), {}, "", {}});
+  layout.push_back({"B0", ir::LiquidRole::Blank, row(1, 1), {}, "", {}, ""});
   double concs[] = {5, 10, 15, 20, 25};
   for (int i = 0; i < 5; ++i)
     layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant,
-                      row(uint8_t(2 + i), 1), concs[i], "ug/mL", {}});
-  layout.push_back({"FBS1", ir::LiquidRole::Sample, row(1, 4), {}, "", 100});
-  layout.push_back({"FBS2", ir::LiquidRole::Sample, row(2, 4), {}, "", 100});
+                      row(uint8_t(2 + i), 1), concs[i], "ug/mL", {}, ""});
+  layout.push_back({"FBS1", ir::LiquidRole::Sample, row(1, 4), {}, "", 100, ""});
+  layout.push_back({"FBS2", ir::LiquidRole::Sample, row(2, 4), {}, "", 100, ""});
   return layout;
 }
 
@@ -159,15 +159,15 @@ namespace {
 /// sample at 1:4 in column 2.
 std::vector<LayoutLiquid> competitiveLayout() {
   std::vector<LayoutLiquid> layout;
-  layout.push_back({"NSB", ir::LiquidRole::Nsb, {{1, 1}}, {}, "", {}});
-  layout.push_back({"B0", ir::LiquidRole::Bmax, {{2, 1}}, {}, "", {}});
+  layout.push_back({"NSB", ir::LiquidRole::Nsb, {{1, 1}}, {}, "", {}, ""});
+  layout.push_back({"B0", ir::LiquidRole::Bmax, {{2, 1}}, {}, "", {}, ""});
   double concs[] = {3200, 1067, 356, 119, 40};
   for (int i = 0; i < 5; ++i)
     layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant,
-                      {{uint8_t(3 + i), 1}}, concs[i], "pg/mL", {}});
+                      {{uint8_t(3 + i), 1}}, concs[i], "pg/mL", {}, ""});
   layout.push_back({"PC", ir::LiquidRole::Control, {{1, 2}}, {}, "", {}, "", ir::Polarity::Positive});
   layout.push_back({"NC", ir::LiquidRole::Control, {{2, 2}}, {}, "", {}, "", ir::Polarity::Negative});
-  layout.push_back({"X1", ir::LiquidRole::Sample, {{3, 2}}, {}, "", 4});
+  layout.push_back({"X1", ir::LiquidRole::Sample, {{3, 2}}, {}, "", 4, ""});
   return layout;
 }
 } // namespace
@@ -242,8 +242,8 @@ TEST(Analysis, CompetitiveNeedsB0AboveNsb) {
 
 TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
   std::vector<LayoutLiquid> layout;
-  layout.push_back({"Blk", ir::LiquidRole::Blank, {{1, 1}}, {}, "", {}});
-  layout.push_back({"CO", ir::LiquidRole::Cutoff, {{2, 1}, {3, 1}}, {}, "", {}});
+  layout.push_back({"Blk", ir::LiquidRole::Blank, {{1, 1}}, {}, "", {}, ""});
+  layout.push_back({"CO", ir::LiquidRole::Cutoff, {{2, 1}, {3, 1}}, {}, "", {}, ""});
   layout.push_back({"PC", ir::LiquidRole::Control, {{4, 1}}, {}, "", {}, "", ir::Polarity::Positive});
   layout.push_back({"NC", ir::LiquidRole::Control, {{5, 1}}, {}, "", {}, "", ir::Polarity::Negative});
   // Indices 0.9 (equivocal: the grey zone starts there), 1.1 (positive:
@@ -251,7 +251,7 @@ TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
   double index[] = {0.9, 1.1, 0.89};
   for (int i = 0; i < 3; ++i)
     layout.push_back({fmt::format("X{}", i + 1), ir::LiquidRole::Sample, {{uint8_t(1 + i), 2}},
-                      {}, "", 101});
+                      {}, "", 101, ""});
   PlateRead read;
   read.values[Well{1, 1}] = 0.05;
   read.values[Well{2, 1}] = 0.45;
@@ -377,12 +377,12 @@ TEST(ReaderModel, NarrowCalibrantRangeStaysLinearAndAWideOneBends) {
   const Platform &platform = bioforge();
   auto netOds = [&](double ratio) {
     RunSetup setup;
-    setup.layout.push_back({"B0", ir::LiquidRole::Blank, {Well{1, 1}}, {}, "", {}});
+    setup.layout.push_back({"B0", ir::LiquidRole::Blank, {Well{1, 1}}, {}, "", {}, ""});
     std::vector<std::string> wells{"A1"};
     for (int i = 0; i < 7; ++i) {
       Well well{uint8_t(2 + i / 4), uint8_t(1 + i % 4)};
       setup.layout.push_back({fmt::format("S{}", i + 1), ir::LiquidRole::Calibrant, {well},
-                              2 * std::pow(ratio, i / 6.0), "pg/mL", {}});
+                              2 * std::pow(ratio, i / 6.0), "pg/mL", {}, ""});
       wells.push_back(well.name());
     }
     for (const LayoutLiquid &liquid : setup.layout)
