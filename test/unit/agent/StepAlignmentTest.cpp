@@ -231,6 +231,13 @@ TEST(StepAlignment, UncertainFindingsNeverEndTheAttempt) {
 
 } // namespace
 
+// The script of several texts below: the layout, then one read.
+const char *kLayoutThenRead450 = R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. read absorbance at 450 nm
+</INSTRUMENT>
+)";
+
 // The general causes behind the first held-out corpus's rejections of
 // correct scripts (issue 14), each on a text written here.
 
@@ -281,11 +288,7 @@ Product code 3420-1H | Contents sufficient for 10 plates
 1. Add 100 µl of standard, blank or sample to each well.
 2. Read at 450 nm.
 )",
-                         R"(<INSTRUMENT>
-1. dispense 100 uL of layout
-2. read absorbance at 450 nm
-</INSTRUMENT>
-)");
+                         kLayoutThenRead450);
 }
 
 TEST(StepAlignmentHeldOutCauses, TheSpanOfAScheduleIsNoStepTime) {
@@ -416,9 +419,5 @@ TEST(StepAlignmentHeldOutCauses, MoreThanAWellHoldsIsNoPlateStep) {
 2. Add 100 µl of standard, blank or sample to each well.
 3. Read at 450 nm.
 )",
-                         R"(<INSTRUMENT>
-1. dispense 100 uL of layout
-2. read absorbance at 450 nm
-</INSTRUMENT>
-)");
+                         kLayoutThenRead450);
 }
