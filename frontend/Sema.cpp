@@ -212,40 +212,40 @@ Sema::reservePosition(const ast::ReagentDecl &decl, ir::LiquidId id,
 void Sema::declareReagent(const ast::ReagentDecl &decl, const ast::Name &name,
                           const std::optional<Quantity> &volume,
                           std::map<std::pair<unsigned, unsigned>, ir::LiquidId> &positions) {
-  {
-    auto found = liquidByName_.find(name.text);
-    if (found != liquidByName_.end()) {
-      ir::Liquid &existing = module_.liquids[found->second];
-      // A layout liquid named again under REAGENTS gets its loading there
-      // (volume, position, flags): "medium" is the blank and also what the
-      // robot adds to every well.
-      if (existing.role != ir::LiquidRole::Reagent && loadedLayoutLiquids_.insert(name.text).second) {
-        if (volume)
-          existing.declaredVolume = volume;
-        if (decl.position)
-          existing.fixedPosition = reservePosition(decl, existing.id, positions);
-        for (const ast::Name &flag : decl.flags)
-          existing.flags.push_back(flag.text == "dark" ? "light_sensitive" : flag.text);
-        return;
-      }
-      report(DiagId::DuplicateName, name.loc, name.text)
-          .note(existing.loc, "`{}` is first declared here", name.text);
-      return;
-    }
-    ir::Liquid liquid;
-    liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
-    liquid.name = name.text;
-    liquid.role = ir::LiquidRole::Reagent;
-    liquid.loc = name.loc;
-    liquid.declaredVolume = volume;
-    if (decl.position)
-      liquid.fixedPosition = reservePosition(decl, liquid.id, positions);
-    // `dark` is how a protocol says light sensitive.
+  // `dark` is how a protocol says light sensitive.
+  auto addFlags = [&](ir::Liquid &liquid) {
     for (const ast::Name &flag : decl.flags)
       liquid.flags.push_back(flag.text == "dark" ? "light_sensitive" : flag.text);
-    liquidByName_[liquid.name] = liquid.id;
-    module_.liquids.push_back(std::move(liquid));
+  };
+  auto found = liquidByName_.find(name.text);
+  if (found != liquidByName_.end()) {
+    ir::Liquid &existing = module_.liquids[found->second];
+    // A layout liquid named again under REAGENTS gets its loading there
+    // (volume, position, flags): "medium" is the blank and also what the
+    // robot adds to every well.
+    if (existing.role != ir::LiquidRole::Reagent && loadedLayoutLiquids_.insert(name.text).second) {
+      if (volume)
+        existing.declaredVolume = volume;
+      if (decl.position)
+        existing.fixedPosition = reservePosition(decl, existing.id, positions);
+      addFlags(existing);
+      return;
+    }
+    report(DiagId::DuplicateName, name.loc, name.text)
+        .note(existing.loc, "`{}` is first declared here", name.text);
+    return;
   }
+  ir::Liquid liquid;
+  liquid.id = static_cast<ir::LiquidId>(module_.liquids.size());
+  liquid.name = name.text;
+  liquid.role = ir::LiquidRole::Reagent;
+  liquid.loc = name.loc;
+  liquid.declaredVolume = volume;
+  if (decl.position)
+    liquid.fixedPosition = reservePosition(decl, liquid.id, positions);
+  addFlags(liquid);
+  liquidByName_[liquid.name] = liquid.id;
+  module_.liquids.push_back(std::move(liquid));
 }
 
 //===--- Procedures ----------------------------------------------------------===//
