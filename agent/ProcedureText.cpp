@@ -2656,11 +2656,41 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       }
       break;
     }
+    // "Repeat twice more, for three washes in total": the total, stated
+    // anywhere in the sentence, is the steps' whole count; the sources
+    // carry it and nothing is copied (the count named "three washes" is
+    // the same steps, not a fourth).
+    std::optional<double> total;
+    for (size_t i = repeatAt + 1; i < toks.size() && !total; ++i) {
+      std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
+      if (q && q->dimension == Dimension::Count &&
+          ((q->last + 1 < toks.size() && toks[q->last].is("in") &&
+            (toks[q->last + 1].is("all") || toks[q->last + 1].is("total"))) ||
+           (q->first >= 2 && toks[q->first - 1].is("of") && toks[q->first - 2].is("total"))))
+        total = q->value.low;
+    }
+    bool totalOfWashes = total && std::all_of(sources.begin(), sources.end(), [&](size_t k) {
+                           return out_.actions[k].cls == ActionClass::Wash ||
+                                  out_.actions[k].cls == ActionClass::Aspirate;
+                         });
+    if (totalOfWashes) {
+      copies = 0;
+      for (size_t k : sources)
+        if (out_.actions[k].cls == ActionClass::Wash) {
+          Value v;
+          v.low = v.high = *total;
+          v.text = fmt::format("{} wash cycle(s) in all", formatNumber(*total));
+          v.loc = out_.actions[k].loc;
+          out_.actions[k].values(Param::Cycles) = {v};
+        }
+    }
     copies = std::min(copies, 50u);
     // The repeat sentence's own mentions are the copies.
     std::vector<Action> own;
     for (size_t k = begin; k < end; ++k)
-      if (!out_.actions[k].weak)
+      if (!out_.actions[k].weak &&
+          !(totalOfWashes && (out_.actions[k].cls == ActionClass::Wash ||
+                              out_.actions[k].cls == ActionClass::Aspirate)))
         own.push_back(out_.actions[k]);
     out_.actions.resize(begin);
     for (Action &a : own)

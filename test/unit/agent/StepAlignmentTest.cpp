@@ -421,3 +421,25 @@ TEST(StepAlignmentHeldOutCauses, MoreThanAWellHoldsIsNoPlateStep) {
 )",
                          kLayoutThenRead450);
 }
+
+const char *kRepeatWithTotal = R"(1. Add 100 µl of standard, blank or sample to each well.
+2. Aspirate each well and wash by filling each well with wash buffer (300 µL)
+and removing it again. Repeat twice more, for three washes in total.
+3. Read at 450 nm.
+)";
+
+TEST(StepAlignmentHeldOutCauses, ARepeatThatStatesItsTotalCountsTheTotal) {
+  expectNoCertainFinding(kRepeatWithTotal, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. wash 3 times with 300 uL of wash_buffer
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  CompileReport more = align(kRepeatWithTotal, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. wash 4 times with 300 uL of wash_buffer
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(hasCertain(more, "parameter")) << describe(more.certain);
+}
