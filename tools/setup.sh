@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian packages plate needs that are missing here.
-# Everything comes from Debian's archive; nothing is downloaded otherwise.
+# Everything comes from Debian's archive; nothing is downloaded otherwise,
+# except the test-only clients below (npm, pinned by a lockfile).
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,10 @@ packages=(
   clang libclang-rt-14-dev              # fuzz targets, sanitizer CI (docs/reliability.md)
   python3-jsonschema                    # lit checks SARIF output against its schema (docs/diagnostics.md)
 )
+# The test clients run on Node.js; a machine without it gets Debian's.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -21,15 +26,23 @@ for package in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "plate setup: installing ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "plate setup: installing ${missing[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  sudo="sudo"
+# Test-only clients that no one here wrote (the official MCP TypeScript SDK,
+# the VS Code language-server protocol library), pinned by
+# test/clients/package-lock.json and installed once per lockfile change.
+clients="$(cd "$(dirname "${BASH_SOURCE[0]}")/../test/clients" && pwd)"
+if [ ! -f "$clients/node_modules/.package-lock.json" ] ||
+   [ "$clients/package-lock.json" -nt "$clients/node_modules/.package-lock.json" ]; then
+  echo "plate setup: installing the test clients (npm ci in test/clients)" >&2
+  (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
