@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Analysis.h"
+#include "backend/Svg.h"
 
 #include <fmt/format.h>
 #include <gsl/gsl_blas.h>
@@ -573,16 +574,6 @@ std::string tickLabel(double value, double step) {
   std::string text = fmt::format("{:.{}f}", std::round(value / step) * step, decimals);
   return text == "-0" ? "0" : text;
 }
-std::string escape(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
 } // namespace
 
 namespace {
@@ -611,21 +602,18 @@ std::vector<std::string> wrapped(const std::string &text, size_t width) {
 } // namespace
 
 namespace {
-/// The opening of a plot: the canvas, a white ground and the title.
-std::string svgHeader(double width, double height, const std::string &title) {
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
-      width, height, width / 2, escape(title));
+/// The footer below a plot of simulated values: the concentrations (or
+/// values) the simulator invented, wrapped to the plot's width.
+void drawFooter(svg::Canvas &canvas, const std::vector<std::string> &footer, double left,
+                double top, double lineHeight) {
+  for (size_t i = 0; i < footer.size(); ++i)
+    canvas.text(left, top + lineHeight * double(i), footer[i], {svg::Anchor::Start, 12, "#d62728"});
 }
 
-std::string simulatedLabel(double width) {
-  return fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"#d62728\" "
-                     "font-weight=\"bold\">SIMULATED values (plate run simulator, "
-                     "docs/simulator.md), not measured</text>\n",
-                     width / 2);
+/// A y axis tick with its label, left of the axis at `left`.
+void yTick(svg::Canvas &canvas, double left, double y, const std::string &label) {
+  canvas.line(left - 5, y, left, y);
+  canvas.text(left - 8, y + 4, label, {svg::Anchor::End});
 }
 
 /// `analyze cutoff`: each sample's and control's index as a dot in layout
@@ -654,74 +642,50 @@ std::string cutoffSvg(const AnalysisResult &result) {
   auto py = [&](double y) {
     return height - bottom - (y - ymin) / (ymax - ymin) * (height - top - bottom);
   };
-  std::string svg = svgHeader(width, svgHeight,
-                              fmt::format("Cut-off index at {} nm, cut-off OD {:.4f}",
-                                          formatNumber(result.wavelengthNm),
-                                          *result.cutoffMean));
+  svg::Canvas canvas(width, svgHeight,
+                     fmt::format("Cut-off index at {} nm, cut-off OD {:.4f}",
+                                 formatNumber(result.wavelengthNm), *result.cutoffMean));
   if (result.simulated)
-    svg += simulatedLabel(width);
+    canvas.simulatedLabel();
   // The equivocal band, then the axes and the cut-off line at 1.
-  svg += fmt::format("<rect x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\" "
-                     "fill=\"#fff2cc\"/>\n",
-                     left, py(kEquivocalHigh), width - left - right,
-                     py(kEquivocalLow) - py(kEquivocalHigh));
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"black\"/>\n",
-                     left, py(ymin), width - right);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n",
-                     left, py(ymin), top);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#7f7f7f\" "
-                     "stroke-dasharray=\"4 3\"/>\n",
-                     left, py(1), width - right);
+  canvas.rect(left, py(kEquivocalHigh), width - left - right,
+              py(kEquivocalLow) - py(kEquivocalHigh), {"#fff2cc"});
+  canvas.line(left, py(ymin), width - right, py(ymin));
+  canvas.line(left, py(ymin), left, top);
+  canvas.line(left, py(1), width - right, py(1), {"none", "#7f7f7f", 1, "4 3"});
   double ystep = niceStep(ymax - ymin, 6);
   for (double y = std::ceil(ymin / ystep) * ystep; y <= ymax + 1e-12; y += ystep)
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-                       "stroke=\"black\"/><text x=\"{3:.1f}\" y=\"{4:.1f}\" "
-                       "text-anchor=\"end\">{5}</text>\n",
-                       left - 5, py(y), left, left - 8, py(y) + 4, tickLabel(y, ystep));
-  svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
-                     (top + height - bottom) / 2,
-                     result.blankMean ? "index = (OD − blank) / (cut-off − blank)"
-                                      : "index = OD / cut-off");
-  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"#7f7f7f\" text-anchor=\"end\">"
-                     "equivocal {}–{}</text>\n",
-                     width - right - 4, py(kEquivocalHigh) - 4, formatNumber(kEquivocalLow),
-                     formatNumber(kEquivocalHigh));
+    yTick(canvas, left, py(y), tickLabel(y, ystep));
+  canvas.text(18, (top + height - bottom) / 2,
+              result.blankMean ? "index = (OD − blank) / (cut-off − blank)"
+                               : "index = OD / cut-off",
+              {svg::Anchor::Middle, 12, "black", false, -90});
+  canvas.text(width - right - 4, py(kEquivocalHigh) - 4,
+              fmt::format("equivocal {}–{}", formatNumber(kEquivocalLow),
+                          formatNumber(kEquivocalHigh)),
+              {svg::Anchor::End, 12, "#7f7f7f"});
   for (size_t i = 0; i < result.samples.size(); ++i) {
     const CurvePoint &point = result.samples[i];
     const char *colour = point.call == "positive"   ? "#d62728"
                          : point.call == "negative" ? "#2ca02c"
                                                     : "#ff7f0e";
-    bool control = point.role == ir::LiquidRole::Control;
-    if (control)
-      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"9\" height=\"9\" "
-                         "fill=\"{}\"><title>{}</title></rect>\n",
-                         px(i) - 4.5, py(*point.index) - 4.5, colour, escape(point.name));
+    if (point.role == ir::LiquidRole::Control)
+      canvas.rect(px(i) - 4.5, py(*point.index) - 4.5, 9, 9, {colour, "none", 1, {}, 1, point.name});
     else
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\">"
-                         "<title>{}</title></circle>\n",
-                         px(i), py(*point.index), colour, escape(point.name));
-    svg += fmt::format("<text x=\"{0:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\" "
-                       "transform=\"rotate(-60 {0:.1f} {1:.1f})\">{2}</text>\n",
-                       px(i) + 3, py(ymin) + 14, escape(point.name));
+      canvas.circle(px(i), py(*point.index), 4.5, {colour, "none", 1, {}, 1, point.name});
+    canvas.text(px(i) + 3, py(ymin) + 14, point.name, {svg::Anchor::End, 12, "black", false, -60});
   }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">● positive</text>"
-                     "<text x=\"{}\" y=\"{}\" fill=\"#ff7f0e\">● equivocal</text>"
-                     "<text x=\"{}\" y=\"{}\" fill=\"#2ca02c\">● negative</text>"
-                     "<text x=\"{}\" y=\"{}\">■ controls</text>\n",
-                     left + 10, top + 12, left + 90, top + 12, left + 180, top + 12, left + 270,
-                     top + 12);
+  canvas.text(left + 10, top + 12, "● positive", {svg::Anchor::Start, 12, "#d62728"});
+  canvas.text(left + 90, top + 12, "● equivocal", {svg::Anchor::Start, 12, "#ff7f0e"});
+  canvas.text(left + 180, top + 12, "● negative", {svg::Anchor::Start, 12, "#2ca02c"});
+  canvas.text(left + 270, top + 12, "■ controls");
   if (result.controlsChecked)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", left, height - 8,
-                       result.invalid.empty() ? "#2ca02c" : "#d62728",
-                       escape(result.invalid.empty() ? std::string("controls: valid")
-                                                     : "controls: INVALID run: " +
-                                                           result.invalid.front()));
-  for (size_t i = 0; i < footer.size(); ++i)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">{}</text>\n", left - 50,
-                       plotHeight + 5 + lineHeight * double(i), escape(footer[i]));
-  svg += "</svg>\n";
-  return svg;
+    canvas.text(left, height - 8,
+                result.invalid.empty() ? std::string("controls: valid")
+                                       : "controls: INVALID run: " + result.invalid.front(),
+                {svg::Anchor::Start, 12, result.invalid.empty() ? "#2ca02c" : "#d62728"});
+  drawFooter(canvas, footer, left - 50, plotHeight + 5, lineHeight);
+  return canvas.finish();
 }
 } // namespace
 
@@ -769,24 +733,19 @@ std::string curveSvg(const AnalysisResult &result) {
     return plotHeight - bottom - (y - ymin) / (ymax - ymin) * (plotHeight - top - bottom);
   };
 
-  std::string svg = svgHeader(width, height,
-                              fmt::format("{} ({}) at {} nm, R² = {:.4f}",
-                                        competitive ? "Competitive curve, %B/B0"
-                                                    : "Standard curve",
-                                        result.fit.fourPL ? "4PL" : "linear",
-                                        formatNumber(result.wavelengthNm), result.fit.rSquared));
+  svg::Canvas canvas(width, height,
+                     fmt::format("{} ({}) at {} nm, R² = {:.4f}",
+                                 competitive ? "Competitive curve, %B/B0" : "Standard curve",
+                                 result.fit.fourPL ? "4PL" : "linear",
+                                 formatNumber(result.wavelengthNm), result.fit.rSquared));
   if (result.simulated)
-    svg += simulatedLabel(width);
-  // Axes.
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"black\"/>\n",
-                     left, py(ymin), width - right);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n",
-                     left, py(ymin), top);
+    canvas.simulatedLabel();
+  canvas.line(left, py(ymin), width - right, py(ymin));
+  canvas.line(left, py(ymin), left, top);
   auto xTick = [&](double x, const std::string &label, double length) {
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
-                       "stroke=\"black\"/><text x=\"{0:.1f}\" y=\"{3:.1f}\" "
-                       "text-anchor=\"middle\">{4}</text>\n",
-                       px(x), py(ymin), py(ymin) + length, py(ymin) + 18, label);
+    canvas.line(px(x), py(ymin), px(x), py(ymin) + length);
+    if (!label.empty())
+      canvas.text(px(x), py(ymin) + 18, label, {svg::Anchor::Middle});
   };
   if (logX) {
     for (double decade = decadeLow; decade <= decadeHigh; ++decade) {
@@ -801,52 +760,34 @@ std::string curveSvg(const AnalysisResult &result) {
   }
   double ystep = niceStep(ymax - ymin, 6);
   for (double y = std::ceil(ymin / ystep) * ystep; y <= ymax + 1e-12; y += ystep)
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-                       "stroke=\"black\"/><text x=\"{3:.1f}\" y=\"{4:.1f}\" "
-                       "text-anchor=\"end\">{5}</text>\n",
-                       left - 5, py(y), left, left - 8, py(y) + 4,
-                       tickLabel(y, ystep));
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                     (left + width - right) / 2, plotHeight - 15,
-                     escape(fmt::format("concentration in well ({}{})", result.unit,
-                                        logX ? ", log scale" : "")));
-  svg += fmt::format("<text x=\"18\" y=\"{0}\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 18 {0})\">{1}</text>\n",
-                     (top + plotHeight - bottom) / 2,
-                     competitive        ? "%B/B0 = (OD − NSB) / (B0 − NSB) × 100"
-                     : result.blankMean ? "absorbance − blank (OD)"
-                                        : "absorbance (OD)");
-  // Curve.
-  std::string points;
+    yTick(canvas, left, py(y), tickLabel(y, ystep));
+  canvas.text((left + width - right) / 2, plotHeight - 15,
+              fmt::format("concentration in well ({}{})", result.unit, logX ? ", log scale" : ""),
+              {svg::Anchor::Middle});
+  canvas.text(18, (top + plotHeight - bottom) / 2,
+              competitive        ? "%B/B0 = (OD − NSB) / (B0 − NSB) × 100"
+              : result.blankMean ? "absorbance − blank (OD)"
+                                 : "absorbance (OD)",
+              {svg::Anchor::Middle, 12, "black", false, -90});
+  std::vector<std::pair<double, double>> points;
   for (int i = 0; i <= 200; ++i) {
     double x = logX ? std::pow(10, decadeLow + (decadeHigh - decadeLow) * i / 200)
                     : xmax * i / 200;
-    double y = std::clamp(result.fit.eval(x), ymin, ymax);
-    points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
+    points.emplace_back(px(x), py(std::clamp(result.fit.eval(x), ymin, ymax)));
   }
-  svg += fmt::format("<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" "
-                     "points=\"{}\"/>\n",
-                     points);
+  canvas.polyline(points, {"none", "#1f77b4", 1.5});
   for (const CurvePoint &point : result.calibrants)
-    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"#1f77b4\">"
-                       "<title>{}</title></circle>\n",
-                       px(*point.nominal), py(point.y()), escape(point.name));
+    canvas.circle(px(*point.nominal), py(point.y()), 4, {"#1f77b4", "none", 1, {}, 1, point.name});
   for (const CurvePoint &point : result.samples) {
     if (!point.inWell || !std::isfinite(*point.inWell))
       continue;
-    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" "
-                       "fill=\"{}\"><title>{}</title></rect>\n",
-                       px(std::max(0.0, *point.inWell)) - 4, py(point.y()) - 4,
-                       point.flag.empty() ? "#ff7f0e" : "#d62728", escape(point.name));
+    canvas.rect(px(std::max(0.0, *point.inWell)) - 4, py(point.y()) - 4, 8, 8,
+                {point.flag.empty() ? "#ff7f0e" : "#d62728", "none", 1, {}, 1, point.name});
   }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#1f77b4\">● calibrants</text>"
-                     "<text x=\"{}\" y=\"{}\" fill=\"#ff7f0e\">■ samples</text>\n",
-                     left + 10, top + 12, left + 110, top + 12);
-  for (size_t i = 0; i < footer.size(); ++i)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#d62728\">{}</text>\n", left - 50,
-                       plotHeight + 5 + lineHeight * double(i), escape(footer[i]));
-  svg += "</svg>\n";
-  return svg;
+  canvas.text(left + 10, top + 12, "● calibrants", {svg::Anchor::Start, 12, "#1f77b4"});
+  canvas.text(left + 110, top + 12, "■ samples", {svg::Anchor::Start, 12, "#ff7f0e"});
+  drawFooter(canvas, footer, left - 50, plotHeight + 5, lineHeight);
+  return canvas.finish();
 }
 
 } // namespace plate::backend

@@ -14,6 +14,7 @@
 
 #include "agent/Translator.h"
 #include "backend/Backend.h"
+#include "backend/Svg.h"
 #include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
 #include "tools/plate/TranslateCommand.h"
@@ -682,32 +683,8 @@ json runJob(const Job &job, const EvalOptions &options, const std::string &stdli
 
 //===--- Report -----------------------------------------------------------===//
 
-std::string escapeXml(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
-
 const char *kPalette[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377",
                           "#bbbbbb"};
-
-/// The start of a chart: the page, white, with the title at its top left.
-std::string svgOpening(double width, double height, double titleX, const std::string &title) {
-  return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
-      width, height, titleX, escapeXml(title));
-}
 
 /// Grouped bars, values in [0, 1] (shown as %), one group per category.
 std::string barChart(const std::string &title, const std::vector<std::string> &categories,
@@ -723,12 +700,11 @@ std::string barChart(const std::string &title, const std::vector<std::string> &c
   double width = left + groupW * categories.size() +
                  std::max(170.0, labelLength * 0.87 - groupW + 30);
   double height = top + plotH + 30 + labelLength * 0.5;
-  std::string svg = svgOpening(width, height, left, title);
+  backend::svg::Canvas canvas(width, height, title);
   for (int tick = 0; tick <= 4; ++tick) {
     double y = top + plotH - plotH * tick / 4.0;
-    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>\n"
-                       "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}%</text>\n",
-                       left, y, left + groupW * categories.size(), y, left - 6, y + 4, tick * 25);
+    canvas.line(left, y, left + groupW * categories.size(), y, {"none", "#dddddd"});
+    canvas.text(left - 6, y + 4, fmt::format("{}%", tick * 25), {backend::svg::Anchor::End, 11});
   }
   double barW = (groupW - 30) / std::max<size_t>(1, series.size());
   for (size_t c = 0; c < categories.size(); ++c) {
@@ -736,24 +712,21 @@ std::string barChart(const std::string &title, const std::vector<std::string> &c
     for (size_t s = 0; s < series.size(); ++s) {
       double v = std::clamp(values[s][c], 0.0, 1.0);
       double h = plotH * v;
-      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
-                         "fill=\"{}\"><title>{}: {:.1f}%</title></rect>\n",
-                         x0 + barW * s, top + plotH - h, barW - 2, h,
-                         kPalette[s % std::size(kPalette)], escapeXml(series[s]), v * 100);
+      canvas.rect(x0 + barW * s, top + plotH - h, barW - 2, h,
+                  {kPalette[s % std::size(kPalette)], "none", 1, {}, 1,
+                   fmt::format("{}: {:.1f}%", series[s], v * 100)});
     }
-    svg += fmt::format("<text transform=\"translate({:.1f},{:.1f}) rotate(30)\">{}</text>\n",
-                       x0, top + plotH + 14, escapeXml(categories[c]));
+    canvas.text(x0, top + plotH + 14, categories[c],
+                {backend::svg::Anchor::Start, 11, "black", false, 30});
   }
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n"
-                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
-                     left, top, top + plotH, left + groupW * categories.size());
+  canvas.line(left, top, left, top + plotH);
+  canvas.line(left, top + plotH, left + groupW * categories.size(), top + plotH);
   double legendX = left + groupW * categories.size() + 15;
-  for (size_t s = 0; s < series.size(); ++s)
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                       legendX, top + 18 * s, kPalette[s % std::size(kPalette)], legendX + 18,
-                       top + 18 * s + 10, escapeXml(series[s]));
-  return svg + "</svg>\n";
+  for (size_t s = 0; s < series.size(); ++s) {
+    canvas.rect(legendX, top + 18 * s, 12, 12, {kPalette[s % std::size(kPalette)]});
+    canvas.text(legendX + 18, top + 18 * s + 10, series[s], {backend::svg::Anchor::Start, 11});
+  }
+  return canvas.finish();
 }
 
 struct Point {
@@ -764,41 +737,41 @@ struct Point {
 /// Accuracy (y, 0..1) against latency (x, seconds).
 std::string scatterChart(const std::string &title, const std::string &xLabel,
                          const std::vector<Point> &points) {
+  using backend::svg::Anchor;
   const double left = 60, top = 40, plotW = 420, plotH = 260;
   double xMax = 0;
   for (const Point &p : points)
     xMax = std::max(xMax, p.x);
   xMax = xMax <= 0 ? 1 : xMax * 1.15;
-  std::string svg = svgOpening(left + plotW + 260, top + plotH + 60, left, title);
+  // The legend right of the plot is as wide as its longest label (about
+  // 6.2 px per character at 11 px).
+  size_t longest = 0;
+  for (const Point &p : points)
+    longest = std::max(longest, p.label.size());
+  backend::svg::Canvas canvas(left + plotW + 50 + 6.2 * double(longest),
+                              std::max(top + plotH + 60, top + 18.0 * double(points.size()) + 20),
+                              title);
   for (int tick = 0; tick <= 4; ++tick) {
     double y = top + plotH - plotH * tick / 4.0;
     double x = left + plotW * tick / 4.0;
-    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#dddddd\"/>"
-                       "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}%</text>\n",
-                       left, y, left + plotW, y, left - 6, y + 4, tick * 25);
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.2g}</text>\n", x,
-                       top + plotH + 16, xMax * tick / 4.0);
+    canvas.line(left, y, left + plotW, y, {"none", "#dddddd"});
+    canvas.text(left - 6, y + 4, fmt::format("{}%", tick * 25), {Anchor::End, 11});
+    canvas.text(x, top + plotH + 16, fmt::format("{:.2g}", xMax * tick / 4.0), {Anchor::Middle, 11});
   }
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>"
-                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n"
-                     "<text x=\"{4}\" y=\"{5}\" text-anchor=\"middle\">{6}</text>\n"
-                     "<text transform=\"translate(16,{7}) rotate(-90)\" "
-                     "text-anchor=\"middle\">Parameter Accuracy</text>\n",
-                     left, top, top + plotH, left + plotW, left + plotW / 2, top + plotH + 36,
-                     escapeXml(xLabel), top + plotH / 2);
+  canvas.line(left, top, left, top + plotH);
+  canvas.line(left, top + plotH, left + plotW, top + plotH);
+  canvas.text(left + plotW / 2, top + plotH + 36, xLabel, {Anchor::Middle, 11});
+  canvas.text(16, top + plotH / 2, "Parameter Accuracy", {Anchor::Middle, 11, "black", false, -90});
   for (size_t i = 0; i < points.size(); ++i) {
     const Point &p = points[i];
     double x = left + plotW * p.x / xMax, y = top + plotH - plotH * std::clamp(p.y, 0.0, 1.0);
     const char *colour = kPalette[i % std::size(kPalette)];
-    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"><title>{}: "
-                       "{:.1f}%, {:.3g} s</title></circle>\n",
-                       x, y, colour, escapeXml(p.label), p.y * 100, p.x);
-    svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/><text x=\"{}\" "
-                       "y=\"{}\">{}</text>\n",
-                       left + plotW + 20, top + 18 * i + 6, colour, left + plotW + 32,
-                       top + 18 * i + 10, escapeXml(p.label));
+    canvas.circle(x, y, 6,
+                  {colour, "none", 1, {}, 1, fmt::format("{}: {:.1f}%, {:.3g} s", p.label, p.y * 100, p.x)});
+    canvas.circle(left + plotW + 20, top + 18 * i + 6, 5, {colour});
+    canvas.text(left + plotW + 32, top + 18 * i + 10, p.label, {Anchor::Start, 11});
   }
-  return svg + "</svg>\n";
+  return canvas.finish();
 }
 
 struct ComboStats {
