@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
+#include "backend/Pictures.h"
 #include "backend/DeckState.h"
 #include "backend/Journal.h"
 #include "backend/Simulator.h"
@@ -183,9 +184,10 @@ std::string_view operatorAdvice(FaultKind kind) {
 
 } // namespace
 
-RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup &setup,
-                      const Platform &platform, const RunOptions &givenOptions,
-                      SourceManager &sources, DiagnosticEngine &diags) {
+namespace {
+RunResult runCommandsOnDevice(const std::vector<Command> &givenCommands, const RunSetup &setup,
+                              const Platform &platform, RunOptions &options,
+                              SourceManager &sources, DiagnosticEngine &diags) {
   // Lowering and the stream reader decode every command; a list built by
   // hand is decoded here, once, not per layer and command.
   std::vector<Command> decodedCommands;
@@ -200,7 +202,6 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
   const std::vector<Command> &commands = allDecoded ? givenCommands : decodedCommands;
   RunResult result;
   unsigned errorsBefore = diags.errorCount();
-  RunOptions options = givenOptions;
   if (commands.size() > kMaxCommands) {
     diags.report(DiagId::InputLimit, SourceLoc{},
                  fmt::format("the stream has {} commands", commands.size()),
@@ -624,6 +625,65 @@ RunResult runCommands(const std::vector<Command> &givenCommands, const RunSetup 
   result.ok = diags.errorCount() == errorsBefore;
   if (options.keepFinalState)
     result.finalState = twin.toJson();
+  return result;
+}
+
+/// The pictures of a run that did anything (docs/pictures.md): the layout,
+/// the wells after each step, each read as a heat map, the timeline. A run
+/// stopped by a fault draws what happened up to the stop.
+void writePictures(const std::vector<Command> &commands, const RunSetup &setup,
+                   const Platform &platform, const RunOptions &options,
+                   const SourceManager &sources, RunResult &result, DiagnosticEngine &diags) {
+  const Labware *labware = platform.findLabware(setup.plateType);
+  if (!labware || result.executed == 0)
+    return;
+  std::filesystem::path outDir(options.outDir.empty() ? "." : options.outDir);
+  auto write = [&](const std::string &suffix, const std::string &svg) {
+    auto path = outDir / fmt::format("{}-{}", options.outPrefix, suffix);
+    if (writeFile(path, svg, diags))
+      result.outputs.push_back(path.string());
+  };
+  ScriptLineText lineText;
+  if (options.scriptFileId)
+    lineText = [&](uint32_t line) {
+      std::string_view text = line ? sources.lineText(options.scriptFileId, line) : "";
+      size_t first = text.find_first_not_of(" \t");
+      size_t last = text.find_last_not_of(" \t\r");
+      return first == std::string_view::npos ? std::string()
+                                             : std::string(text.substr(first, last - first + 1));
+    };
+  const std::string &name = options.outPrefix;
+  if (!setup.layout.empty())
+    write("layout.svg", layoutMapSvg(setup, labware->shape, fmt::format("Plate layout of {} ({})",
+                                                                        name, setup.plateType)));
+  std::vector<Command> ran(commands.begin(),
+                           commands.begin() + static_cast<long>(std::min(result.executed, commands.size())));
+  write("wells.svg", contentsMapsSvg(ran, setup, platform, *labware,
+                                     fmt::format("What the wells hold after each step of {}", name),
+                                     lineText));
+  for (size_t i = 0; i < result.reads.size(); ++i) {
+    const PlateRead &read = result.reads[i];
+    write(fmt::format("read{}-{}nm.svg", i + 1, formatNumber(read.wavelengthNm)),
+          readHeatmapSvg(read, setup, labware->shape,
+                         fmt::format("Read {} of {} at {} nm ({}line {})", i + 1, name,
+                                     formatNumber(read.wavelengthNm),
+                                     read.step.empty() ? "" : "step " + read.step + ", ",
+                                     read.line)));
+  }
+  write("timeline.svg", timelineSvg(commands, result.executed, platform,
+                                    fmt::format("Run timeline of {}", name), lineText));
+}
+} // namespace
+
+RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
+                      const Platform &platform, const RunOptions &options,
+                      SourceManager &sources, DiagnosticEngine &diags) {
+  // A resumed run takes its output directory and prefix from the journal:
+  // the pictures go where the run's other outputs went.
+  RunOptions effective = options;
+  RunResult result = runCommandsOnDevice(commands, setup, platform, effective, sources, diags);
+  if (effective.writeFiles)
+    writePictures(commands, setup, platform, effective, sources, result, diags);
   return result;
 }
 

@@ -25,13 +25,8 @@ const LayoutLiquid *RunSetup::findLayout(const std::string &name) const {
   return nullptr;
 }
 
-RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
-                         const std::vector<Command> &commands) {
-  RunSetup setup;
-  setup.plateType = module.plateType;
-  for (const ir::ReservoirLoad &load : module.loadingPlan)
-    setup.reservoir.push_back(
-        {load.pos.row, load.pos.col, module.liquid(load.liquid).name, load.volumeMl});
+std::vector<LayoutLiquid> layoutOfModule(const ir::Module &module) {
+  std::vector<LayoutLiquid> layout;
   for (const ir::Liquid &liquid : module.liquids) {
     if (liquid.role == ir::LiquidRole::Reagent)
       continue;
@@ -47,8 +42,19 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
     if (liquid.madeOnPlate())
       entry.madeFrom = module.liquid(liquid.series->first).name;
     entry.polarity = liquid.polarity;
-    setup.layout.push_back(std::move(entry));
+    layout.push_back(std::move(entry));
   }
+  return layout;
+}
+
+RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
+                         const std::vector<Command> &commands) {
+  RunSetup setup;
+  setup.plateType = module.plateType;
+  for (const ir::ReservoirLoad &load : module.loadingPlan)
+    setup.reservoir.push_back(
+        {load.pos.row, load.pos.col, module.liquid(load.liquid).name, load.volumeMl});
+  setup.layout = layoutOfModule(module);
 
   // Walk the ops as the lowering does, so MANUAL fills and analyses know
   // which command they come before or after.

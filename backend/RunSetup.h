@@ -108,6 +108,8 @@ struct RunSetup {
   const LayoutLiquid *findLayout(const std::string &name) const;
 };
 
+/// The layout liquids of a module (every liquid but the reagents).
+std::vector<LayoutLiquid> layoutOfModule(const ir::Module &module);
 /// Builds the setup of a lowered module; `commands` are its lowered
 /// commands (for the seq numbers of MANUAL fills and analyses, and the
 /// summary figures).

@@ -1,11 +1,16 @@
 //===- Commands.cpp - check and compile -----------------------------------===//
 #include "tools/plate/Commands.h"
 
+#include "backend/Pictures.h"
+
 #include "backend/Backend.h"
 #include "backend/TranslationValidation.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,7 +18,7 @@
 namespace plate {
 
 const std::vector<std::string> &emitKinds() {
-  static const std::vector<std::string> kinds = {"ast", "ir", "bf1", "bf1-json"};
+  static const std::vector<std::string> kinds = {"ast", "ir", "bf1", "bf1-json", "plate-map"};
   return kinds;
 }
 
@@ -96,6 +101,17 @@ int runCompileCommand(const CompileCommandOptions &options) {
   if (ok && options.emit == "ir")
     ok = writeOutput(options.output, ir::print(compilation.module(), compilation.sources()),
                      compilation.diags());
+  if (ok && options.emit == "plate-map") {
+    const ir::Module &module = compilation.module();
+    backend::RunSetup layout;
+    layout.layout = backend::layoutOfModule(module);
+    std::string name = std::filesystem::path(options.compile.input).stem().string();
+    std::string title = module.title.empty()
+                            ? fmt::format("Plate layout of {} ({})", name, module.plateType)
+                            : fmt::format("{} ({})", module.title, module.plateType);
+    ok = writeOutput(options.output, backend::layoutMapSvg(layout, module.shape, title),
+                     compilation.diags());
+  }
   bool wantsCommands = options.emit == "bf1" || options.emit == "bf1-json" ||
                        !options.loadingPlan.empty() || options.validate;
   if (ok && wantsCommands && !compilation.module().lowered) {

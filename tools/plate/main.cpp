@@ -60,7 +60,9 @@ int main(int argc, char **argv) {
   CLI::App *compile = app.add_subcommand(
       "compile", "compile a script; --emit chooses what to print");
   addCommonOptions(*compile, compileOptions.compile, compileFormat);
-  compile->add_option("--emit", compileOptions.emit, "what to emit")
+  compile->add_option("--emit", compileOptions.emit,
+                      "what to emit: bf1 (commands, the default), bf1-json, ir, ast, or "
+                      "plate-map (the layout as an SVG picture)")
       ->check(CLI::IsMember(emitKinds()));
   compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
   compile->add_option("--loading-plan", compileOptions.loadingPlan,

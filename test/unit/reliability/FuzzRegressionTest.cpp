@@ -56,7 +56,7 @@ TEST(FuzzRegression, VerdictNumberOverflowIsMalformed) {
 TEST(FuzzRegression, VerdictWithFencesInMessagesRoundTrips) {
   agent::Verdict verdict;
   verdict.findings = {
-      {"parameter", "line 4", "the text says ```10 min```", "write `10 min`", "validator"},
+      {"parameter", "line 4", "the text says ```10 min```", "write `10 min`", "validator", ""},
       {"order", "step 2", "```\nwash\n``` comes first", "swap steps 2 and 3", "validator", ""}};
   nlohmann::json wire = agent::verdictToJson(verdict);
   for (const std::string &printed :
