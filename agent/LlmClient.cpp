@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/LlmClient.h"
+#include "agent/CurlLibrary.h"
 #include "ir/JsonParse.h"
 
-#include <curl/curl.h>
 #include <fmt/format.h>
 #include <llvm/ADT/StringRef.h>
 
@@ -419,7 +419,9 @@ retryAfterSeconds(const std::vector<std::pair<std::string, std::string>> &header
     double value = std::strtod(after->c_str(), &end);
     if (end != after->c_str() && *end == '\0')
       return inRange(value);
-    time_t when = curl_getdate(after->c_str(), nullptr);
+    std::string unavailable;
+    const CurlLibrary *curl = curlLibrary(unavailable);
+    time_t when = curl ? curl->getdate(after->c_str(), nullptr) : -1;
     if (when != -1)
       return inRange(std::difftime(when, std::time(nullptr)));
   }
@@ -461,16 +463,15 @@ size_t writeHeader(char *data, size_t size, size_t count, void *user) {
   return size * count;
 }
 
-void initCurlOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 HttpReply httpPost(const std::string &url, const std::vector<std::string> &headerLines,
                    const std::string &body, const ClientOptions &options) {
-  initCurlOnce();
   HttpReply reply;
-  CURL *curl = curl_easy_init();
+  const CurlLibrary *library = curlLibrary(reply.curlError);
+  if (!library) {
+    reply.code = CURLE_FAILED_INIT;
+    return reply;
+  }
+  CURL *curl = library->easy_init();
   if (!curl) {
     reply.code = CURLE_FAILED_INIT;
     reply.curlError = "libcurl could not start a session";
@@ -479,31 +480,31 @@ HttpReply httpPost(const std::string &url, const std::vector<std::string> &heade
   char errorBuffer[CURL_ERROR_SIZE] = {0};
   curl_slist *headers = nullptr;
   for (const std::string &line : headerLines)
-    headers = curl_slist_append(headers, line.c_str());
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_POST, 1L);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, writeBody);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, writeHeader);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply.headers);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+    headers = library->slist_append(headers, line.c_str());
+  library->easy_setopt(curl, CURLOPT_URL, url.c_str());
+  library->easy_setopt(curl, CURLOPT_POST, 1L);
+  library->easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+  library->easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  library->easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  library->easy_setopt(curl, CURLOPT_WRITEFUNCTION, writeBody);
+  library->easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
+  library->easy_setopt(curl, CURLOPT_HEADERFUNCTION, writeHeader);
+  library->easy_setopt(curl, CURLOPT_HEADERDATA, &reply.headers);
+  library->easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
+  library->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  library->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(options.connectTimeoutSeconds * 1000));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.totalTimeoutSeconds * 1000));
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "plate/" PLATE_VERSION);
+  library->easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.totalTimeoutSeconds * 1000));
+  library->easy_setopt(curl, CURLOPT_USERAGENT, "plate/" PLATE_VERSION);
   // Proxies from the environment would route 127.0.0.1 elsewhere.
-  curl_easy_setopt(curl, CURLOPT_NOPROXY, "127.0.0.1,localhost,::1");
-  reply.code = curl_easy_perform(curl);
+  library->easy_setopt(curl, CURLOPT_NOPROXY, "127.0.0.1,localhost,::1");
+  reply.code = library->easy_perform(curl);
   if (reply.code != CURLE_OK)
-    reply.curlError = errorBuffer[0] ? errorBuffer : curl_easy_strerror(reply.code);
+    reply.curlError = errorBuffer[0] ? errorBuffer : library->easy_strerror(reply.code);
   else
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
+    library->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
+  library->slist_free_all(headers);
+  library->easy_cleanup(curl);
   return reply;
 }
 

@@ -18,7 +18,8 @@ TEST(TlsPolicy, LlmClientNeverDisablesPeerVerification) {
       plate::readWholeFile(std::string(PLATE_SOURCE_DIR) + "/agent/LlmClient.cpp");
   ASSERT_TRUE(read) << "agent/LlmClient.cpp not found";
   std::string source = std::move(*read);
-  ASSERT_NE(source.find("curl_easy_setopt"), std::string::npos)
+  // Through agent/CurlLibrary.h: `library->easy_setopt(curl, CURLOPT_...)`.
+  ASSERT_NE(source.find("easy_setopt(curl, CURLOPT_URL"), std::string::npos)
       << "the client no longer uses libcurl; re-check its TLS settings by hand";
   std::regex disabled(R"(CURLOPT_SSL_VERIFY(PEER|HOST)\s*,\s*(0|0L|false)\b)");
   EXPECT_FALSE(std::regex_search(source, disabled)) << "TLS verification turned off";

@@ -1,0 +1,21 @@
+# Post-processes the generated lexer and parser so that each deserializes
+# its ATN on first construction instead of in a static initializer: ANTLR
+# 4.7.2 emits `Name::Initializer Name::_init;`, which made every process
+# (`plate --version` included) pay about 6 million instructions before
+# main (bench/README.md, startup). A function-local static in the
+# constructor runs the same Initializer once, thread-safely.
+#   cmake -DFILE=PlateLexer.cpp -DCLASS=PlateLexer -DBASE=Lexer -DARG="CharStream *input" -P ...
+file(READ ${FILE} text)
+set(definition "${CLASS}::Initializer ${CLASS}::_init;")
+string(FIND "${text}" "${definition}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${FILE}: no `${definition}`: the ANTLR tool's output changed")
+endif()
+string(REPLACE "${definition}" "" text "${text}")
+set(constructor "${CLASS}::${CLASS}(${ARG}) : ${BASE}(input) {")
+string(FIND "${text}" "${constructor}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${FILE}: no constructor `${constructor}`: the ANTLR tool's output changed")
+endif()
+string(REPLACE "${constructor}" "${constructor}\n  static Initializer initializeOnce;" text "${text}")
+file(WRITE ${FILE} "${text}")
