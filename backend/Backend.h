@@ -98,6 +98,7 @@ struct RunResult {
   std::vector<std::string> outputs; ///< files written
   std::vector<std::string> events;  ///< recoveries and resume notes for the operator
   size_t resumedFrom = 0;           ///< commands taken from the journal
+  unsigned journalSyncs = 0;        ///< fdatasyncs of the journal (docs/reliability.md)
   /// DeckState::toJson() where the run ended (RunOptions::keepFinalState).
   Json finalState;
   /// The device's name ("simulator" when RunOptions::device was null).

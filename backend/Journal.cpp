@@ -65,7 +65,10 @@ bool JournalWriter::append(const Json &entry, bool durable) {
     data += written;
     left -= static_cast<size_t>(written);
   }
-  return !durable || ::fdatasync(fd_) == 0;
+  if (!durable)
+    return true;
+  ++syncs_;
+  return ::fdatasync(fd_) == 0;
 }
 
 Json plateReadJson(const PlateRead &read) {

@@ -1,7 +1,8 @@
 //===- Journal.h - The run journal: confirmed commands, durably ------------===//
 //
-// `plate run` appends one JSON line per event to its journal and fsyncs it
-// before the next physical command, so that after a crash the journal
+// `plate run` appends one JSON line per event to its journal before the
+// next command (and on a robot fsyncs it: docs/reliability.md, durability),
+// so that after a crash the journal
 // says exactly which commands the device confirmed:
 //
 //   {"journal":"plate-run","version":1,"stream":HASH,"commands":N,...}
@@ -48,10 +49,13 @@ public:
   /// either way); every other line is.
   bool append(const Json &entry, bool durable = true);
   const std::string &path() const { return path_; }
+  /// fdatasyncs so far: what durability cost this run.
+  unsigned syncs() const { return syncs_; }
 
 private:
   int fd_ = -1;
   std::string path_;
+  unsigned syncs_ = 0;
 };
 
 /// A journal read back.

@@ -8,12 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 #include "backend/DeckState.h"
+#include "backend/Simulator.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <unistd.h>
 
 using namespace plate;
 using namespace plate::backend;
@@ -460,4 +462,49 @@ TEST(Simulator, DiagnosticsPointAtTheScriptLineForLoweredCommands) {
   EXPECT_EQ(diags.diagnostics()[0].loc.fileId, script);
   EXPECT_EQ(diags.diagnostics()[0].loc.line, 7u);
   EXPECT_EQ(diags.diagnostics()[0].step, "1");
+}
+
+//===--- Journal durability (docs/reliability.md) ---------------------------===//
+
+namespace {
+/// A robot as the interpreter sees one: any device but the simulator. It
+/// does what the simulator does, under another name.
+class ForwardingRobot : public Device {
+public:
+  ForwardingRobot(const RunSetup &setup)
+      : simulator_(bioforge(), *bioforge().findLabware("plate96"), setup, {}, {}) {}
+  std::string name() const override { return "test robot"; }
+  DeviceResult execute(const Command &command) override { return simulator_.execute(command); }
+
+private:
+  SimulatedDevice simulator_;
+};
+} // namespace
+
+TEST(JournalDurability, RobotSyncsEveryConfirmedCommandSimulatorOnlyTheEnd) {
+  std::vector<Command> commands = {cmd(1, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
+                                   cmd(2, "LH", "DropTips", {{"mask", "1111"}})};
+  for (Command &command : commands)
+    decodeCommand(command);
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("plate-journal-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+
+  RunOptions simulated;
+  simulated.journal = (dir / "simulated.jsonl").string();
+  Outcome onSimulator = run(commands, plateWithBuffer(), simulated);
+  ASSERT_TRUE(onSimulator.result.ok);
+  EXPECT_EQ(onSimulator.result.journalSyncs, 1u) << "only the end line is synced";
+
+  ForwardingRobot robot(plateWithBuffer());
+  RunOptions onRobotOptions;
+  onRobotOptions.device = &robot;
+  onRobotOptions.journal = (dir / "robot.jsonl").string();
+  Outcome onRobot = run(commands, plateWithBuffer(), onRobotOptions);
+  ASSERT_TRUE(onRobot.result.ok);
+  EXPECT_EQ(onRobot.result.device, "test robot");
+  // The header, each command's "done" line and the end line; "begin" lines
+  // need no sync.
+  EXPECT_EQ(onRobot.result.journalSyncs, 1u + commands.size() + 1u);
+  std::filesystem::remove_all(dir);
 }
