@@ -177,6 +177,15 @@ if (scenario === 'bad') {
   const result = await call('check broken source', 'check', { source: broken, name: 'broken.plate' });
   console.log(`check broken source: text ${firstText(result).split('\n')[0]}`);
   await call('check missing file', 'check', { path: path.join(dir, 'no-such-file.plate') });
+  // Files that would never end or mean nothing are refused before reading.
+  for (const [label, name, argumentsObject] of [
+    ['check /dev/zero', 'check', { path: '/dev/zero' }],
+    ['check a directory', 'check', { path: dir }],
+    ['run with /dev/zero as truth', 'run', { path: path.join(dir, 'bradford.plate'), truth: '/dev/zero' }],
+  ]) {
+    const r = await call(label, name, argumentsObject);
+    console.log(`${label}: ${firstText(r).replace(dir, 'DIR')}`);
+  }
   await call('compile broken source', 'compile', { source: broken });
   await call('run broken source', 'run', { source: broken });
   // 400 uL does not fit a well: a physical error, found before anything runs.

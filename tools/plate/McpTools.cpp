@@ -157,6 +157,32 @@ ProtocolText protocolArgument(const Json &arguments) {
   return {"protocol.txt", arguments["protocol_text"].get<std::string>()};
 }
 
+/// The largest file a tool reads. Scripts stop at 4 MiB (E110), so this
+/// only keeps a huge file from being read into memory to be refused.
+constexpr uintmax_t kMaxFileBytes = 32u << 20;
+
+/// Why a file named in the arguments will not be read, or nullopt. A file
+/// that does not exist is left to the reader, whose diagnostic (E900) says
+/// so; /dev/zero, a FIFO or a directory would never end or mean nothing.
+std::optional<std::string> unreadableFile(const Json &arguments) {
+  for (const char *key : {"path", "protocol_path", "truth"}) {
+    if (!arguments.contains(key))
+      continue;
+    std::string path = arguments[key];
+    std::error_code error;
+    std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (status.type() == std::filesystem::file_type::not_found)
+      continue;
+    if (status.type() != std::filesystem::file_type::regular)
+      return fmt::format("`{}` `{}` is not a regular file", key, path);
+    uintmax_t size = std::filesystem::file_size(path, error);
+    if (!error && size > kMaxFileBytes)
+      return fmt::format("`{}` `{}` is {} bytes; the tools read files up to {} bytes", key, path,
+                         size, kMaxFileBytes);
+  }
+  return std::nullopt;
+}
+
 //===--- Results -----------------------------------------------------------===//
 
 std::string diagnosticsText(const DiagnosticEngine &diags, const SourceManager &sources) {
@@ -508,7 +534,11 @@ ServerInfo plateServerInfo() {
 std::vector<Tool> plateTools(const std::string &stdlibDir) {
   std::vector<Tool> tools;
   auto bind = [&](ToolResult (*function)(const Json &, const std::string &)) {
-    return [function, stdlibDir](const Json &arguments) { return function(arguments, stdlibDir); };
+    return [function, stdlibDir](const Json &arguments) {
+      if (std::optional<std::string> why = unreadableFile(arguments))
+        return ToolResult::failure(*why);
+      return function(arguments, stdlibDir);
+    };
   };
 
   tools.push_back(
@@ -547,6 +577,7 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
   Json runInput = scriptProperties();
   runInput["seed"] = Json{{"type", "integer"},
                           {"minimum", 0},
+                          {"maximum", 9007199254740991}, // 2^53 - 1: exact in every client
                           {"description", "seed of the simulated reader noise (default 42)"}};
   runInput["truth"] = stringProperty("a file of true sample concentrations for the simulated "
                                      "reader (JSON, or CSV name,value); otherwise the simulator "

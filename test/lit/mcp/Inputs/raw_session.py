@@ -60,6 +60,9 @@ def bad(out_path):
     lines.append(json.dumps({"jsonrpc": "2.0", "id": 99, "result": {}}).encode() + b"\n")
     lines.append(b"\n")
     lines.append(message(id=16, method="ping")[:-1] + b"\r\n")
+    # This session's own file, over 32 MiB: refused before it is read.
+    lines.append(message(id=18, method="tools/call", params={
+        "name": "check", "arguments": {"path": out_path}}))
     lines.append(message(id="last", method="tools/call", params={
         "name": "check", "arguments": {"source": "<INSTRUMENT>\n</INSTRUMENT>\n"}}))
     # The client goes away in the middle of a message: answered if it parses.
