@@ -85,9 +85,9 @@ function mirrors(result) {
   }
 }
 
-async function call(label, name, argumentsObject) {
+async function call(label, name, argumentsObject, options = undefined) {
   try {
-    const result = await client.callTool({ name, arguments: argumentsObject });
+    const result = await client.callTool({ name, arguments: argumentsObject }, undefined, options);
     const s = structured(result);
     console.log(`${label}: isError=${result.isError === true} ok=${s.ok} errors=${s.errors} ` +
                 `warnings=${s.warnings} codes=[${codes(result)}] ${mirrors(result)}`);
@@ -221,8 +221,18 @@ if (scenario === 'bad') {
 }
 
 if (scenario === 'translate') {
+  // Progress notifications keep a client that resets its timeout on them
+  // waiting for as long as the models take.
+  const progress = [];
   const result = await call('translate', 'translate',
-                            { protocol_path: path.join(dir, 'bradford.txt'), max_attempts: 2 });
+                            { protocol_path: path.join(dir, 'bradford.txt'), max_attempts: 2 },
+                            { onprogress: (p) => progress.push(`${p.progress} ${p.message}`),
+                              resetTimeoutOnProgress: true });
+  // Only the first two: the SDK hands notifications to their handlers a
+  // microtask late, so one that arrives in the same read as the result
+  // finds its handler gone (the server sent it first all the same).
+  for (const line of progress.slice(0, 2))
+    console.log(`translate: progress ${line.replace(/127\.0\.0\.1:\d+/g, 'STUB')}`);
   const s = structured(result);
   if (result?.structuredContent)
     console.log(`translate: passed=${s.passed} outcome=${s.outcome} attempts=${s.attempts} ` +

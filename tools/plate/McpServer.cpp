@@ -318,9 +318,22 @@ Json Server::callTool(const Json &params) {
   };
   if (auto problem = schemaViolation(tool->inputSchema, arguments))
     return badArguments(*problem);
+  ProgressFn progress = [](const std::string &) {};
+  Json meta = params.value("_meta", Json::object());
+  if (notify_ && meta.is_object() && meta.contains("progressToken") &&
+      (meta["progressToken"].is_string() || meta["progressToken"].is_number())) {
+    progress = [this, token = meta["progressToken"], done = 0](const std::string &message) mutable {
+      Json notification{{"jsonrpc", "2.0"},
+                        {"method", "notifications/progress"},
+                        {"params", {{"progressToken", token}, {"progress", ++done}}}};
+      if (speaksAtLeast("2025-03-26")) // `message` came with 2025-03-26
+        notification["params"]["message"] = message;
+      notify_(dumpLine(notification));
+    };
+  }
   ToolResult result;
   try {
-    result = tool->call(arguments);
+    result = tool->call(arguments, progress);
   } catch (const InvalidArguments &error) {
     return badArguments(error.what());
   }
@@ -387,6 +400,9 @@ bool writeAll(int fd, std::string_view text) {
 } // namespace
 
 int serveLines(Server &server, int inFd, int outFd) {
+  server.setNotifier([outFd](const std::string &notification) {
+    return writeAll(outFd, notification + "\n");
+  });
   std::string line;
   bool overflow = false; // the current line passed kMaxMessageBytes
   auto finishLine = [&]() -> bool {

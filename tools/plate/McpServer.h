@@ -69,6 +69,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Reports how a tool call is going, as `notifications/progress` when the
+/// client asked for them (a `progressToken` in the request's `_meta`);
+/// otherwise it does nothing. Lets a client that resets its timeout on
+/// progress wait out a long `translate`.
+using ProgressFn = std::function<void(const std::string &message)>;
+
 struct Tool {
   std::string name;
   std::string title;
@@ -76,7 +82,7 @@ struct Tool {
   Json inputSchema;  ///< type object; checked before `call` runs
   Json outputSchema; ///< what `structured` conforms to
   Json annotations = Json::object();
-  std::function<ToolResult(const Json &arguments)> call;
+  std::function<ToolResult(const Json &arguments, const ProgressFn &progress)> call;
 };
 
 struct Resource {
@@ -110,6 +116,12 @@ public:
   /// nullopt for a notification, a response, or a blank line.
   std::optional<std::string> handleLine(std::string_view line);
 
+  /// Where notifications go while a request runs (serveLines() sets it);
+  /// returns false when the client has gone.
+  void setNotifier(std::function<bool(const std::string &line)> notify) {
+    notify_ = std::move(notify);
+  }
+
   /// The revision agreed in initialize; empty before it.
   const std::string &protocolVersion() const { return protocolVersion_; }
 
@@ -127,6 +139,7 @@ private:
   std::vector<Tool> tools_;
   std::vector<Resource> resources_;
   std::string protocolVersion_;
+  std::function<bool(const std::string &line)> notify_;
 };
 
 /// The largest message a client may send. A 10 MB script inside a

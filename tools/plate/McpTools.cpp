@@ -256,7 +256,7 @@ Json robotTime(double seconds) {
 
 //===--- The tools ---------------------------------------------------------===//
 
-ToolResult checkTool(const Json &arguments, const std::string &stdlibDir) {
+ToolResult checkTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
   Compilation compilation(scriptOptions(arguments, stdlibDir));
   // Everything `compile` would report: physical, capability and resource
   // errors come from the passes.
@@ -272,7 +272,7 @@ ToolResult checkTool(const Json &arguments, const std::string &stdlibDir) {
   return result;
 }
 
-ToolResult compileTool(const Json &arguments, const std::string &stdlibDir) {
+ToolResult compileTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
   Compilation compilation(scriptOptions(arguments, stdlibDir));
   ToolResult result;
   std::optional<LoweredScript> lowered = verifiedCommands(compilation, result);
@@ -306,7 +306,7 @@ std::string stemOf(const std::string &name) {
   return stem.empty() ? "run" : stem;
 }
 
-ToolResult runTool(const Json &arguments, const std::string &stdlibDir) {
+ToolResult runTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
   CompileOptions options = scriptOptions(arguments, stdlibDir);
   backend::RunOptions run;
   run.seed = arguments.value("seed", uint64_t{42});
@@ -374,7 +374,7 @@ ToolResult runTool(const Json &arguments, const std::string &stdlibDir) {
   return result;
 }
 
-ToolResult alignTool(const Json &arguments, const std::string &stdlibDir) {
+ToolResult alignTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
   ProtocolText protocol = protocolArgument(arguments);
   Compilation compilation(scriptOptions(arguments, stdlibDir));
   SourceManager textSources;
@@ -420,7 +420,8 @@ std::string envValue(const char *name) {
   return value ? value : "";
 }
 
-ToolResult translateTool(const Json &arguments, const std::string &stdlibDir) {
+ToolResult translateTool(const Json &arguments, const std::string &stdlibDir,
+                      const ProgressFn &progress) {
   ProtocolText protocol = protocolArgument(arguments);
   if (!protocol.text) {
     protocol.text = readWholeFile(protocol.name);
@@ -471,7 +472,10 @@ ToolResult translateTool(const Json &arguments, const std::string &stdlibDir) {
   agent::TranslationResult translation = translateProtocol(
       *protocol.text, arguments.value("layout", std::string()), *platform, *parser, *validator,
       config, stdlibDir, arguments.value("alignment_gate", false),
-      [](const std::string &line) { std::cerr << "plate mcp: translate: " << line << "\n"; });
+      [&progress](const std::string &line) {
+        std::cerr << "plate mcp: translate: " << line << "\n";
+        progress(line);
+      });
 
   ToolResult result;
   Json &out = result.structured;
@@ -533,11 +537,11 @@ ServerInfo plateServerInfo() {
 
 std::vector<Tool> plateTools(const std::string &stdlibDir) {
   std::vector<Tool> tools;
-  auto bind = [&](ToolResult (*function)(const Json &, const std::string &)) {
-    return [function, stdlibDir](const Json &arguments) {
+  auto bind = [&](ToolResult (*function)(const Json &, const std::string &, const ProgressFn &)) {
+    return [function, stdlibDir](const Json &arguments, const ProgressFn &progress) {
       if (std::optional<std::string> why = unreadableFile(arguments))
         return ToolResult::failure(*why);
-      return function(arguments, stdlibDir);
+      return function(arguments, stdlibDir, progress);
     };
   };
 

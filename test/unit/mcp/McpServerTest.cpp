@@ -34,7 +34,8 @@ Server makeServer() {
             echoSchema(),
             Json::parse(R"({"type": "object", "properties": {"said": {"type": "string"}}})"),
             Json{{"readOnlyHint", true}},
-            [](const Json &arguments) {
+            [](const Json &arguments, const ProgressFn &progress) {
+              progress("echoing");
               if (arguments["word"] == "twice")
                 throw InvalidArguments("`twice` is not a word");
               ToolResult result;
@@ -304,15 +305,18 @@ TEST(PlateTools, TheLanguageReferenceIsTheParsersText) {
             plate::readWholeFile(std::string(PLATE_STDLIB_DIR) + "/platforms/bioforge1.toml").value());
 }
 
-TEST(ServeLines, AnswersEachLineAndEndsCleanlyAtEndOfInput) {
+/// What serveLines() writes for `input` (small enough for the pipes'
+/// buffers), and its exit status.
+std::string served(const std::string &input, int *status = nullptr) {
   int in[2], out[2];
-  ASSERT_EQ(pipe(in), 0);
-  ASSERT_EQ(pipe(out), 0);
-  std::string input = request(1, "ping") + "\n" + "garbage\n" + request(2, "ping");
-  ASSERT_EQ(write(in[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
+  EXPECT_EQ(pipe(in), 0);
+  EXPECT_EQ(pipe(out), 0);
+  EXPECT_EQ(write(in[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
   close(in[1]);
   Server server = makeServer();
-  EXPECT_EQ(serveLines(server, in[0], out[1]), 0);
+  int exit = serveLines(server, in[0], out[1]);
+  if (status)
+    *status = exit;
   close(out[1]);
   std::string output;
   char buffer[4096];
@@ -320,6 +324,31 @@ TEST(ServeLines, AnswersEachLineAndEndsCleanlyAtEndOfInput) {
     output.append(buffer, static_cast<size_t>(got));
   close(in[0]);
   close(out[0]);
+  return output;
+}
+
+TEST(ServeLines, SendsProgressOnlyWhenAskedFor) {
+  std::string init = request(0, "initialize", {{"protocolVersion", "2025-11-25"}}) + "\n";
+  Json asked{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+             {"params", {{"name", "echo"}, {"arguments", {{"word", "a"}}},
+                         {"_meta", {{"progressToken", "t1"}}}}}};
+  std::string output = served(init + asked.dump() + "\n");
+  EXPECT_NE(output.find(R"({"jsonrpc":"2.0","method":"notifications/progress","params":)"
+                        R"({"progressToken":"t1","progress":1,"message":"echoing"}})"
+                        "\n"
+                        R"({"jsonrpc":"2.0","id":1,"result":)"),
+            std::string::npos)
+      << output;
+  std::string quiet = served(init + request(1, "tools/call", {{"name", "echo"},
+                                                              {"arguments", {{"word", "a"}}}}));
+  EXPECT_EQ(quiet.find("notifications/progress"), std::string::npos) << quiet;
+}
+
+TEST(ServeLines, AnswersEachLineAndEndsCleanlyAtEndOfInput) {
+  int status = -1;
+  std::string output =
+      served(request(1, "ping") + "\n" + "garbage\n" + request(2, "ping"), &status);
+  EXPECT_EQ(status, 0);
   EXPECT_EQ(output, R"({"jsonrpc":"2.0","id":1,"result":{}})"
                     "\n"
                     R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: )"
