@@ -63,7 +63,7 @@ struct ToolResult {
 
 /// Thrown by a tool when its arguments pass the schema but still make no
 /// sense together (both `path` and `source`, neither); answered as the
-/// schema's own failures are (see Server::handleLine).
+/// schema's own failures are: by the negotiated revision (McpServer.cpp).
 class InvalidArguments : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
