@@ -545,6 +545,23 @@ const char *kRules = R"(Rules:
 
 } // namespace
 
+std::string languageReference(const Platform &platform) {
+  std::string out = "Script: sections in this order, one statement per line, `#` comments:\n"
+                    "<KIT_TITLE>text</KIT_TITLE> <LAYOUT>...</LAYOUT> <REAGENTS>...</REAGENTS> "
+                    "then <MANUAL>...</MANUAL> and <INSTRUMENT>...</INSTRUMENT> (these may "
+                    "alternate; INSTRUMENT is required). A line may start with a step label "
+                    "`3.`.\n";
+  out += "\nStatement forms ([] optional, a|b alternatives, UPPER = a value):\n";
+  for (const std::string &form : statementForms())
+    out += form + "\n";
+  for (const std::string &form : declarationForms())
+    out += form + "\n";
+  out += languageNotesText();
+  out += "\nUnits:\n" + unitReference();
+  out += "\n" + platformReference(platform);
+  return out;
+}
+
 ParserPrompt buildParserPrompt(const Platform &platform, const ParserInput &input) {
   ParserPrompt prompt;
   std::string &system = prompt.system;
@@ -560,18 +577,7 @@ ParserPrompt buildParserPrompt(const Platform &platform, const ParserInput &inpu
     system = "You translate a laboratory protocol written in natural language into a .plate "
              "script for a lab robot. The compiler checks every quantity and step.\n";
     system += kRules;
-    system += "\nScript: sections in this order, one statement per line, `#` comments:\n"
-              "<KIT_TITLE>text</KIT_TITLE> <LAYOUT>...</LAYOUT> <REAGENTS>...</REAGENTS> "
-              "then <MANUAL>...</MANUAL> and <INSTRUMENT>...</INSTRUMENT> (these may "
-              "alternate; INSTRUMENT is required). A line may start with a step label `3.`.\n";
-    system += "\nStatement forms ([] optional, a|b alternatives, UPPER = a value):\n";
-    for (const std::string &form : statementForms())
-      system += form + "\n";
-    for (const std::string &form : declarationForms())
-      system += form + "\n";
-    system += languageNotesText();
-    system += "\nUnits:\n" + unitReference();
-    system += "\n" + platformReference(platform);
+    system += "\n" + languageReference(platform);
     system += "\nAnswer with the script only, in one ```plate fenced block.\n";
   }
 

@@ -35,6 +35,11 @@ std::string unitReference();
 /// What the platform can do, from its stdlib description.
 std::string platformReference(const Platform &platform);
 
+/// The language reference of the Parser's prompt (script mode): sections,
+/// every statement and declaration form, what each means, units and the
+/// platform. `plate mcp` serves the same text as a resource.
+std::string languageReference(const Platform &platform);
+
 struct ParserPrompt {
   std::string system;
   std::string user;

@@ -790,4 +790,64 @@ std::string curveSvg(const AnalysisResult &result) {
   return canvas.finish();
 }
 
+namespace {
+Json numberOrNull(const std::optional<double> &value) {
+  return value && std::isfinite(*value) ? jsonNumber(*value) : Json();
+}
+
+Json curvePointJson(const CurvePoint &point) {
+  Json wells = Json::array();
+  for (const Well &well : point.wells)
+    wells.push_back(well.name());
+  Json json{{"name", point.name},
+            {"role", roleName(point.role)},
+            {"wells", std::move(wells)},
+            {"mean_od", numberOrNull(point.meanOd)},
+            {"dilution", numberOrNull(point.dilution)}};
+  json["nominal"] = numberOrNull(point.nominal);
+  json["in_well"] = numberOrNull(point.inWell);
+  json["concentration"] = numberOrNull(point.concentration);
+  json["percent_bound"] = numberOrNull(point.percentBound);
+  json["index"] = numberOrNull(point.index);
+  json["flag"] = point.flag;
+  json["call"] = point.call;
+  if (point.polarity != ir::Polarity::None)
+    json["polarity"] = polarityName(point.polarity);
+  return json;
+}
+} // namespace
+
+Json analysisJson(const AnalysisResult &result) {
+  Json calibrants = Json::array(), samples = Json::array(), references = Json::array();
+  for (const CurvePoint &point : result.calibrants)
+    calibrants.push_back(curvePointJson(point));
+  for (const CurvePoint &point : result.samples)
+    samples.push_back(curvePointJson(point));
+  for (const CurvePoint &point : result.references)
+    references.push_back(curvePointJson(point));
+  Json json{{"kind", analysisKindName(result.step.kind)},
+            {"step", result.step.step},
+            {"line", result.step.line},
+            {"read_seq", result.readSeq},
+            {"wavelength_nm", jsonNumber(result.wavelengthNm)},
+            {"unit", result.unit},
+            {"simulated", result.simulated}};
+  if (result.step.kind != ir::AnalysisKind::Cutoff) {
+    Json params = Json::array();
+    for (double param : result.fit.params)
+      params.push_back(numberOrNull(param));
+    json["fit"] = {{"model", result.fit.fourPL ? "4pl" : "linear"},
+                   {"params", std::move(params)},
+                   {"r_squared", numberOrNull(result.fit.rSquared)},
+                   {"equation", result.fit.describe()}};
+    json["range"] = {numberOrNull(result.rangeLow), numberOrNull(result.rangeHigh)};
+  }
+  json["blank_mean"] = numberOrNull(result.blankMean);
+  json["calibrants"] = std::move(calibrants);
+  json["samples"] = std::move(samples);
+  json["references"] = std::move(references);
+  json["invalid"] = result.invalid;
+  return json;
+}
+
 } // namespace plate::backend

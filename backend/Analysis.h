@@ -137,5 +137,9 @@ std::string analysisCsv(const AnalysisResult &result);
 std::string curveSvg(const AnalysisResult &result);
 /// A few lines for the terminal: model, parameters, R², samples.
 std::string analysisSummary(const AnalysisResult &result);
+/// The same for tools (`plate mcp`'s run): the fit, every calibrant,
+/// sample, control and reference well group with its values and flags.
+/// Values that are not finite (a flat curve's inverse) are null.
+Json analysisJson(const AnalysisResult &result);
 
 } // namespace plate::backend

@@ -34,6 +34,36 @@ CLI::App *addAlignCommand(CLI::App &app, AlignOptions &options) {
   return command;
 }
 
+std::optional<agent::StepAlignment> alignScript(Compilation &compilation,
+                                               const SourceManager &textSources,
+                                               std::optional<uint32_t> textFile,
+                                               DiagnosticEngine &textDiags) {
+  std::ostringstream dump;
+  bool compiled = compilation.compile(dump);
+  if (!compiled && compilation.diags().errorCount() > 0 && compilation.sources().lineCount(1) > 0)
+    compilation.diags().report(DiagId::AlignScriptErrors, SourceLoc{1, 1, 1, 1},
+                               compilation.diags().errorCount());
+  if (!textFile || !compiled)
+    return std::nullopt;
+  return agent::alignProtocol(textSources, *textFile, textDiags, compilation.checkedModule(),
+                              compilation.sources(), compilation.platform());
+}
+
+nlohmann::json alignDiagnosticsJson(Compilation &compilation, const SourceManager &textSources,
+                                    const DiagnosticEngine &textDiags) {
+  nlohmann::json merged = nlohmann::json::parse(
+      renderJson(compilation.diags().diagnostics(), compilation.sources()), nullptr, false);
+  nlohmann::json text =
+      nlohmann::json::parse(renderJson(textDiags.diagnostics(), textSources), nullptr, false);
+  if (merged.is_discarded() || text.is_discarded() || !merged.contains("diagnostics"))
+    return nullptr;
+  for (const nlohmann::json &d : text["diagnostics"])
+    merged["diagnostics"].push_back(d);
+  merged["errors"] = merged.value("errors", 0) + text.value("errors", 0);
+  merged["warnings"] = merged.value("warnings", 0) + text.value("warnings", 0);
+  return merged;
+}
+
 int runAlignCommand(const AlignOptions &options) {
   bool json = options.format == "json";
   CompileOptions compile;
@@ -51,31 +81,13 @@ int runAlignCommand(const AlignOptions &options) {
   if (!textFile)
     textDiags.report(DiagId::CannotRead, SourceLoc{}, options.protocol, std::strerror(errno));
 
-  std::ostringstream dump;
-  bool compiled = compilation.compile(dump);
-  if (!compiled && compilation.diags().errorCount() > 0 && compilation.sources().lineCount(1) > 0)
-    compilation.diags().report(DiagId::AlignScriptErrors, SourceLoc{1, 1, 1, 1},
-                               compilation.diags().errorCount());
-
-  std::optional<agent::StepAlignment> alignment;
-  if (textFile && compiled)
-    alignment = agent::alignProtocol(textSources, *textFile, textDiags,
-                                     compilation.checkedModule(), compilation.sources(),
-                                     compilation.platform());
+  std::optional<agent::StepAlignment> alignment =
+      alignScript(compilation, textSources, textFile, textDiags);
   if (json) {
     // One document on stderr with the diagnostics of both inputs.
-    nlohmann::json merged = nlohmann::json::parse(
-        renderJson(compilation.diags().diagnostics(), compilation.sources()), nullptr, false);
-    nlohmann::json text =
-        nlohmann::json::parse(renderJson(textDiags.diagnostics(), textSources), nullptr, false);
-    if (!merged.is_discarded() && !text.is_discarded() && merged.contains("diagnostics")) {
-      for (const nlohmann::json &d : text["diagnostics"])
-        merged["diagnostics"].push_back(d);
-      merged["errors"] = merged.value("errors", 0) + text.value("errors", 0);
-      merged["warnings"] = merged.value("warnings", 0) + text.value("warnings", 0);
-      if (!merged["diagnostics"].empty())
-        std::cerr << merged.dump(2) << "\n";
-    }
+    nlohmann::json merged = alignDiagnosticsJson(compilation, textSources, textDiags);
+    if (!merged.is_null() && !merged["diagnostics"].empty())
+      std::cerr << merged.dump(2) << "\n";
   } else {
     compilation.finishDiagnostics();
   }

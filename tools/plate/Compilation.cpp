@@ -107,12 +107,17 @@ bool Compilation::compile(std::ostream &dump) {
 
 namespace plate {
 
+std::optional<std::string>
+Compilation::translationDifference(const std::vector<backend::Command> &commands,
+                                   const backend::RunSetup &setup) const {
+  PLATE_ASSERT(checked_, "validation before the script was checked");
+  return backend::validateTranslation(*checked_, commands, setup, platform()).difference;
+}
+
 bool Compilation::validate(const std::vector<backend::Command> &commands,
                            const backend::RunSetup &setup) {
-  PLATE_ASSERT(checked_, "validation before the script was checked");
-  backend::Validation validation =
-      backend::validateTranslation(*checked_, commands, setup, platform());
-  if (!validation.difference)
+  std::optional<std::string> difference = translationDifference(commands, setup);
+  if (!difference)
     return true;
   finishDiagnostics();
   std::cerr << fmt::format(
@@ -120,7 +125,7 @@ bool Compilation::validate(const std::vector<backend::Command> &commands,
       "does not do what the script says: {}\n"
       "No command was sent to the robot. This is a bug in plate, not in your script; please "
       "report it with the script.\n",
-      *validation.difference);
+      *difference);
   return false;
 }
 

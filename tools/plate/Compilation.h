@@ -82,6 +82,10 @@ public:
   /// (backend/TranslationValidation.h). On a difference prints the
   /// internal error that refuses the stream and returns false.
   bool validate(const std::vector<backend::Command> &commands, const backend::RunSetup &setup);
+  /// The same check, printing nothing: where the lowered commands part
+  /// from the script, or nullopt when they do what it says.
+  std::optional<std::string> translationDifference(const std::vector<backend::Command> &commands,
+                                                   const backend::RunSetup &setup) const;
 
 private:
   CompileOptions options_;

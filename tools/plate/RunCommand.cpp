@@ -59,6 +59,23 @@ static bool endsWith(const std::string &text, std::string_view suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+std::optional<LoweredScript> compileForRun(Compilation &compilation) {
+  std::ostringstream dump;
+  if (!compilation.compile(dump))
+    return std::nullopt;
+  if (!compilation.module().lowered) {
+    compilation.diags().report(DiagId::MalformedFile, SourceLoc{},
+                               "the pass pipeline did not lower the script to device commands; "
+                               "run the default pipeline");
+    return std::nullopt;
+  }
+  LoweredScript lowered;
+  lowered.commands = backend::lowerToCommands(compilation.module(), compilation.platform());
+  lowered.setup =
+      backend::setupFromModule(compilation.module(), compilation.platform(), lowered.commands);
+  return lowered;
+}
+
 int runRunCommand(const RunCommandOptions &options) {
   Compilation compilation(options.compile);
   DiagnosticEngine &diags = compilation.diags();
@@ -124,25 +141,16 @@ int runRunCommand(const RunCommandOptions &options) {
   const Platform *platform = nullptr;
   std::optional<Platform> streamPlatform;
   if (endsWith(options.compile.input, ".plate")) {
-    std::ostringstream dump;
-    if (!compilation.compile(dump))
+    std::optional<LoweredScript> lowered = compileForRun(compilation);
+    if (!lowered)
       return fail();
-    if (!compilation.module().lowered) {
-      diags.report(DiagId::MalformedFile, SourceLoc{},
-                   "the pass pipeline did not lower the script to device commands; run the "
-                   "default pipeline");
-      return fail();
-    }
     platform = &compilation.platform();
-    std::vector<backend::Command> commands =
-        backend::lowerToCommands(compilation.module(), *platform);
-    backend::RunSetup setup = backend::setupFromModule(compilation.module(), *platform, commands);
     // Nothing reaches the device unless the stream does what the script
     // says (backend/TranslationValidation.h).
-    if (!compilation.validate(commands, setup))
+    if (!compilation.validate(lowered->commands, lowered->setup))
       return static_cast<int>(ExitCode::InternalError);
     run.scriptFileId = compilation.module().fileId;
-    result = backend::runCommands(commands, setup, *platform, run, sources, diags);
+    result = backend::runCommands(lowered->commands, lowered->setup, *platform, run, sources, diags);
   } else {
     streamPlatform = loadPlatform("bioforge1", compilation.options().stdlibDir, diags, {});
     if (!streamPlatform)

@@ -20,6 +20,7 @@
 #include "tools/plate/Compilation.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,18 @@ struct RunCommandOptions {
   uint64_t faultSeed = 1;              ///< --fault-seed
   std::string stateOut;                ///< --state-out FILE (final deck state JSON)
 };
+
+/// A compiled script ready to run: its commands and what the run starts from.
+struct LoweredScript {
+  std::vector<backend::Command> commands;
+  backend::RunSetup setup;
+};
+
+/// Compiles the script with the compilation's pipeline and lowers it to
+/// device commands; nullopt when it has errors or the pipeline did not
+/// lower it (the diagnostics say which). Translation validation is the
+/// caller's next step.
+std::optional<LoweredScript> compileForRun(Compilation &compilation);
 
 /// Adds the run-specific options (not FILE or the common ones) to `command`.
 void addRunOptions(CLI::App &command, RunCommandOptions &options);

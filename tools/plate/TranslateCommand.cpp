@@ -150,6 +150,57 @@ agent::CompileReport compileCandidate(const std::string &script, const std::stri
   return report;
 }
 
+agent::TranslatorConfig translatorConfig(unsigned maxAttempts, bool direct) {
+  agent::TranslatorConfig config;
+  config.maxAttempts = maxAttempts;
+  config.direct = direct;
+  config.parserParams.maxTokens = 4096;
+  config.validatorParams.maxTokens = 2048;
+  return config;
+}
+
+std::optional<TranslationModels> resolveTranslationModels(const std::string &parserText,
+                                                          std::string validatorText,
+                                                          std::string &error) {
+  std::optional<agent::ModelSpec> parserSpec = agent::ModelSpec::parse(parserText, error);
+  if (!parserSpec)
+    return std::nullopt;
+  if (validatorText.empty())
+    validatorText = parserSpec->family() == "anthropic" ? "openai:gpt-4.1"
+                                                        : "anthropic:claude-sonnet-4-6";
+  std::optional<agent::ModelSpec> validatorSpec = agent::ModelSpec::parse(validatorText, error);
+  if (!validatorSpec)
+    return std::nullopt;
+  TranslationModels models{*parserSpec, *validatorSpec, {}};
+  if (parserSpec->family() == validatorSpec->family())
+    models.warning = fmt::format(
+        "the Validator `{}` is {} the Parser `{}` ({} family); self-validation is known not "
+        "to catch the Parser's own mistakes: choose another family with --validator",
+        validatorSpec->text,
+        parserSpec->model == validatorSpec->model ? "the same model as" : "of the same family as",
+        parserSpec->text, parserSpec->family());
+  return models;
+}
+
+agent::TranslationResult translateProtocol(const std::string &protocol, const std::string &layout,
+                                           const Platform &platform, agent::LlmClient &parser,
+                                           agent::LlmClient &validator,
+                                           const agent::TranslatorConfig &config,
+                                           const std::string &stdlibDir, bool alignmentGate,
+                                           std::function<void(const std::string &)> progress) {
+  agent::Translator translator(
+      parser, validator, platform, config,
+      [&](const std::string &script, const std::string &text) {
+        agent::CompileReport report = compileCandidate(script, text, stdlibDir, "");
+        if (!alignmentGate)
+          agent::demoteToEvidence(report);
+        return report;
+      },
+      checkCommandStream);
+  translator.progress = std::move(progress);
+  return translator.run(protocol, layout);
+}
+
 bool protocolIsAlignable(const std::string &name, const std::string &text,
                          const Platform &platform) {
   SourceManager sources;
@@ -182,11 +233,7 @@ int runTranslateCommand(const TranslateOptions &options) {
   if (!options.printPromptSize && !protocolIsAlignable(options.protocol, *protocol, *platform))
     return static_cast<int>(ExitCode::InputErrors);
 
-  agent::TranslatorConfig config;
-  config.maxAttempts = options.maxAttempts;
-  config.direct = options.direct;
-  config.parserParams.maxTokens = 4096;
-  config.validatorParams.maxTokens = 2048;
+  agent::TranslatorConfig config = translatorConfig(options.maxAttempts, options.direct);
 
   if (options.printPromptSize || options.printPrompt) {
     agent::ParserInput input;
@@ -214,51 +261,32 @@ int runTranslateCommand(const TranslateOptions &options) {
   if (parserText.empty())
     return usageError(std::string("no Parser model is configured; ") + kHowToConfigure);
   std::string error;
-  std::optional<agent::ModelSpec> parserSpec = agent::ModelSpec::parse(parserText, error);
-  if (!parserSpec)
+  std::optional<TranslationModels> models = resolveTranslationModels(
+      parserText, envOr(options.validator, "PLATE_VALIDATOR_MODEL"), error);
+  if (!models)
     return usageError(error);
-  std::string validatorText = envOr(options.validator, "PLATE_VALIDATOR_MODEL");
-  if (validatorText.empty())
-    validatorText = parserSpec->family() == "anthropic" ? "openai:gpt-4.1"
-                                                        : "anthropic:claude-sonnet-4-6";
-  std::optional<agent::ModelSpec> validatorSpec = agent::ModelSpec::parse(validatorText, error);
-  if (!validatorSpec)
-    return usageError(error);
+  const agent::ModelSpec &parserSpec = models->parser;
+  const agent::ModelSpec &validatorSpec = models->validator;
 
   json warnings = json::array();
-  if (parserSpec->family() == validatorSpec->family()) {
-    std::string warning = fmt::format(
-        "the Validator `{}` is {} the Parser `{}` ({} family); self-validation is known not "
-        "to catch the Parser's own mistakes: choose another family with --validator",
-        validatorSpec->text,
-        parserSpec->model == validatorSpec->model ? "the same model as" : "of the same family as",
-        parserSpec->text, parserSpec->family());
-    std::cerr << "plate translate: warning: " << warning << "\n";
-    warnings.push_back(warning);
+  if (!models->warning.empty()) {
+    std::cerr << "plate translate: warning: " << models->warning << "\n";
+    warnings.push_back(models->warning);
   }
 
   std::optional<agent::LlmClient> parser =
-      agent::LlmClient::fromEnvironment(*parserSpec, options.client, error);
+      agent::LlmClient::fromEnvironment(parserSpec, options.client, error);
   if (!parser)
     return usageError(error);
   std::optional<agent::LlmClient> validator =
-      agent::LlmClient::fromEnvironment(*validatorSpec, options.client, error);
+      agent::LlmClient::fromEnvironment(validatorSpec, options.client, error);
   if (!validator)
     return usageError(error + " (the Validator; choose one with --validator)");
 
-  agent::Translator translator(
-      *parser, *validator, *platform, config,
-      [&](const std::string &script, const std::string &text) {
-        agent::CompileReport report = compileCandidate(script, text, stdlibDir, "");
-        if (!options.alignmentGate)
-          agent::demoteToEvidence(report);
-        return report;
-      },
-      checkCommandStream);
-  translator.progress = [](const std::string &line) {
-    std::cerr << "plate translate: " << line << "\n";
-  };
-  agent::TranslationResult result = translator.run(*protocol, layout);
+  agent::TranslationResult result = translateProtocol(
+      *protocol, layout, *platform, *parser, *validator, config, stdlibDir,
+      options.alignmentGate,
+      [](const std::string &line) { std::cerr << "plate translate: " << line << "\n"; });
 
   std::string failedPath;
   if (result.passed) {
@@ -295,8 +323,8 @@ int runTranslateCommand(const TranslateOptions &options) {
         {"protocol", options.protocol},
         {"protocol_hash", agent::fnv1a64Hex(*protocol)},
         {"mode", options.direct ? "direct" : "script"},
-        {"parser", parserSpec->text},
-        {"validator", validatorSpec->text},
+        {"parser", parserSpec.text},
+        {"validator", validatorSpec.text},
         {"max_attempts", options.maxAttempts},
         {"token_approximation", "characters/4"},
         {"warnings", warnings},

@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace plate {
@@ -48,6 +50,35 @@ agent::CompileReport compileCandidate(const std::string &script,
                                       const std::string &protocolText,
                                       const std::string &stdlibDir,
                                       const std::string &layoutCsv);
+
+/// The settings `plate translate` runs the loop with (token caps included).
+agent::TranslatorConfig translatorConfig(unsigned maxAttempts, bool direct);
+
+/// The Parser and the Validator of a translation.
+struct TranslationModels {
+  agent::ModelSpec parser;
+  agent::ModelSpec validator;
+  /// Both are of one family (self-validation); empty otherwise.
+  std::string warning;
+};
+
+/// Parses the Parser's spec (`provider:model[@base-url]`, not empty) and
+/// the Validator's; an empty Validator is a model of another family than
+/// the Parser's. Nullopt with `error` on a bad spec.
+std::optional<TranslationModels> resolveTranslationModels(const std::string &parserText,
+                                                          std::string validatorText,
+                                                          std::string &error);
+
+/// The translation loop as `plate translate` runs it: every candidate goes
+/// through compileCandidate() (and, unless `alignmentGate`, the
+/// alignment's certain findings become evidence for the Validator);
+/// `progress` gets the loop's progress lines.
+agent::TranslationResult translateProtocol(const std::string &protocol, const std::string &layout,
+                                           const Platform &platform, agent::LlmClient &parser,
+                                           agent::LlmClient &validator,
+                                           const agent::TranslatorConfig &config,
+                                           const std::string &stdlibDir, bool alignmentGate,
+                                           std::function<void(const std::string &)> progress);
 
 /// Whether the step alignment can read `text` as a protocol; prints its
 /// diagnostics (E960-E962) on stderr when not.

@@ -7,6 +7,7 @@
 #include "tools/plate/AlignCommand.h"
 #include "tools/plate/Commands.h"
 #include "tools/plate/EvalCommand.h"
+#include "tools/plate/McpCommand.h"
 #include "tools/plate/RunCommand.h"
 #include "tools/plate/TranslateCommand.h"
 
@@ -100,6 +101,9 @@ int main(int argc, char **argv) {
   AlignOptions alignOptions;
   CLI::App *align = addAlignCommand(app, alignOptions);
 
+  McpOptions mcpOptions;
+  CLI::App *mcp = addMcpCommand(app, mcpOptions);
+
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--list-passes")
@@ -175,5 +179,7 @@ int main(int argc, char **argv) {
     return runEvalCommand(evalOptions);
   if (*align)
     return runAlignCommand(alignOptions);
+  if (*mcp)
+    return runMcpCommand(mcpOptions);
   return static_cast<int>(ExitCode::Usage);
 }
