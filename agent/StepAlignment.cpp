@@ -701,6 +701,21 @@ bool Aligner::personHint(const Action &t, const Action &s) const {
   return false;
 }
 
+/// Parameters a statement of the language cannot leave out (the grammar's
+/// required operands): a script states them even where the text does not.
+bool languageRequires(ActionClass cls, Param param) {
+  switch (cls) {
+  case ActionClass::Shake: return param == Param::Time || param == Param::Speed;
+  case ActionClass::Read: return param == Param::Wavelength;
+  case ActionClass::Incubate: return param == Param::Time;
+  case ActionClass::Wash: return param == Param::Volume || param == Param::Cycles;
+  case ActionClass::Mix: return param == Param::Volume || param == Param::Cycles;
+  case ActionClass::Dispense:
+  case ActionClass::Transfer: return param == Param::Volume;
+  default: return false;
+  }
+}
+
 void Aligner::pairFindings() {
   const auto &T = out_.text;
   const auto &S = out_.script;
@@ -751,15 +766,21 @@ void Aligner::pairFindings() {
                             (param == Param::Cycles && s.cls != ActionClass::Wash);
         if (defaultValue || values_.states(param, v))
           continue;
-        // A value that no sentence of the text states at all.
-        bool certain = solid && !s.manual;
+        // A value that no sentence of the text states at all. When the
+        // language makes the statement carry it (`shake TIME at SPEED`) and
+        // the text's step gives none ("shake briefly"), the script had to
+        // choose one: the choice may be poor, never invented.
+        bool chosen = languageRequires(s.cls, param);
+        bool certain = solid && !s.manual && !chosen;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} ({}) has {} {}, which the text states nowhere (its step: {} {})",
                         scriptWhere(s), s.summary(), paramName(param), v.display(), where(t),
                         quote(t.text)),
             fmt::format("leave out the {} or use the protocol's value", paramName(param)),
             certain ? "no sentence of the protocol states this value"
-                    : "a step in <MANUAL> or a loose match");
+            : chosen ? "the language requires the statement to state it and the text's step "
+                       "gives none, so the script had to choose a value"
+                     : "a step in <MANUAL> or a loose match");
       } else if (!tv.empty() && sv.empty() && t.cls == s.cls &&
                  (param == Param::Speed || param == Param::Reference || param == Param::Time ||
                   param == Param::Temperature) &&

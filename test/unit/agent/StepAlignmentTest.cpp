@@ -443,3 +443,42 @@ TEST(StepAlignmentHeldOutCauses, ARepeatThatStatesItsTotalCountsTheTotal) {
 )");
   EXPECT_TRUE(hasCertain(more, "parameter")) << describe(more.certain);
 }
+
+// Held-out rounds 3 and 4 (texts 51, 69, 71, 74): "shake briefly (~10 s)"
+// with no speed, and a script that must write `shake 10 s at SPEED`. The
+// speed is the script's choice, not an invention; a speed the text does
+// state and the script changes stays certain.
+const char *kShakeBriefly = R"(1. Add 100 µl of standard, blank or sample to each well.
+2. Shake the plate briefly (about 10 s) on the plate shaker.
+3. Read at 450 nm.
+)";
+
+TEST(StepAlignmentHeldOutCauses, ASpeedTheLanguageRequiresIsTheScriptsChoice) {
+  CompileReport chosen = align(kShakeBriefly, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. shake 10 s at 600 rpm
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(chosen.certain.empty()) << describe(chosen.certain);
+  EXPECT_TRUE(std::any_of(chosen.uncertain.begin(), chosen.uncertain.end(),
+                          [](const Finding &f) {
+                            return f.type == "parameter" &&
+                                   f.message.find("600 rpm") != std::string::npos;
+                          }))
+      << describe(chosen.uncertain);
+
+  CompileReport changed = align(R"(1. Add 100 µl of standard, blank or sample to each well.
+2. Shake the plate for 10 s at 600 rpm.
+3. Read at 450 nm.
+)",
+                                R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. shake 10 s at 300 rpm
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(std::any_of(changed.certain.begin(), changed.certain.end(),
+                          [](const Finding &f) { return f.type == "parameter"; }))
+      << describe(changed.certain);
+}
