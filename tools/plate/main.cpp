@@ -7,6 +7,7 @@
 #include "tools/plate/AlignCommand.h"
 #include "tools/plate/Commands.h"
 #include "tools/plate/EvalCommand.h"
+#include "tools/plate/LspCommand.h"
 #include "tools/plate/RunCommand.h"
 #include "tools/plate/TranslateCommand.h"
 
@@ -98,6 +99,9 @@ int main(int argc, char **argv) {
   AlignOptions alignOptions;
   CLI::App *align = addAlignCommand(app, alignOptions);
 
+  LspOptions lspOptions;
+  CLI::App *lsp = addLspCommand(app, lspOptions);
+
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
     if (std::string_view(argv[i]) == "--list-passes")
@@ -173,5 +177,7 @@ int main(int argc, char **argv) {
     return runEvalCommand(evalOptions);
   if (*align)
     return runAlignCommand(alignOptions);
+  if (*lsp)
+    return runLspCommand(lspOptions);
   return static_cast<int>(ExitCode::Usage);
 }
