@@ -60,6 +60,35 @@ Range rangeMember(const Json &object, const char *key) {
 
 bool validId(const Json &id) { return id.is_number_integer() || id.is_string(); }
 
+/// LSP messages nest a handful of levels. nlohmann::json parses any depth
+/// but copies and prints recursively, so `[[[[...]]]]` 100,000 deep in a
+/// request's params would overflow the stack; such a body is refused before
+/// it is parsed.
+constexpr size_t kMaxJsonDepth = 64;
+
+bool nestsDeeperThan(std::string_view body, size_t limit) {
+  size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : body) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 LspServer::LspServer(ServerOptions options, Sender send)
@@ -108,6 +137,11 @@ void LspServer::handleFrame(const Frame &frame) {
 }
 
 void LspServer::handleBody(std::string_view body) {
+  if (nestsDeeperThan(body, kMaxJsonDepth)) {
+    replyError(nullptr, ErrorCode::ParseError,
+               fmt::format("the message nests deeper than {} levels", kMaxJsonDepth));
+    return;
+  }
   Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     replyError(nullptr, ErrorCode::ParseError, "the message is not JSON");

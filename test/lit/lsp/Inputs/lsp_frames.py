@@ -12,6 +12,7 @@ that the lines of TEST starting `# SEND:` (or `# M`) describe, framed as the LSP
                               garbage (every byte value, NUL included)
   SEND: open-large URI N      didOpen of a valid script padded with comment
                               lines to N bytes
+  SEND: deep ID N         a request with id ID whose params nest N arrays
   SEND: truncated         a header announcing 100 bytes, then 10 of them
                           and the end of the input (a client gone mid-message)
 """
@@ -68,6 +69,11 @@ def main():
             filler = "# " + "x" * 97 + "\n"
             text += filler * ((int(size) - len(text)) // len(filler) + 1)
             out.write(did_open(uri, text))
+        elif kind == "deep":
+            ident, depth = rest.split()
+            body = '{"jsonrpc":"2.0","id":%s,"method":"textDocument/hover","params":%s%s}' % (
+                ident, "[" * int(depth), "]" * int(depth))
+            out.write(frame(body.encode("utf-8")))
         elif kind == "truncated":
             out.write(b"Content-Length: 100\r\n\r\n" + b'{"jsonrpc"')
         else:
