@@ -96,6 +96,8 @@ private:
   };
   Located locate(Position position) const;
   bool covers(SourceLoc loc, Located at) const;
+  /// A line of the script without its indentation and trailing blanks.
+  std::string trimmedLine(uint32_t line) const;
   /// The script's text at a one-line location (a role word as written).
   std::string written(SourceLoc loc) const;
   Json range(SourceLoc loc) const;
