@@ -1,6 +1,7 @@
 //===- LspAnalysis.cpp ----------------------------------------------------===//
 #include "tools/plate/LspAnalysis.h"
 
+#include "frontend/Frontend.h"
 #include "frontend/Layout.h"
 #include "ir/Utf16.h"
 
@@ -369,6 +370,29 @@ void Analysis::index() {
   }
   for (const ast::Section &section : script.sections)
     indexStatements(section.statements, section.kind, false);
+  indexModules();
+}
+
+void Analysis::indexModules() {
+  // Sema registered every module it read in the same SourceManager; the
+  // frontend keeps their ASTs to itself, so they are parsed again here
+  // (one more parse of a small file, only for scripts with `use`) for
+  // where each procedure is declared. Their diagnostics were reported by
+  // Sema.
+  SourceManager &sources = compilation_->sources();
+  for (uint32_t id = 1; sources.lineCount(id) > 0; ++id) {
+    std::string_view name = sources.name(id);
+    if (id == fileId_ || name.size() < 6 || name.substr(name.size() - 6) != ".plate")
+      continue;
+    DiagnosticEngine ignored(sources);
+    modules_.push_back(std::make_unique<ast::Script>(parseScript(sources, id, ignored)));
+    for (const ast::Section &section : modules_.back()->sections)
+      for (const ast::Statement &statement : section.statements)
+        if (const auto *proc = std::get_if<ast::ProcDef>(&statement.kind))
+          if (!proc->name.text.empty() && !procedures_.count(proc->name.text))
+            procedures_.emplace(proc->name.text, Declaration{NameKind::Procedure, proc->name.loc,
+                                                             nullptr, nullptr, proc, nullptr});
+  }
 }
 
 const Occurrence *Analysis::occurrenceAt(Located at) const {

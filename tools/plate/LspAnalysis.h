@@ -115,6 +115,8 @@ private:
   /// indexed has one of that name, else a script-wide name.
   void addUse(const std::string &name, SourceLoc loc, bool wellLike = false);
   void declare(const std::string &name, SourceLoc loc, Declaration declaration);
+  /// Declares the procedures of the `use` modules Sema read.
+  void indexModules();
 
   std::string hoverName(const Occurrence &occurrence) const;
   std::string hoverQuantity(const ast::QuantityExpr &quantity) const;
@@ -135,6 +137,8 @@ private:
   std::vector<const ast::QuantityExpr *> quantities_;
   std::vector<const ast::ConcList *> concLists_;
   std::vector<StatementEntry> statements_;
+  /// `use` modules, parsed again for their procedures' declarations.
+  std::vector<std::unique_ptr<ast::Script>> modules_;
 };
 
 /// `file:///a/b%20c.plate` -> `/a/b c.plate`; other schemes are kept whole.

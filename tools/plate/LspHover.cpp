@@ -30,9 +30,14 @@ std::string Analysis::hoverName(const Occurrence &occurrence) const {
     for (const ast::Param &param : proc.params)
       params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", param.name.text,
                             sema::paramTypeName(param.type));
-    text = fmt::format("```plate\nproc {}({})\n```\nprocedure of {} statement{}, declared on line {}",
+    std::string where =
+        declaration->loc.fileId == fileId_
+            ? fmt::format("line {}", declaration->loc.line)
+            : fmt::format("{}:{}", compilation_->sources().name(declaration->loc.fileId),
+                          declaration->loc.line);
+    text = fmt::format("```plate\nproc {}({})\n```\nprocedure of {} statement{}, declared on {}",
                        proc.name.text, params, proc.body.size(), proc.body.size() == 1 ? "" : "s",
-                       declaration->loc.line);
+                       where);
     return text;
   }
   // What Sema made of the declaration (expanded wells, concentrations in
