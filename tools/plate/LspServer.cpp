@@ -365,8 +365,17 @@ void LspServer::publishStale() {
   for (auto &[uri, doc] : documents_) {
     if (finished_)
       return;
-    if (!doc.analysis || doc.publishedVersion != doc.version)
+    if (doc.analysis && doc.publishedVersion == doc.version)
+      continue;
+    try {
       analysisOf(doc);
+    } catch (const std::exception &error) {
+      // Nobody asked, so nobody gets an error reply; the version is marked
+      // published so that the next idle moment does not fail the same way.
+      doc.publishedVersion = doc.version;
+      logMessage(kLogError, fmt::format("{}: cannot compile version {}: {}", uri, doc.version,
+                                        error.what()));
+    }
   }
 }
 
