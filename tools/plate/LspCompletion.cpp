@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/LspAnalysis.h"
 
+#include "frontend/Sema.h"
 #include "ir/Units.h"
 #include "ir/Utf16.h"
 
@@ -132,6 +133,19 @@ Json Analysis::completion(Position position, const TextDocument &document) const
   }
   if (block == Block::Reagents)
     return items; // a new name is being declared
+  // Inside a procedure's body (up to the line after its last statement,
+  // where the next one is typed): its parameters first.
+  for (const auto &[key, declaration] : params_) {
+    const ast::ProcDef &proc = *key.first;
+    if (proc.name.loc.fileId != fileId_)
+      continue;
+    uint32_t last = proc.name.loc.line;
+    for (const ast::Statement &statement : proc.body)
+      last = std::max(last, statement.loc.line);
+    if (lineNumber > proc.name.loc.line && lineNumber <= last + 1)
+      add(key.second, kCompletionVariable,
+          fmt::format("parameter ({})", sema::paramTypeName(declaration.param->type)));
+  }
   for (const auto &[name, declaration] : liquids_)
     add(name, declaration.kind == NameKind::Reagent ? kCompletionVariable : kCompletionConstant,
         declaration.kind == NameKind::Reagent ? "reagent"

@@ -96,6 +96,24 @@ TEST(LspServer, ARequestSeesTheLatestTextAndPublishesItFirst) {
   EXPECT_EQ(reply["result"][0]["range"]["start"]["line"], 10);
 }
 
+TEST(LspServer, AChangeWithoutARangeReplacesTheWholeText) {
+  Harness h;
+  openIl6(h);
+  h.send({{"method", "textDocument/didChange"},
+          {"params",
+           {{"textDocument", {{"uri", kUri}, {"version", 2}}},
+            {"contentChanges",
+             Json::array({{{"text", "<INSTRUMENT>\n1. wait 5 parsecs\n</INSTRUMENT>\n"}}})}}}});
+  h.server.publishStale();
+  std::vector<Json> published = h.published();
+  ASSERT_EQ(published.size(), 1u);
+  ASSERT_EQ(published[0]["diagnostics"].size(), 1u);
+  const Json &diagnostic = published[0]["diagnostics"][0];
+  EXPECT_EQ(diagnostic["code"], "E200"); // unknown unit, on the new text's line 2
+  EXPECT_EQ(diagnostic["range"]["start"]["line"], 1);
+  EXPECT_EQ(diagnostic["range"]["start"]["character"], 10);
+}
+
 TEST(LspServer, ExitCodesFollowTheProtocol) {
   Harness withShutdown;
   openIl6(withShutdown);
