@@ -180,7 +180,10 @@ void LspServer::handleMessage(const Json &message) {
     replyError(nullptr, ErrorCode::InvalidRequest, "`id` must be an integer or a string");
     return;
   }
-  Json params = message.value("params", Json(nullptr));
+  // A reference, not a copy: a didOpen's params hold the whole document.
+  static const Json kNoParams;
+  auto paramsIt = message.find("params");
+  const Json &params = paramsIt == message.end() ? kNoParams : *paramsIt;
   if (!params.is_null() && !params.is_object() && !params.is_array()) {
     if (hasId)
       replyError(id, ErrorCode::InvalidRequest, "`params` must be an object or an array");
@@ -270,9 +273,10 @@ void LspServer::handleNotification(const std::string &method, const Json &params
       const Json &version = member(item, "version");
       if (!version.is_number_integer())
         throw InvalidParams("`version` must be an integer");
+      std::string text = stringMember(item, "text"); // before a document exists
       OpenDocument &doc = documents_[uri];
       doc.uri = uri;
-      doc.text.setText(stringMember(item, "text"));
+      doc.text.setText(std::move(text));
       doc.version = version.get<int64_t>();
       doc.analysis.reset();
       doc.publishedVersion.reset();
