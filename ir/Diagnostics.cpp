@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp - Diagnostic table, engine and renderers -----------===//
 #include "ir/Diagnostics.h"
 
+#include "ir/Utf16.h"
+
 #include <llvm/ADT/StringRef.h>
 #include <nlohmann/json.hpp>
 
@@ -195,76 +197,6 @@ std::string renderJson(const std::vector<Diagnostic> &diagnostics,
          "\n";
 }
 
-namespace {
-using ordered_json = nlohmann::ordered_json;
-
-// One character of a line: its bytes and its UTF-16 code units. A byte that
-// starts no well-formed sequence (E111 points at such bytes) is one unit, as
-// a reader that substitutes U+FFFD would count it.
-struct Utf8Char {
-  size_t bytes;
-  uint32_t units;
-};
-Utf8Char utf8CharAt(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char lead = byte(i);
-  size_t size = lead < 0x80            ? 1
-                : (lead & 0xE0) == 0xC0 ? 2
-                : (lead & 0xF0) == 0xE0 ? 3
-                : (lead & 0xF8) == 0xF0 ? 4
-                                        : 0;
-  if (size == 0 || i + size > text.size())
-    return {1, 1};
-  for (size_t k = 1; k < size; ++k)
-    if ((byte(i + k) & 0xC0) != 0x80)
-      return {1, 1};
-  return {size, size == 4 ? 2u : 1u};
-}
-
-// A SourceLoc counts its column in bytes and its length in characters (the
-// caret underlines `length` characters); SARIF counts UTF-16 code units.
-struct Utf16Span {
-  uint32_t start;   ///< 1-based
-  uint32_t end;     ///< exclusive; at least start + 1, like the caret
-  uint32_t lineEnd; ///< the column just after the line's last character
-};
-std::optional<Utf16Span> utf16Span(SourceLoc loc, const SourceManager &sources) {
-  if (!loc.isValid() || loc.col == 0)
-    return std::nullopt;
-  std::string_view line = sources.lineText(loc.fileId, loc.line);
-  size_t startByte = loc.col - 1;
-  uint32_t units = 1;
-  size_t i = 0;
-  while (i < startByte && i < line.size()) {
-    Utf8Char c = utf8CharAt(line, i);
-    i += c.bytes;
-    units += c.units;
-  }
-  // A caret after the last character (a missing token) is one column per
-  // byte past the end.
-  if (i < startByte)
-    units += static_cast<uint32_t>(startByte - i);
-  Utf16Span span{units, units, 1};
-  for (size_t k = 0; k < line.size();) {
-    Utf8Char c = utf8CharAt(line, k);
-    k += c.bytes;
-    span.lineEnd += c.units;
-  }
-  for (uint32_t n = 0; n < std::max<uint32_t>(loc.length, 1); ++n) {
-    if (i >= line.size()) {
-      // A range stops at the end of its line, but a caret after the last
-      // character still marks one column.
-      if (n == 0)
-        ++span.end;
-      break;
-    }
-    Utf8Char c = utf8CharAt(line, i);
-    i += c.bytes;
-    span.end += c.units;
-  }
-  return span;
-}
-
 // The file name as a URI reference: a relative path stays relative, an
 // absolute one becomes a file:// URI; bytes outside the unreserved and
 // path characters are percent-encoded (':' too, so no first segment reads
@@ -279,6 +211,9 @@ std::string artifactUri(std::string_view path) {
   }
   return out;
 }
+
+namespace {
+using ordered_json = nlohmann::ordered_json;
 
 // Null when the location names no file; a location with a file but no line
 // (an unreadable file) has no region.

@@ -168,6 +168,10 @@ std::string renderJson(const std::vector<Diagnostic> &diagnostics,
 std::string renderSarif(const std::vector<Diagnostic> &diagnostics,
                         const SourceManager &sources, std::string_view toolVersion);
 
+/// A file name as a URI reference (SARIF artifact locations, LSP locations
+/// of other files): an absolute path becomes a file:// URI.
+std::string artifactUri(std::string_view path);
+
 /// Closest candidate by edit distance, for did-you-mean hints; empty when
 /// nothing is close enough to be a likely typo.
 std::string closestMatch(std::string_view word,

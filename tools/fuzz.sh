@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one libFuzzer target for a given time: tools/fuzz.sh TARGET SECONDS
-#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align (or all)
+#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align lsp (or all)
 # Builds the targets with clang (-fsanitize=fuzzer,address,undefined) into
 # $PLATE_FUZZ_BUILD_DIR (default build-fuzz/), seeds the corpus from the
 # tests and examples, keeps what libFuzzer finds in build-fuzz/corpus/TARGET
@@ -10,7 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PLATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align)
+targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align lsp)
 
 if [ $# -lt 2 ]; then
   echo "usage: tools/fuzz.sh TARGET SECONDS [libFuzzer options]; TARGET: ${targets[*]} all" >&2
@@ -58,6 +58,15 @@ case "$target" in
     # The bytes are choices (test/fuzz/ScriptFromBytes.h): a few fixed
     # seeds of varied lengths start it off.
     for n in 1 2 3 4 5 6 7 8; do seq -s, "$n" 7 $((n * 40)) >"$seeds/$n.bin"; done ;;
+  lsp)
+    # The byte streams the language server's lit tests send it (the 10 MB
+    # document of one of them is left out by the size limit below).
+    for test in "$root"/test/lit/lsp/*.test; do
+      script="$root/docs/examples/il6_elisa.plate"
+      case "$test" in *navigation*) script="$root/test/lit/lsp/Inputs/procedures.plate" ;; esac
+      python3 "$root/test/lit/lsp/Inputs/lsp_frames.py" "$test" "$script" >"$seeds/$(basename "$test").bin"
+    done
+    find "$seeds" -type f \( -size +1024k -o -empty \) -delete ;;
   verdict)
     # The validator replies the agent tests script into the stub server.
     python3 - "$root/test/lit/agent/Inputs" "$seeds" <<'PY'
@@ -85,7 +94,7 @@ artifacts="$build/artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
 case "$target" in
   parser|sema|pipeline) dict=(-dict="$root/test/fuzz/plate.dict") ;;
-  stream|verdict) dict=(-dict="$root/test/fuzz/json.dict") ;;
+  stream|verdict|lsp) dict=(-dict="$root/test/fuzz/json.dict") ;;
   reader_csv|layout_csv) dict=(-dict="$root/test/fuzz/csv.dict") ;;
   *) dict=() ;;
 esac

@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev              # fuzz targets, sanitizer CI (docs/reliability.md)
   python3-jsonschema                    # lit checks SARIF output against its schema (docs/diagnostics.md)
   librsvg2-bin                          # lit renders every picture with rsvg-convert (docs/pictures.md)
+  neovim                                # its LSP client, headless, tests `plate lsp` (docs/lsp.md)
 )
 # The test clients run on Node.js; a machine without it gets Debian's.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

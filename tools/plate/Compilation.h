@@ -71,6 +71,13 @@ public:
   /// The module as the frontend checked it, before any pass: what
   /// translation validation reads the script as.
   const ir::Module &checkedModule() const { return *checked_; }
+  /// Whether semantic analysis produced a module (it did not after errors).
+  bool hasCheckedModule() const { return checked_.has_value(); }
+  /// The platform the script runs on, once semantic analysis loaded it;
+  /// nullptr before or when it could not be loaded.
+  const Platform *loadedPlatform() const {
+    return program_ && program_->platform ? &*program_->platform : nullptr;
+  }
   const Platform &platform() const { return *program_->platform; }
   SourceManager &sources() { return sources_; }
   DiagnosticEngine &diags() { return diags_; }

@@ -7,6 +7,7 @@
 #include "tools/plate/AlignCommand.h"
 #include "tools/plate/Commands.h"
 #include "tools/plate/EvalCommand.h"
+#include "tools/plate/LspCommand.h"
 #include "tools/plate/McpCommand.h"
 #include "tools/plate/RunCommand.h"
 #include "tools/plate/TranslateCommand.h"
@@ -103,6 +104,8 @@ int main(int argc, char **argv) {
 
   McpOptions mcpOptions;
   CLI::App *mcp = addMcpCommand(app, mcpOptions);
+  LspOptions lspOptions;
+  CLI::App *lsp = addLspCommand(app, lspOptions);
 
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
@@ -181,5 +184,7 @@ int main(int argc, char **argv) {
     return runAlignCommand(alignOptions);
   if (*mcp)
     return runMcpCommand(mcpOptions);
+  if (*lsp)
+    return runLspCommand(lspOptions);
   return static_cast<int>(ExitCode::Usage);
 }
