@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one libFuzzer target for a given time: tools/fuzz.sh TARGET SECONDS
-#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align lsp (or all)
+#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp (or all)
 # Builds the targets with clang (-fsanitize=fuzzer,address,undefined) into
 # $PLATE_FUZZ_BUILD_DIR (default build-fuzz/), seeds the corpus from the
 # tests and examples, keeps what libFuzzer finds in build-fuzz/corpus/TARGET
@@ -10,7 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PLATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align lsp)
+targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp)
 
 if [ $# -lt 2 ]; then
   echo "usage: tools/fuzz.sh TARGET SECONDS [libFuzzer options]; TARGET: ${targets[*]} all" >&2
@@ -67,6 +67,26 @@ case "$target" in
       python3 "$root/test/lit/lsp/Inputs/lsp_frames.py" "$test" "$script" >"$seeds/$(basename "$test").bin"
     done
     find "$seeds" -type f \( -size +1024k -o -empty \) -delete ;;
+  mcp)
+    # A session of the requests the MCP lit tests make, one message per
+    # line, on the examples.
+    python3 - "$root" "$seeds" <<'PY'
+import json, pathlib, sys
+root, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for n, name in enumerate(['bradford', 'il6_elisa']):
+    source = (root / 'docs' / 'examples' / (name + '.plate')).read_text()
+    calls = [('tools/list', {}), ('resources/list', {}),
+             ('resources/read', {'uri': 'plate://platforms/bioforge1'}),
+             ('tools/call', {'name': 'check', 'arguments': {'source': source}}),
+             ('tools/call', {'name': 'compile', 'arguments': {'source': source}}),
+             ('tools/call', {'name': 'align', 'arguments': {'source': source, 'protocol_text': 'Add 10 ul of dye to each well. Read at 595 nm.'}}),
+             ('ping', {})]
+    lines = [json.dumps({'jsonrpc': '2.0', 'method': 'notifications/initialized'})]
+    lines += [json.dumps({'jsonrpc': '2.0', 'id': i + 1, 'method': m, 'params': p})
+              for i, (m, p) in enumerate(calls)]
+    (seeds / f'{n}.jsonl').write_text('\n'.join(lines) + '\n')
+PY
+    ;;
   verdict)
     # The validator replies the agent tests script into the stub server.
     python3 - "$root/test/lit/agent/Inputs" "$seeds" <<'PY'
@@ -94,7 +114,7 @@ artifacts="$build/artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
 case "$target" in
   parser|sema|pipeline) dict=(-dict="$root/test/fuzz/plate.dict") ;;
-  stream|verdict|lsp) dict=(-dict="$root/test/fuzz/json.dict") ;;
+  stream|verdict|lsp|mcp) dict=(-dict="$root/test/fuzz/json.dict") ;;
   reader_csv|layout_csv) dict=(-dict="$root/test/fuzz/csv.dict") ;;
   *) dict=() ;;
 esac
