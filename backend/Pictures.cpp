@@ -296,6 +296,10 @@ std::string layoutMapSvg(const RunSetup &setup, const PlateShape &shape, const s
 
 namespace {
 
+/// Panels of the wells picture, and rows of step labels on the timeline.
+constexpr size_t kMaxPanels = 36;
+constexpr size_t kMaxLabelRows = 8;
+
 struct Panel {
   std::string heading, statement;
   std::vector<LiquidMix> wells; ///< row by row
@@ -410,6 +414,16 @@ std::string contentsMapsSvg(const std::vector<Command> &commands, const RunSetup
     }
   }
 
+  // A picture of a thousand plates helps nobody and weighs tens of MB: a
+  // long run shows its first panels and its last, and says what it left out.
+  size_t omitted = 0;
+  if (panels.size() > kMaxPanels) {
+    omitted = panels.size() - kMaxPanels;
+    Panel last = std::move(panels.back());
+    panels.resize(kMaxPanels - 1);
+    panels.push_back(std::move(last));
+  }
+
   const LiquidTable &liquids = twin.liquids();
   LiquidColours colours(setup, liquids);
   const bool big = shape.cols > 12;
@@ -453,6 +467,11 @@ std::string contentsMapsSvg(const std::vector<Command> &commands, const RunSetup
               {Anchor::Middle, 11, "#525252"});
   if (panels.empty())
     canvas.text(width / 2, 80, "no step of the run puts liquid into a well", {Anchor::Middle});
+  if (omitted)
+    canvas.text(width / 2, 54,
+                fmt::format("{} steps between panel {} and the last are not drawn", omitted,
+                            kMaxPanels - 1),
+                {Anchor::Middle, 11, "#d62728"});
   for (size_t p = 0; p < panels.size(); ++p) {
     const Panel &panel = panels[p];
     double left = 20 + double(p % perRow) * panelWidth;
@@ -715,6 +734,10 @@ std::string timelineSvg(const std::vector<Command> &commands, size_t executed,
     size_t row = 0;
     while (row < rowEnds.size() && rowEnds[row] > start)
       ++row;
+    // Beyond a few rows the labels of a dense stretch are left to the
+    // bars' tooltips.
+    if (row == kMaxLabelRows)
+      continue;
     if (row == rowEnds.size())
       rowEnds.push_back(0);
     rowEnds[row] = start + textWidth;
