@@ -36,6 +36,21 @@ config.substitutions.append(
     ("%sarif-check", "/usr/bin/python3 " + os.path.join(
         config.test_source_root, "diagnostics", "Inputs", "check_sarif.py")))
 config.substitutions.append(("%not", os.path.join(config.llvm_tools_dir, "not")))
+# Opentrons' own simulator checks the OT-2 backend's protocols
+# (test/lit/ot2, docs/porting.md): an installed `opentrons` package, else
+# the snapshot in ../shared/peers/opentrons (lit parameter
+# opentrons_snapshot or $PLATE_OPENTRONS_SNAPSHOT to put it elsewhere),
+# run by Debian's python3 with the packages tools/setup.sh installs. The
+# checker fails, saying what is missing, when neither is there.
+opentrons_snapshot = lit_config.params.get(
+    "opentrons_snapshot",
+    os.environ.get("PLATE_OPENTRONS_SNAPSHOT",
+                   os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)),
+                                "..", "shared", "peers", "opentrons")))
+config.environment["OPENTRONS_SNAPSHOT"] = os.path.abspath(opentrons_snapshot)
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+config.substitutions.append(("%opentrons-check", "/usr/bin/python3 " + os.path.join(
+    config.test_source_root, "ot2", "Inputs", "compare_wells.py")))
 # lit itself on a fixture suite (test/lit/harness), with this configuration.
 config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".format(
     os.path.join(os.path.dirname(os.path.dirname(lit.__file__)), "lit.py"),
