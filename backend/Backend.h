@@ -34,6 +34,9 @@ void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream 
 /// with the source text, then the loading plan and the summary.
 void emitListing(const ir::Module &module, const Platform &platform,
                  const SourceManager &sources, std::ostream &out);
+/// The statement text of a source line, trimmed, without its step label
+/// (`2. `): what a listing or an emitted protocol quotes of the script.
+std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line);
 /// The loading plan of language spec §11 plus the keys of RunSetup.h.
 Json loadingPlanJson(const ir::Module &module, const Platform &platform);
 /// `loading plan:` table and `summary:` line shared by both emitters.

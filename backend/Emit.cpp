@@ -58,8 +58,6 @@ void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream 
   }
 }
 
-namespace {
-/// The statement text of a source line without its step label (`2. `).
 std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line) {
   std::string text(sources.lineText(fileId, line));
   auto first = text.find_first_not_of(" \t");
@@ -75,7 +73,6 @@ std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_
     text = text.substr(digits + 2);
   return text;
 }
-} // namespace
 
 void emitListing(const ir::Module &module, const Platform &platform,
                  const SourceManager &sources, std::ostream &out) {

@@ -15,6 +15,10 @@ packages=(
   python3-jsonschema                    # lit checks SARIF output against its schema (docs/diagnostics.md)
   librsvg2-bin                          # lit renders every picture with rsvg-convert (docs/pictures.md)
   neovim                                # its LSP client, headless, tests `plate lsp` (docs/lsp.md)
+  # Opentrons' simulator (../shared/peers/opentrons) runs the OT-2 backend's
+  # protocols in lit (docs/porting.md); these are what it imports.
+  python3-pydantic python3-numpy python3-anyio python3-serial python3-click
+  python3-usb python3-packaging
 )
 # The test clients run on Node.js; a machine without it gets Debian's.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

@@ -36,6 +36,34 @@ config.substitutions.append(
     ("%sarif-check", "/usr/bin/python3 " + os.path.join(
         config.test_source_root, "diagnostics", "Inputs", "check_sarif.py")))
 config.substitutions.append(("%not", os.path.join(config.llvm_tools_dir, "not")))
+# Opentrons' own simulator checks the OT-2 backend's protocols
+# (test/lit/ot2, docs/porting.md): an installed `opentrons` package, else
+# the snapshot in ../shared/peers/opentrons (lit parameter
+# opentrons_snapshot or $PLATE_OPENTRONS_SNAPSHOT to put it elsewhere),
+# run by Debian's python3 with the packages tools/setup.sh installs. The
+# simulation tests need one of them (the `opentrons` feature below).
+opentrons_snapshot = lit_config.params.get(
+    "opentrons_snapshot",
+    os.environ.get("PLATE_OPENTRONS_SNAPSHOT",
+                   os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)),
+                                "..", "shared", "peers", "opentrons")))
+config.environment["OPENTRONS_SNAPSHOT"] = os.path.abspath(opentrons_snapshot)
+# Issue 17: where neither the package nor the snapshot is there (a machine
+# without ../shared), the simulation tests are skipped with a note that
+# says what is missing; everything else about the OT-2 backend is tested
+# regardless (test/lit/ot2/*.test without REQUIRES).
+import subprocess
+if os.path.isdir(os.path.join(opentrons_snapshot, "api", "src", "opentrons")) or \
+        subprocess.run(["/usr/bin/python3", "-c", "import opentrons"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("opentrons")
+else:
+    lit_config.note("Opentrons' simulator is not here (no `opentrons` package for "
+                    "/usr/bin/python3, no snapshot at {}): test/lit/ot2 simulation "
+                    "tests are skipped".format(os.path.abspath(opentrons_snapshot)))
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+config.substitutions.append(("%opentrons-check", "/usr/bin/python3 " + os.path.join(
+    config.test_source_root, "ot2", "Inputs", "compare_wells.py")))
 # lit itself on a fixture suite (test/lit/harness), with this configuration.
 config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".format(
     os.path.join(os.path.dirname(os.path.dirname(lit.__file__)), "lit.py"),

@@ -4,6 +4,7 @@
 #include "backend/Pictures.h"
 
 #include "backend/Backend.h"
+#include "backend/ot2/Ot2Emitter.h"
 #include "backend/TranslationValidation.h"
 
 #include <fmt/format.h>
@@ -84,7 +85,44 @@ static bool writeOutput(const std::string &path, const std::string &text,
   return true;
 }
 
+/// The passes that do not assume BioForge-1's head or deck: what the OT-2
+/// emitter lowers from (backend/ot2/Ot2Emitter.h).
+static constexpr const char *kOt2Pipeline = "normalize-units,track-volumes,lint-protocol";
+
+/// `--platform ot2`: the script as an Opentrons Python protocol.
+static int runOt2Compile(const CompileCommandOptions &options) {
+  if (options.emit != "bf1" || !options.loadingPlan.empty() || options.validate) {
+    std::cerr << "plate: error: --platform ot2 writes a Python protocol (its deck setup is its "
+                 "loading plan); --emit, --loading-plan and --validate are BioForge-1's\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  CompileOptions compileOptions = options.compile;
+  if (!compileOptions.passes)
+    compileOptions.passes = kOt2Pipeline;
+  Compilation compilation(compileOptions);
+  std::ostringstream dump;
+  bool ok = compilation.compile(dump);
+  std::cout << dump.str();
+  std::optional<ot2::Ot2Platform> platform;
+  if (ok)
+    platform = ot2::loadOt2Platform(compilation.options().stdlibDir, compilation.diags());
+  std::optional<std::string> protocol;
+  if (ok && platform) {
+    ot2::EmitOptions emitOptions;
+    emitOptions.manualFallback = options.manualFallback;
+    emitOptions.sourceName = std::filesystem::path(options.compile.input).filename().string();
+    protocol = ot2::emitProtocol(compilation.module(), *platform, compilation.sources(),
+                                 compilation.diags(), emitOptions);
+  }
+  ok = protocol && !compilation.diags().hasErrors() &&
+       writeOutput(options.output, *protocol, compilation.diags());
+  compilation.finishDiagnostics();
+  return exitFor(ok);
+}
+
 int runCompileCommand(const CompileCommandOptions &options) {
+  if (options.platform == "ot2")
+    return runOt2Compile(options);
   Compilation compilation(options.compile);
   if (options.emit == "ast") {
     bool ok = compilation.parse();

@@ -16,6 +16,12 @@ struct CompileCommandOptions {
   /// --validate: translation validation of the lowered stream against the
   /// script, with its figures; PLATE_VALIDATE=1 validates silently.
   bool validate = false;
+  /// --platform: bioforge1 (the default) or ot2, an Opentrons Python
+  /// protocol (backend/ot2, docs/porting.md).
+  std::string platform = "bioforge1";
+  /// --manual-fallback: where the OT-2 lacks a device, pause for the
+  /// operator instead of an error.
+  bool manualFallback = false;
 };
 
 int runCheckCommand(const CompileOptions &options);

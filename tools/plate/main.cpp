@@ -72,6 +72,13 @@ int main(int argc, char **argv) {
   compile->add_flag("--validate", compileOptions.validate,
                     "check that the command stream does what the script says (translation "
                     "validation; `plate run` always does)");
+  compile->add_option("--platform", compileOptions.platform,
+                      "the robot to compile for: bioforge1 (the default) or ot2 (an Opentrons "
+                      "OT-2 Python protocol, docs/porting.md)")
+      ->check(CLI::IsMember({"bioforge1", "ot2"}));
+  compile->add_flag("--manual-fallback", compileOptions.manualFallback,
+                    "--platform ot2: where the robot lacks a device (reader, lids, magnet), "
+                    "pause for the operator instead of an error");
   compile->add_flag("--list-passes", listPasses,
                     "list the registered passes in default pipeline order and exit (no FILE)");
   compile->add_option("--passes", passes,
