@@ -43,6 +43,45 @@ void finishCommonOptions(CompileOptions &options, const std::string &format) {
                   options.diagnosticsFormat == DiagnosticsFormat::Text;
 }
 
+/// `plate compile` and its options.
+CLI::App *addCompileCommand(CLI::App &app, CompileCommandOptions &options, std::string &format,
+                            std::string &passes, bool &listPasses) {
+  CLI::App *compile = app.add_subcommand(
+      "compile", "compile a script; --emit chooses what to print");
+  addCommonOptions(*compile, options.compile, format);
+  compile->add_option("--emit", options.emit,
+                      "what to emit: bf1 (commands, the default), bf1-json, ir, ast, or "
+                      "plate-map (the layout as an SVG picture)")
+      ->check(CLI::IsMember(emitKinds()));
+  compile->add_option("-o,--output", options.output, "output file (default: stdout)");
+  compile->add_option("--loading-plan", options.loadingPlan,
+                      "write the loading plan as JSON (language spec §11)");
+  compile->add_flag("--validate", options.validate,
+                    "check that the command stream does what the script says (translation "
+                    "validation; `plate run` always does)");
+  compile->add_option("--platform", options.platform,
+                      "the robot to compile for: bioforge1 (the default) or ot2 (an Opentrons "
+                      "OT-2 Python protocol, docs/porting.md)")
+      ->check(CLI::IsMember({"bioforge1", "ot2"}));
+  compile->add_flag("--manual-fallback", options.manualFallback,
+                    "--platform ot2: where the robot lacks a device (reader, lids, magnet), "
+                    "pause for the operator instead of an error");
+  compile->add_flag("--list-passes", listPasses,
+                    "list the registered passes in default pipeline order and exit (no FILE)");
+  compile->add_option("--passes", passes,
+                      "run this comma-separated pipeline instead of the default (empty: none)");
+  compile->add_flag("--print-after-all", options.compile.printAfterAll,
+                    "print the IR after every pass");
+  compile->add_option("--print-after", options.compile.printAfter,
+                      "print the IR after the named pass (repeatable)");
+  // Hidden: for debugging passes; the default is on in debug builds and
+  // under PLATE_VERIFY_EACH=1 (the test suites), off in release builds.
+  compile->add_flag("--verify-each,!--no-verify-each", options.compile.verifyEach,
+                    "run the IR verifier after every pass")
+      ->group("");
+  return compile;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -50,69 +89,57 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", std::string("plate ") + PLATE_VERSION);
   app.require_subcommand(1);
 
+  // Only the invoked command's options are built: CLI11 spent about a
+  // third of a short command's start-up on adding the options of every
+  // command (bench/README.md, startup).
+  static constexpr std::string_view kCommands[] = {"check", "compile", "run",   "translate",
+                                                   "eval",  "align",   "mcp",   "lsp"};
+  std::string_view invoked = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  bool known = std::find(std::begin(kCommands), std::end(kCommands), invoked) != std::end(kCommands);
+  // An option of plate itself (`--version`) needs no command; help, an
+  // unknown command and no argument at all list every command.
+  bool all = !known && (invoked.empty() || invoked == "-h" || invoked == "--help" ||
+                        invoked.front() != '-');
+  auto wants = [&](std::string_view name) { return all || invoked == name; };
+
   CompileOptions checkOptions;
   std::string checkFormat = "text";
-  CLI::App *check = app.add_subcommand("check", "check a script and print its diagnostics");
-  addCommonOptions(*check, checkOptions, checkFormat);
+  CLI::App *check = nullptr;
+  if (wants("check")) {
+    check = app.add_subcommand("check", "check a script and print its diagnostics");
+    addCommonOptions(*check, checkOptions, checkFormat);
+  }
 
   CompileCommandOptions compileOptions;
   std::string compileFormat = "text";
   std::string passes;
   bool listPasses = false;
-  CLI::App *compile = app.add_subcommand(
-      "compile", "compile a script; --emit chooses what to print");
-  addCommonOptions(*compile, compileOptions.compile, compileFormat);
-  compile->add_option("--emit", compileOptions.emit,
-                      "what to emit: bf1 (commands, the default), bf1-json, ir, ast, or "
-                      "plate-map (the layout as an SVG picture)")
-      ->check(CLI::IsMember(emitKinds()));
-  compile->add_option("-o,--output", compileOptions.output, "output file (default: stdout)");
-  compile->add_option("--loading-plan", compileOptions.loadingPlan,
-                      "write the loading plan as JSON (language spec §11)");
-  compile->add_flag("--validate", compileOptions.validate,
-                    "check that the command stream does what the script says (translation "
-                    "validation; `plate run` always does)");
-  compile->add_option("--platform", compileOptions.platform,
-                      "the robot to compile for: bioforge1 (the default) or ot2 (an Opentrons "
-                      "OT-2 Python protocol, docs/porting.md)")
-      ->check(CLI::IsMember({"bioforge1", "ot2"}));
-  compile->add_flag("--manual-fallback", compileOptions.manualFallback,
-                    "--platform ot2: where the robot lacks a device (reader, lids, magnet), "
-                    "pause for the operator instead of an error");
-  compile->add_flag("--list-passes", listPasses,
-                    "list the registered passes in default pipeline order and exit (no FILE)");
-  compile->add_option("--passes", passes,
-                      "run this comma-separated pipeline instead of the default (empty: none)");
-  compile->add_flag("--print-after-all", compileOptions.compile.printAfterAll,
-                    "print the IR after every pass");
-  compile->add_option("--print-after", compileOptions.compile.printAfter,
-                      "print the IR after the named pass (repeatable)");
-  // Hidden: for debugging passes; the default is on in debug builds and
-  // under PLATE_VERIFY_EACH=1 (the test suites), off in release builds.
-  compile->add_flag("--verify-each,!--no-verify-each", compileOptions.compile.verifyEach,
-                    "run the IR verifier after every pass")
-      ->group("");
+  CLI::App *compile = nullptr;
+  if (wants("compile")) {
+    compile = addCompileCommand(app, compileOptions, compileFormat, passes, listPasses);
+  }
   RunCommandOptions runOptions;
   std::string runFormat = "text";
-  CLI::App *run = app.add_subcommand(
-      "run", "compile a script (or read a saved .jsonl stream) and execute it on the simulator");
-  addCommonOptions(*run, runOptions.compile, runFormat);
-  run->get_option("FILE")->description("a .plate script or a .jsonl command stream");
-  addRunOptions(*run, runOptions);
+  CLI::App *run = nullptr;
+  if (wants("run")) {
+    run = app.add_subcommand(
+        "run", "compile a script (or read a saved .jsonl stream) and execute it on the simulator");
+    addCommonOptions(*run, runOptions.compile, runFormat);
+    run->get_option("FILE")->description("a .plate script or a .jsonl command stream");
+    addRunOptions(*run, runOptions);
+  }
 
   TranslateOptions translateOptions;
-  CLI::App *translate = addTranslateCommand(app, translateOptions);
-
+  CLI::App *translate = wants("translate") ? addTranslateCommand(app, translateOptions) : nullptr;
   EvalOptions evalOptions;
-  CLI::App *eval = addEvalCommand(app, evalOptions);
-
+  CLI::App *eval = wants("eval") ? addEvalCommand(app, evalOptions) : nullptr;
   AlignOptions alignOptions;
-  CLI::App *align = addAlignCommand(app, alignOptions);
-
+  CLI::App *align = wants("align") ? addAlignCommand(app, alignOptions) : nullptr;
   McpOptions mcpOptions;
-  CLI::App *mcp = addMcpCommand(app, mcpOptions);
+  CLI::App *mcp = wants("mcp") ? addMcpCommand(app, mcpOptions) : nullptr;
   LspOptions lspOptions;
-  CLI::App *lsp = addLspCommand(app, lspOptions);
+  CLI::App *lsp = wants("lsp") ? addLspCommand(app, lspOptions) : nullptr;
+  auto chosen = [](CLI::App *command) { return command && *command; };
 
   // --list-passes needs no FILE, so it is handled before FILE is required.
   for (int i = 1; i < argc; ++i)
@@ -152,11 +179,11 @@ int main(int argc, char **argv) {
     return app.exit(error) == 0 ? 0 : static_cast<int>(ExitCode::Usage);
   }
 
-  if (*check) {
+  if (chosen(check)) {
     finishCommonOptions(checkOptions, checkFormat);
     return runCheckCommand(checkOptions);
   }
-  if (*compile) {
+  if (chosen(compile)) {
     finishCommonOptions(compileOptions.compile, compileFormat);
     if (compile->count("--passes")) {
       std::string error;
@@ -179,19 +206,19 @@ int main(int argc, char **argv) {
       }
     return runCompileCommand(compileOptions);
   }
-  if (*run) {
+  if (chosen(run)) {
     finishCommonOptions(runOptions.compile, runFormat);
     return runRunCommand(runOptions);
   }
-  if (*translate)
+  if (chosen(translate))
     return runTranslateCommand(translateOptions);
-  if (*eval)
+  if (chosen(eval))
     return runEvalCommand(evalOptions);
-  if (*align)
+  if (chosen(align))
     return runAlignCommand(alignOptions);
-  if (*mcp)
+  if (chosen(mcp))
     return runMcpCommand(mcpOptions);
-  if (*lsp)
+  if (chosen(lsp))
     return runLspCommand(lspOptions);
   return static_cast<int>(ExitCode::Usage);
 }
