@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "tools/plate/JsonRpcErrors.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -68,11 +70,11 @@ bool writeMessage(int fd, const nlohmann::json &message);
 
 /// The JSON-RPC error codes of LSP 3.17 that the server sends.
 enum class ErrorCode : int {
-  ParseError = -32700,
-  InvalidRequest = -32600,
-  MethodNotFound = -32601,
-  InvalidParams = -32602,
-  InternalError = -32603,
+  ParseError = jsonrpc::kParseError,
+  InvalidRequest = jsonrpc::kInvalidRequest,
+  MethodNotFound = jsonrpc::kMethodNotFound,
+  InvalidParams = jsonrpc::kInvalidParams,
+  InternalError = jsonrpc::kInternalError,
   ServerNotInitialized = -32002,
   RequestFailed = -32803,
 };

@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "tools/plate/JsonRpcErrors.h"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -31,11 +33,11 @@ using Json = nlohmann::ordered_json;
 
 /// JSON-RPC 2.0 error codes (and MCP's resource-not-found).
 enum ErrorCode : int {
-  ParseError = -32700,
-  InvalidRequest = -32600,
-  MethodNotFound = -32601,
-  InvalidParams = -32602,
-  InternalError = -32603,
+  ParseError = jsonrpc::kParseError,
+  InvalidRequest = jsonrpc::kInvalidRequest,
+  MethodNotFound = jsonrpc::kMethodNotFound,
+  InvalidParams = jsonrpc::kInvalidParams,
+  InternalError = jsonrpc::kInternalError,
   ResourceNotFound = -32002,
 };
 
