@@ -109,6 +109,10 @@ private:
   void emitTransfer(const ir::TransferOp &transfer, bool reuse);
   void emitIncubate(const ir::IncubateOp &incubate);
   void emitShake(const ir::ShakeOp &shake);
+  /// The timed part of an incubation on the plate's holder; the lid
+  /// pauses around it are emitIncubate's.
+  void holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated);
+  void holdOnTemperatureModule(const ir::IncubateOp &incubate);
   /// Where the OT-2 lacks a device: E603, or a pause with `instruction`.
   /// `liftsPlate`: the operator takes the plate off the deck (a lid does not).
   void lacking(std::string_view what, std::string_view device, std::string instruction,
@@ -125,6 +129,10 @@ private:
   using PipetteUnits = std::vector<std::pair<Mounted *, std::vector<Unit>>>;
   /// Units grouped by the mounted pipette that serves each; nullopt (after
   /// E506) when none takes the volume.
+  /// One holder for the plate, since an OT-2 cannot move it: the
+  /// temperature module when an incubation is below the heater-shaker's
+  /// range and nothing shakes, else the heater-shaker as needed.
+  void choosePlateHolder();
   std::optional<PipetteUnits> byPipette(const std::vector<Unit> &units, const Quantity &volume);
   /// Non-contact fills of `volume` each from `liquid`: the tip stays above
   /// the wells, so each trip fills as many as the tip holds.
@@ -132,6 +140,11 @@ private:
                      const std::vector<Unit> &units);
   /// The largest volume one trip of a pipette with this many channels takes.
   double largestTrip(bool column) const;
+  /// How many equal trips move `volumeUl` into one well: 1 when a mounted
+  /// pipette takes it, else enough trips of the largest pipette. The
+  /// parts are equal, not "full tips and a rest", so that no trip falls
+  /// below the pipette's minimum.
+  unsigned tripsFor(double volumeUl) const;
 
   //--- output --------------------------------------------------------------------//
   void call(const std::string &code);
@@ -166,6 +179,10 @@ private:
   double wasteUl_ = 0;
   bool wasteReported_ = false;
   bool needsHeaterShaker_ = false;
+  /// The plate sits on the temperature module for the whole run: the
+  /// script keeps it below the heater-shaker's range and never shakes it
+  /// (chosen before the walks, `choosePlateHolder`).
+  bool onTemperatureModule_ = false;
   bool needsWaste_ = false;
   unsigned columnsUsed_ = 0, largeUsed_ = 0, tubesUsed_ = 0;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
@@ -326,11 +343,19 @@ double Emitter::largestTrip(bool column) const {
   return largest;
 }
 
+unsigned Emitter::tripsFor(double volumeUl) const {
+  double largest = std::max(largestTrip(false), largestTrip(true));
+  if (largest <= 0 || volumeUl <= largest + kSlack)
+    return 1;
+  return static_cast<unsigned>(std::ceil(volumeUl / largest - kSlack));
+}
+
 std::optional<Emitter::PipetteUnits> Emitter::byPipette(const std::vector<Unit> &units,
                                                        const Quantity &volume) {
   PipetteUnits groups;
+  double part = volume.value / tripsFor(volume.value);
   for (const Unit &unit : units) {
-    Mounted *pipette = pipetteFor(volume.value, unit.column);
+    Mounted *pipette = pipetteFor(part, unit.column);
     if (!pipette) {
       report(DiagId::PipetteRange, fmt::format("{}", volume), platform_.robotType,
              pipetteRanges());
@@ -348,6 +373,16 @@ std::optional<Emitter::PipetteUnits> Emitter::byPipette(const std::vector<Unit> 
 
 void Emitter::fillFromAbove(Mounted &pipette, ir::LiquidId liquid, double volume,
                             const std::vector<Unit> &units) {
+  if (unsigned trips = tripsFor(volume); trips > 1) {
+    double part = volume / trips;
+    for (const Unit &unit : units)
+      for (unsigned trip = 0; trip < trips; ++trip) {
+        call(fmt::format("{}.aspirate({}, {})", pipette.var, number(part),
+                         draw(liquid, part, pipette)));
+        call(fmt::format("{}.dispense({}, {}.top())", pipette.var, number(part), target(unit)));
+      }
+    return;
+  }
   size_t perTrip = std::max<size_t>(
       1, static_cast<size_t>(std::floor(pipette.pipette->maxUl / volume + kSlack)));
   for (size_t at = 0; at < units.size(); at += perTrip) {
@@ -371,7 +406,9 @@ void Emitter::emitDispense(const ir::DispenseOp &dispense) {
   for (const ir::Portion &portion : dispense.portions) {
     const ir::Liquid &liquid = module_.liquid(portion.liquid);
     bool fromTubes = liquid.role != ir::LiquidRole::Reagent;
-    std::vector<Unit> units = unitsOf(portion.wells.columnMajor(), volume, !fromTubes);
+    unsigned trips = tripsFor(volume);
+    double part = volume / trips;
+    std::vector<Unit> units = unitsOf(portion.wells.columnMajor(), part, !fromTubes);
     // Per source: a tip (set) per pipette for the portion, several wells a trip.
     std::optional<PipetteUnits> groups = byPipette(units, dispense.volume);
     if (!groups)
@@ -380,9 +417,14 @@ void Emitter::emitDispense(const ir::DispenseOp &dispense) {
       if (!shared) {
         for (const Unit &unit : pipetteUnits) {
           call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
-          call(fmt::format("{}.aspirate({}, {})", pipette->var, number(volume),
-                           draw(portion.liquid, volume, *pipette)));
-          call(fmt::format("{}.dispense({}, {})", pipette->var, number(volume), target(unit)));
+          // Every trip but the last stays above the well: a tip that has
+          // touched the well's liquid must not go back into the source.
+          for (unsigned trip = 1; trip <= trips; ++trip) {
+            call(fmt::format("{}.aspirate({}, {})", pipette->var, number(part),
+                             draw(portion.liquid, part, *pipette)));
+            call(fmt::format("{}.dispense({}, {}{})", pipette->var, number(part), target(unit),
+                             trip < trips ? ".top()" : ""));
+          }
           if (dispense.mix)
             call(fmt::format("{}.mix({}, {}, {})", pipette->var, dispense.mix->cycles,
                              number(dispense.mix->volume.value), target(unit)));
@@ -487,7 +529,8 @@ void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
   std::map<Mounted *, std::string> fillTips;
   for (unsigned cycle = 1; cycle <= wash.cycles; ++cycle) {
     comment(fmt::format("wash cycle {} of {}", cycle, wash.cycles));
-    std::optional<PipetteUnits> groups = byPipette(unitsOf(wells, volume, true), wash.volume);
+    std::optional<PipetteUnits> groups =
+        byPipette(unitsOf(wells, volume / tripsFor(volume), true), wash.volume);
     if (!groups)
       return;
     for (auto &[pipette, units] : *groups) {
@@ -530,7 +573,9 @@ void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
   // Pairs one at a time, in the script's order: a serial dilution's next
   // pair draws the mixture the previous one left.
   double volume = transfer.volume.value;
-  Mounted *pipette = pipetteFor(volume, false);
+  unsigned trips = tripsFor(volume);
+  double part = volume / trips;
+  Mounted *pipette = pipetteFor(part, false);
   if (!pipette) {
     report(DiagId::PipetteRange, fmt::format("{}", transfer.volume), platform_.robotType,
            pipetteRanges());
@@ -541,8 +586,10 @@ void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
   for (const auto &[from, to] : transfer.pairs) {
     if (!reuse)
       call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
-    call(fmt::format("{}.aspirate({}, plate[\"{}\"])", pipette->var, number(volume), from.name()));
-    call(fmt::format("{}.dispense({}, plate[\"{}\"])", pipette->var, number(volume), to.name()));
+    for (unsigned trip = 0; trip < trips; ++trip) {
+      call(fmt::format("{}.aspirate({}, plate[\"{}\"])", pipette->var, number(part), from.name()));
+      call(fmt::format("{}.dispense({}, plate[\"{}\"])", pipette->var, number(part), to.name()));
+    }
     if (transfer.mix)
       call(fmt::format("{}.mix({}, {}, plate[\"{}\"])", pipette->var, transfer.mix->cycles,
                        number(transfer.mix->volume.value), to.name()));
@@ -556,18 +603,21 @@ void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
 void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
   double celsius = incubate.temperature.value;
   bool heated = celsius > platform_.roomTempMaxCelsius + kSlack;
-  const HeaterShaker &module = platform_.heaterShaker;
-  if (celsius < platform_.roomTempMinCelsius - kSlack)
-    report(DiagId::Cooling, fmt::format("{}", incubate.temperature),
-           fmt::format("{} °C", number(platform_.roomTempMinCelsius)), platform_.name);
-  if (heated && (celsius < module.minCelsius - kSlack || celsius > module.maxCelsius + kSlack))
-    report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", incubate.temperature),
-           "heater-shaker", number(module.minCelsius), fmt::format("{} °C", number(module.maxCelsius)));
-  if (incubate.shaking && (incubate.shaking->value < module.minRpm - kSlack ||
-                           incubate.shaking->value > module.maxRpm + kSlack))
-    report(DiagId::OutOfRange, "shaking speed", fmt::format("{}", *incubate.shaking),
-           "heater-shaker", number(module.minRpm), fmt::format("{} rpm", number(module.maxRpm)));
-  needsHeaterShaker_ |= heated || incubate.shaking.has_value();
+  bool cooled = celsius < platform_.roomTempMinCelsius - kSlack;
+  const HeaterShaker &heaterShaker = platform_.heaterShaker;
+  if (!onTemperatureModule_ && (cooled || (heated && celsius < heaterShaker.minCelsius - kSlack))) {
+    // Only reached when the script also shakes (choosePlateHolder): the
+    // plate stays on the heater-shaker, which cannot hold this temperature.
+    lacking(fmt::format("an incubation at {} in a script that shakes", incubate.temperature),
+            fmt::format("a module that holds {} and shakes (the plate cannot move between the "
+                        "temperature module and the heater-shaker without a gripper)",
+                        incubate.temperature),
+            fmt::format("line {}: incubate the plate at {} for {} s off the deck, put it back in "
+                        "slot {}, then resume",
+                        op_->loc.line, incubate.temperature, number(incubate.time.value),
+                        platform_.plateSlot));
+    return;
+  }
   bool lid = incubate.lidOn || incubate.dark;
   if (lid)
     lacking("an incubation with the lid on", "lid handling",
@@ -575,6 +625,28 @@ void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
                         op_->loc.line, platform_.plateSlot,
                         incubate.dark ? " and keep it out of the light" : ""),
             false);
+  if (onTemperatureModule_ && (heated || cooled))
+    holdOnTemperatureModule(incubate);
+  else
+    holdOnHeaterShaker(incubate, heated);
+  if (lid && options_.manualFallback) // without it, the error is reported once, above
+    lacking("an incubation with the lid on", "lid handling",
+            fmt::format("line {}: take the lid off the plate in slot {}, then resume",
+                        op_->loc.line, platform_.plateSlot),
+            false);
+}
+
+void Emitter::holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated) {
+  const HeaterShaker &module = platform_.heaterShaker;
+  double celsius = incubate.temperature.value;
+  if (heated && celsius > module.maxCelsius + kSlack)
+    report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", incubate.temperature),
+           "heater-shaker", number(module.minCelsius), fmt::format("{} °C", number(module.maxCelsius)));
+  if (incubate.shaking && (incubate.shaking->value < module.minRpm - kSlack ||
+                           incubate.shaking->value > module.maxRpm + kSlack))
+    report(DiagId::OutOfRange, "shaking speed", fmt::format("{}", *incubate.shaking),
+           "heater-shaker", number(module.minRpm), fmt::format("{} rpm", number(module.maxRpm)));
+  needsHeaterShaker_ |= heated || incubate.shaking.has_value();
   if (heated)
     call(fmt::format("heater_shaker.set_and_wait_for_temperature({})", number(celsius)));
   if (incubate.shaking)
@@ -585,11 +657,36 @@ void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
     call("heater_shaker.deactivate_shaker()");
   if (heated)
     call("heater_shaker.deactivate_heater()");
-  if (lid && options_.manualFallback) // without it, the error is reported once, above
-    lacking("an incubation with the lid on", "lid handling",
-            fmt::format("line {}: take the lid off the plate in slot {}, then resume",
-                        op_->loc.line, platform_.plateSlot),
-            false);
+}
+
+void Emitter::holdOnTemperatureModule(const ir::IncubateOp &incubate) {
+  const TemperatureModule &module = platform_.temperatureModule;
+  double celsius = incubate.temperature.value;
+  if (celsius < module.minCelsius - kSlack || celsius > module.maxCelsius + kSlack)
+    report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", incubate.temperature),
+           "temperature module", number(module.minCelsius),
+           fmt::format("{} °C", number(module.maxCelsius)));
+  call(fmt::format("temperature_module.set_temperature({})", number(celsius)));
+  call(fmt::format("protocol.delay(seconds={})", number(incubate.time.value)));
+  call("temperature_module.deactivate()");
+}
+
+void Emitter::choosePlateHolder() {
+  bool shakes = false, belowHeaterShaker = false;
+  for (const ir::Op &op : module_.ops) {
+    if (op.manual)
+      continue;
+    if (op.as<ir::ShakeOp>())
+      shakes = true;
+    if (const auto *incubate = op.as<ir::IncubateOp>()) {
+      double celsius = incubate->temperature.value;
+      shakes |= incubate->shaking.has_value();
+      bool offRoom = celsius < platform_.roomTempMinCelsius - kSlack ||
+                     celsius > platform_.roomTempMaxCelsius + kSlack;
+      belowHeaterShaker |= offRoom && celsius < platform_.heaterShaker.minCelsius - kSlack;
+    }
+  }
+  onTemperatureModule_ = belowHeaterShaker && !shakes;
 }
 
 void Emitter::emitShake(const ir::ShakeOp &shake) {
@@ -807,7 +904,15 @@ std::optional<std::string> Emitter::header() {
   };
   std::string deck;
   std::string plateLabel = fmt::format("Sample plate ({})", module_.plateType);
-  if (needsHeaterShaker_) {
+  if (onTemperatureModule_) {
+    deck += fmt::format("    temperature_module = protocol.load_module({}, {})  # deck setup\n",
+                        pyString(platform_.temperatureModule.loadName),
+                        pyString(platform_.plateSlot));
+    deck += fmt::format("    adapter = temperature_module.load_adapter({})  # deck setup\n",
+                        pyString(platform_.temperatureModule.adapter));
+    deck += fmt::format("    plate = adapter.load_labware({}, {})  # deck setup\n",
+                        pyString(plate_->loadName), pyString(plateLabel));
+  } else if (needsHeaterShaker_) {
     deck += fmt::format("    heater_shaker = protocol.load_module({}, {})  # deck setup\n",
                         pyString(platform_.heaterShaker.loadName), pyString(platform_.plateSlot));
     deck += fmt::format("    adapter = heater_shaker.load_adapter({})  # deck setup\n",
@@ -905,6 +1010,7 @@ std::optional<std::string> Emitter::run() {
                   module_.plateType, platform_.robotType, known);
     return std::nullopt;
   }
+  choosePlateHolder();
   // Planning: every pipette available.
   for (const Pipette &pipette : platform_.pipettes) {
     std::string var = pipette.name.substr(0, pipette.name.find('_'));

@@ -123,6 +123,11 @@ std::optional<Ot2Platform> loadOt2Platform(const std::string &stdlibDir, Diagnos
                            fields.get<double>(heaterShaker, "max_celsius"),
                            fields.get<double>(heaterShaker, "min_rpm"),
                            fields.get<double>(heaterShaker, "max_rpm")};
+  auto temperatureModule = top["temperature_module"];
+  platform.temperatureModule = {fields.get<std::string>(temperatureModule, "load_name"),
+                                fields.get<std::string>(temperatureModule, "adapter"),
+                                fields.get<double>(temperatureModule, "min_celsius"),
+                                fields.get<double>(temperatureModule, "max_celsius")};
   platform.plateSlot = fields.get<std::string>(top["deck"], "plate_slot");
   if (const toml::array *slots = root.at_path("deck.slots").as_array())
     for (const toml::node &slot : *slots)

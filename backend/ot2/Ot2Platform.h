@@ -43,6 +43,11 @@ struct HeaterShaker {
   double minRpm = 0, maxRpm = 0;
 };
 
+struct TemperatureModule {
+  std::string loadName, adapter;
+  double minCelsius = 0, maxCelsius = 0;
+};
+
 struct Ot2Platform {
   std::string name, description, robotType, apiLevel;
   double roomTempMinCelsius = 20, roomTempMaxCelsius = 25;
@@ -51,6 +56,7 @@ struct Ot2Platform {
   std::vector<PlateLabware> plates;
   Container reservoir, largeReservoir, tubeRack, liquidWaste;
   HeaterShaker heaterShaker;
+  TemperatureModule temperatureModule;
   std::string plateSlot;
   std::vector<std::string> freeSlots; ///< in the order labware takes them
 
