@@ -328,10 +328,104 @@ unsigned tipLowerBound(const ir::Module &module, const Platform &platform) {
   return reservoir + static_cast<unsigned>(contact.size());
 }
 
+namespace {
+
+unsigned tripsFor(double volumeUl, double capacityUl) {
+  return std::max(1u, static_cast<unsigned>(std::ceil(volumeUl / capacityUl - 1e-9)));
+}
+
+/// The smallest positive amount a removal takes from one of its wells:
+/// every position holds at least one well, so it needs at least that
+/// well's trips.
+double smallestAmount(const std::vector<ir::WellAmount> &amounts, WellSet &wells) {
+  double smallest = 0;
+  for (const ir::WellAmount &amount : amounts)
+    if (amount.volume.value > 1e-9) {
+      wells.insert(amount.well);
+      smallest = smallest == 0 ? amount.volume.value : std::min(smallest, amount.volume.value);
+    }
+  return smallest;
+}
+
+unsigned platePipettingBound(const ir::Op &op, const HeadGeometry &geometry,
+                             double capacityUl) {
+  auto positions = [&](const WellSet &wells) { return headPositionLowerBound(wells, geometry); };
+  if (const auto *dispense = op.as<ir::DispenseOp>()) {
+    WellSet wells = pipettedWells(op);
+    unsigned cover = positions(wells);
+    return cover * tripsFor(dispense->volume.value, capacityUl) + (dispense->mix ? cover : 0);
+  }
+  if (const auto *aspirate = op.as<ir::AspirateOp>()) {
+    // track-volumes resolves `all` per well; a volume stays as written.
+    if (aspirate->resolved.empty() && aspirate->volume)
+      return positions(aspirate->wells) * tripsFor(aspirate->volume->value, capacityUl);
+    WellSet wells;
+    double smallest = smallestAmount(aspirate->resolved, wells);
+    return wells.empty() ? 0 : positions(wells) * tripsFor(smallest, capacityUl);
+  }
+  if (const auto *wash = op.as<ir::WashOp>()) {
+    WellSet emptied;
+    double smallest = smallestAmount(wash->emptied, emptied);
+    unsigned first = emptied.empty() ? 0 : positions(emptied) * tripsFor(smallest, capacityUl);
+    // Each cycle fills every well and takes the fill out again.
+    unsigned perCycle = 2 * positions(wash->wells) * tripsFor(wash->volume.value, capacityUl);
+    return first + wash->cycles * perCycle;
+  }
+  if (op.as<ir::MixOp>())
+    return positions(pipettedWells(op));
+  if (const auto *transfer = op.as<ir::TransferOp>()) {
+    unsigned trips = transferTrips(transfer->volume.value, capacityUl);
+    return transferLowerBound(*transfer, geometry) * (2 * trips + (transfer->mix ? 1 : 0));
+  }
+  return 0;
+}
+
+} // namespace
+
+std::vector<StepPipetting> platePipettingBySteps(const ir::Module &highLevel,
+                                                 const std::vector<backend::Command> &commands,
+                                                 const Platform &platform) {
+  std::vector<StepPipetting> steps;
+  std::optional<HeadGeometry> geometry = headGeometry(highLevel, platform);
+  if (!geometry)
+    return steps;
+  // Statements are told apart by source line and step label: a procedure's
+  // body lines recur under each call's label.
+  std::map<std::pair<uint32_t, std::string>, size_t> index;
+  for (const ir::Op &op : highLevel.ops) {
+    if (op.manual || pipettedWells(op).empty())
+      continue;
+    auto key = std::make_pair(op.loc.line, op.step);
+    auto [it, fresh] = index.emplace(key, steps.size());
+    if (fresh)
+      steps.push_back({op.loc.line, op.step, 0, 0});
+    steps[it->second].bound += platePipettingBound(op, *geometry, platform.tipCapacityUl);
+  }
+  for (const backend::Command &command : commands) {
+    backend::CommandOp op = command.fields.op;
+    if (op != backend::CommandOp::Aspirate && op != backend::CommandOp::Dispense &&
+        op != backend::CommandOp::Mix)
+      continue;
+    if (command.fields.slot != platform.samplePlateSlot)
+      continue;
+    auto it = index.find({command.line, command.step});
+    if (it != index.end())
+      ++steps[it->second].commands;
+  }
+  return steps;
+}
+
 Quality measureQuality(const CompileResult &result, const Platform &platform) {
   Quality quality;
   quality.headPositions = result.headPositions;
   quality.headPositionBound = result.headPositionBound;
+  if (result.highLevel) {
+    quality.steps = platePipettingBySteps(*result.highLevel, result.commands, platform);
+    for (const StepPipetting &step : quality.steps) {
+      quality.plateCommands += step.commands;
+      quality.plateCommandBound += step.bound;
+    }
+  }
   quality.tipsUsed = backend::countTips(result.commands, platform).tips;
   quality.robotSeconds = backend::robotSeconds(result.commands, platform);
   quality.handlingSeconds = handlingSeconds(result.commands, platform);

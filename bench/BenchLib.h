@@ -74,8 +74,31 @@ CompileResult compileStaged(const CompileRequest &request);
 
 //===--- Schedule quality --------------------------------------------------===//
 
+/// One INSTRUMENT pipetting statement's plate pipetting commands in the
+/// emitted stream (LH.Aspirate, LH.Dispense and LH.Mix at the sample
+/// plate), against the fewest any schedule needs.
+struct StepPipetting {
+  uint32_t line = 0;
+  std::string step;
+  unsigned commands = 0, bound = 0;
+};
+
+/// Per pipetting statement of `highLevel` (the module after
+/// track-volumes), what `commands` does at the plate and the bound: a
+/// window cover per row in which one position serves any subset of its
+/// channels' wells whatever liquid each channel carries (the volume per
+/// well of one statement is the same), times the trips a tip's capacity
+/// forces, plus one Mix per position where the statement mixes; a
+/// transfer's positions are `transferLowerBound`'s.
+std::vector<StepPipetting> platePipettingBySteps(const ir::Module &highLevel,
+                                                 const std::vector<backend::Command> &commands,
+                                                 const Platform &platform);
+
 struct Quality {
   unsigned headPositions = 0, headPositionBound = 0;
+  /// Counted on the emitted stream (platePipettingBySteps), summed.
+  unsigned plateCommands = 0, plateCommandBound = 0;
+  std::vector<StepPipetting> steps;
   unsigned tipsUsed = 0, tipBound = 0;
   double robotSeconds = 0;
   double handlingSeconds = 0;      ///< robot time less waits, shaking, heating

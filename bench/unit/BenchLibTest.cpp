@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace plate;
 using namespace plate::bench;
@@ -160,3 +161,49 @@ TEST(Heap, PeakCoversALiveAllocation) {
 }
 
 } // namespace
+
+TEST(PlatePipetting, CountedOnTheStreamAgainstTheBound) {
+  // Bradford step 1 dispenses 10 uL of the layout into 33 wells: 11 head
+  // positions cover them, but the stream dispenses once per liquid per
+  // position (16); step 2 (one reagent) meets its bound.
+  std::optional<std::string> text =
+      readWholeFile(std::string(PLATE_SOURCE_DIR) + "/docs/examples/bradford.plate");
+  ASSERT_TRUE(text);
+  CompileResult result = compileText(*text);
+  ASSERT_TRUE(result.ok) << result.firstError;
+  std::vector<StepPipetting> steps =
+      platePipettingBySteps(*result.highLevel, result.commands, benchPlatform());
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].step, "1");
+  EXPECT_EQ(steps[0].commands, 16u);
+  EXPECT_EQ(steps[0].bound, 11u);
+  EXPECT_EQ(steps[1].commands, 11u);
+  EXPECT_EQ(steps[1].bound, 11u);
+}
+
+TEST(PlatePipetting, NoScheduleBeatsTheBound) {
+  // A bound the compiler's own stream undercuts is no bound: every step of
+  // every corpus ground truth and example is checked.
+  std::vector<std::string> scripts = {"/docs/examples/bradford.plate",
+                                      "/docs/examples/il6_elisa.plate",
+                                      "/bench/elisa96_full.plate"};
+  for (const auto &entry : std::filesystem::directory_iterator(
+           std::string(PLATE_SOURCE_DIR) + "/test/corpus"))
+    scripts.push_back(entry.path().string().substr(std::string(PLATE_SOURCE_DIR).size()) +
+                      "/truth.plate");
+  unsigned checkedSteps = 0;
+  for (const std::string &script : scripts) {
+    std::optional<std::string> text = readWholeFile(std::string(PLATE_SOURCE_DIR) + script);
+    ASSERT_TRUE(text) << script;
+    CompileResult result = compileText(*text);
+    if (!result.ok)
+      continue; // a script that needs --layout; the examples all compile
+    for (const StepPipetting &step :
+         platePipettingBySteps(*result.highLevel, result.commands, benchPlatform())) {
+      EXPECT_GE(step.commands, step.bound) << script << " line " << step.line;
+      EXPECT_GT(step.bound, 0u) << script << " line " << step.line;
+      ++checkedSteps;
+    }
+  }
+  EXPECT_GT(checkedSteps, 200u);
+}
