@@ -87,6 +87,9 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
     put(ActionClass::Prepare,
         {"prepare", "prepared", "dilute", "diluted", "reconstitute", "reconstituted", "dissolve",
          "dissolved", "premix", "premixed", "make"});
+    // Bench work on tubes, never the robot's: its times and speeds are no step.
+    put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuging", "spin", "spun",
+                               "vortex", "vortexed", "vortexing", "sonicate", "sonicated"});
     put(ActionClass::Equilibrate,
         {"equilibrate", "equilibrated", "bring", "brought", "warm", "cool", "cooled", "reach",
          "thaw", "thawed"});
@@ -360,6 +363,32 @@ std::string colonPrefix(std::string_view text) {
   return std::string(prefix);
 }
 
+/// The text with every bracketed part left out.
+std::string withoutBrackets(std::string_view s) {
+  std::string out;
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(')
+      ++depth;
+    else if (c == ')' && depth > 0)
+      --depth;
+    else if (depth == 0)
+      out += c;
+  }
+  return out;
+}
+
+/// Whether `label` numbers an item under `parent` ("5.1" under "5", "5."
+/// or "5)"; "2a" under "2").
+bool subLabelOf(std::string_view label, std::string_view parent) {
+  while (!parent.empty() && (parent.back() == '.' || parent.back() == ')'))
+    parent.remove_suffix(1);
+  if (parent.empty() || label.size() <= parent.size() || label.substr(0, parent.size()) != parent)
+    return false;
+  char next = label[parent.size()];
+  return next == '.' || (next >= 'a' && next <= 'z');
+}
+
 bool allCapsHeading(std::string_view s) {
   unsigned upper = 0, lower = 0;
   for (char c : s) {
@@ -431,7 +460,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "principle", "introduction", "references", "disclaimer",
                          "intended use", "purpose", "scope", "specifications",
                          "specification", "performance", "sensitivity", "specificity",
-                         "precision", "characteristics", "ordering", "contact"}))
+                         "precision", "characteristics", "ordering", "contact",
+                         "calculation", "calculations", "formula", "formulas", "equation",
+                         "equations"}))
     return UnitKind::Note;
   return UnitKind::Procedure;
 }
@@ -770,7 +801,8 @@ void Reader::buildUnits() {
       if (!line.table) {
         std::string_view t = trimView(line.text);
         size_t words = static_cast<size_t>(std::count(t.begin(), t.end(), ' ')) + 1;
-        std::vector<ProseQuantity> qs = proseQuantities(t, platform_);
+        // "PREP (~15 min)": a duration in brackets belongs to the heading.
+        std::vector<ProseQuantity> qs = proseQuantities(withoutBrackets(t), platform_);
         bool values = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
           return q.dimension != Dimension::Ratio && q.dimension != Dimension::Count;
         });
@@ -848,6 +880,7 @@ void Reader::classifyUnits() {
   UnitKind outerSection = section;
   Domain outerDomain = sectionDomain;
   long scopeIndent = -1;
+  std::string scopeLabel; ///< the label of the heading that opened the scope
   bool first = true;
   // A plate map is one block: after its heading's content, a paragraph
   // that starts flush left after a blank line is prose again ("Plate map:"
@@ -871,7 +904,22 @@ void Reader::classifyUnits() {
       sectionDomain = beforeLayoutDomain;
       layoutUnits = 0;
     }
-    if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent) {
+    // "Before you start" and its bullets, a blank line, then "1. Robot: ...":
+    // a list that starts again at 1 after a blank line is the procedure, not
+    // more preparation.
+    if ((section == UnitKind::Preparation ||
+         (section == UnitKind::Layout && beforeLayout == UnitKind::Preparation)) &&
+        unit.kind != UnitKind::Header && scopeIndent < 0 && unit.label == "1" &&
+        unitIndent_[u] == 0 && unit.loc.line >= 2 && lines_[unit.loc.line - 2].blank) {
+      section = UnitKind::Procedure;
+      sectionDomain = Domain::Unstated;
+      layoutUnits = 0;
+    }
+    // "5.1", "5.2" under "5. REAGENT PREPARATION" stay in its scope: their
+    // number continues the heading's; so do bullets under "6. TROUBLESHOOTING".
+    // The next numbered item ends it.
+    if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent &&
+        !(unit.label.empty() && !scopeLabel.empty()) && !subLabelOf(unit.label, scopeLabel)) {
       section = outerSection;
       sectionDomain = outerDomain;
       scopeIndent = -1;
@@ -883,6 +931,7 @@ void Reader::classifyUnits() {
           outerDomain = sectionDomain;
         }
         scopeIndent = static_cast<long>(unitIndent_[u]);
+        scopeLabel = unit.label;
       } else {
         scopeIndent = -1;
       }
@@ -1024,6 +1073,13 @@ void Reader::splitSentences() {
 
 
 /// Whether an action of `cls` takes a value of `p` while its clause is read.
+bool benchVerb(std::string_view verb) {
+  for (std::string_view stem : {"centrifug", "spin", "spun", "vortex", "sonicat"})
+    if (verb.rfind(stem, 0) == 0)
+      return true;
+  return false;
+}
+
 bool accepts(const Draft &d, Param p, const Value &v) {
   const Action &a = d.action;
   auto free = [&](Param q) { return !a.has(q); };
@@ -1053,6 +1109,8 @@ bool accepts(const Draft &d, Param p, const Value &v) {
   case ActionClass::Wait: return p == Param::Time && free(Param::Time);
   case ActionClass::Magnet: return p == Param::Time && free(Param::Time);
   case ActionClass::Prepare:
+    if (benchVerb(d.verb))
+      return p == Param::Time || p == Param::Speed || p == Param::Temperature;
     // "Prepare 10 mL of working reagent"; a dilution takes only its ratio
     // ("diluted 1:100, 100 µL per well" adds 100 µL).
     return p == Param::Ratio ||
@@ -1473,7 +1531,17 @@ void Reader::readSentence(unsigned index) {
             break;
           if (w.is("final") || w.is("total") || w.is("leaving") || w.is("resulting") ||
               w.is("giving") || w.is("hold") || w.is("holds") || w.is("contain") ||
-              w.is("contains") || w.is("ends") || (w.is("that") && k > 0 && toks[k - 1].is("so")))
+              w.is("contains") || w.is("ends") || (w.is("that") && k > 0 && toks[k - 1].is("so")) ||
+              w.is("stays") || w.is("remains") || w.is("becomes") || w.is("reaches") ||
+              w.is("bringing") || w.is("yields") || w.is("gives"))
+            cls = ActionClass::Note;
+          // "100 ul CPRG into every well -> 200 ul", "RM per well = 50 uL":
+          // an arrow or an equals sign right before a value states what
+          // there is afterwards, or defines a term.
+          bool splitArrow = w.isPunct(">") && k > 0 &&
+                            (toks[k - 1].isPunct("-") || toks[k - 1].isPunct("="));
+          if (k + 1 == q->first && (w.isPunct("->") || w.isPunct("→") || w.isPunct("=") ||
+                                    w.isPunct("=>") || splitArrow))
             cls = ActionClass::Note;
           // "Assay time: 3.5 hours", "total duration", "takes about 4 h":
           // how long the protocol lasts, not a step.
@@ -1482,6 +1550,18 @@ void Reader::readSentence(unsigned index) {
                (toks[k - 1].is("assay") || toks[k - 1].is("total") || toks[k - 1].is("run") ||
                 toks[k - 1].is("hands-on") || toks[k - 1].is("processing") ||
                 toks[k - 1].is("turnaround") || toks[k - 1].is("working"))))
+            cls = ActionClass::Note;
+        }
+        // "Block: 200 uL, 1-2 h at RT. We use 1 h when ...": the value chosen
+        // from the range the step before gave, not a step of its own.
+        if ((p == Param::Time || p == Param::Temperature) && drafts.empty() &&
+            !out_.actions.empty()) {
+          const Action &before = out_.actions.back();
+          if (before.unit == s.unit && before.has(p) &&
+              std::any_of(before.values(p).begin(), before.values(p).end(),
+                          [&](const Value &range) {
+                            return range.kind != Value::Kind::Exact && range.admits(v.low);
+                          }))
             cls = ActionClass::Note;
         }
         // "samples to RT, 30 min": warming to room temperature.
@@ -1595,7 +1675,7 @@ void Reader::readSentence(unsigned index) {
         if (w == "heat" && next == "block")
           noun = true;
         // "diluted samples", "prepared plate": a participle before its noun.
-        if (cls == ActionClass::Prepare && !next.empty() && i + 1 < toks.size() &&
+        if (cls == ActionClass::Prepare && !benchVerb(w) && !next.empty() && i + 1 < toks.size() &&
             toks[i + 1].isWord() && !isAnyVerb(next) &&
             !(next == "the" || next == "a" || next == "an" || next == "in" || next == "with" ||
               next == "to" || next == "all" || next == "each" || next == "fresh" ||

@@ -217,8 +217,9 @@ std::optional<Unit> proseUnit(std::string_view word) {
   std::string lower = prose::lowerAscii(word);
   if (auto it = prose.find(lower); it != prose.end())
     return it->second;
-  size_t slash = word.find('/'); // "300 µL/well"
-  if (slash != std::string_view::npos && slash > 0)
+  size_t slash = word.find('/'); // "300 µL/well"; not "s/d" (serial dilution)
+  std::string_view per = slash == std::string_view::npos ? "" : word.substr(slash + 1);
+  if (slash != std::string_view::npos && slash > 0 && (per.size() >= 2 || proseUnit(per)))
     if (auto unit = proseUnit(word.substr(0, slash));
         unit && unitInfo(*unit).dimension != Dimension::Concentration)
       return unit;
@@ -505,7 +506,9 @@ Value::Kind boundBefore(const std::vector<Token> &toks, size_t i) {
     return i >= back ? std::string_view(toks[i - back].lower) : std::string_view();
   };
   std::string_view w1 = word(1), w2 = word(2), w3 = word(3);
-  if (w1 == ">" || w1 == "≥" || (w2 == "at" && w1 == "least") || w1 == "minimum" ||
+  // "-> 200 ul", "=> 200 ul": an arrow to a result, not "more than".
+  bool arrow = w1 == ">" && (w2 == "-" || w2 == "=");
+  if ((w1 == ">" && !arrow) || w1 == "≥" || (w2 == "at" && w1 == "least") || w1 == "minimum" ||
       (w2 == "more" && w1 == "than") || w1 == "min." || (w2 == "not" && w1 == "less"))
     return Value::Kind::AtLeast;
   if (w1 == "<" || w1 == "≤" || (w2 == "up" && w1 == "to") || w1 == "within" ||

@@ -716,6 +716,18 @@ bool languageRequires(ActionClass cls, Param param) {
   }
 }
 
+/// Whether the text's step names `liquid` (`capture_ab` as "capture ab"
+/// or "capture_ab", any case).
+bool namesLiquid(const Action &t, const std::string &liquid) {
+  if (liquid.empty())
+    return true;
+  std::string name = prose::lowerAscii(liquid);
+  std::string spaced = name;
+  std::replace(spaced.begin(), spaced.end(), '_', ' ');
+  std::string text = prose::lowerAscii(t.text);
+  return text.find(name) != std::string::npos || text.find(spaced) != std::string::npos;
+}
+
 void Aligner::pairFindings() {
   const auto &T = out_.text;
   const auto &S = out_.script;
@@ -747,7 +759,11 @@ void Aligner::pairFindings() {
         // script choose another; a script value the same sentence states
         // ("ex 480 / em 520 (485/535 also fine)") is one the text allows.
         bool choice = !t.platformCan || statedInSentence(t.sentence, param, sv.front());
-        bool certain = solid && unambiguous(tv) && !inferred && !prepVolume && !choice;
+        // "dilute each plasma 1:4" paired with `prepare CAL1 ... 1:2000`:
+        // a preparation's value speaks for the liquid it names.
+        bool otherLiquid = t.cls == ActionClass::Prepare && !namesLiquid(t, s.liquid);
+        bool certain =
+            solid && unambiguous(tv) && !inferred && !prepVolume && !choice && !otherLiquid;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} {} {} but {} ({}) has {}", where(t), quote(t.text), 
                         fmt::format("states {} {}", paramName(param), valuesText(tv)),
@@ -755,6 +771,7 @@ void Aligner::pairFindings() {
             fmt::format("use {} {} as the text says", paramName(param), valuesText(tv)),
             certain ? "the text states one value for this step"
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
+                    : otherLiquid ? "the text's preparation does not name the liquid the script prepares"
                     : choice ? "the platform cannot do the text's value, or the text states the script's value too"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
