@@ -11,7 +11,9 @@
 # Each script is compiled with --emit=ir (the passes' output, independent of
 # the backend) and --emit=bf1-json; stdout, stderr and the exit code are kept.
 set -eu
-build=$1 mode=$2 dir=$3
+# The build directory is made absolute: the loop below compiles from each
+# script's own folder, where a relative path would name nothing.
+build=$(cd "$1" && pwd) mode=$2 dir=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 plate=$build/tools/plate
 gen=$build/bench/plate_bench_gen
