@@ -68,15 +68,13 @@ bool writeFile(const std::filesystem::path &path, const std::string &text,
     out << text;
     out.flush();
     if (!out) {
-      diags.report(DiagId::MalformedFile, SourceLoc{},
-                   fmt::format("cannot write `{}`", path.string()));
+      diags.report(DiagId::CannotWrite, SourceLoc{}, path.string());
       return false;
     }
   }
   std::filesystem::rename(partial, path, error);
   if (error) {
-    diags.report(DiagId::MalformedFile, SourceLoc{},
-                 fmt::format("cannot write `{}`: {}", path.string(), error.message()));
+    diags.report(DiagId::CannotReplace, SourceLoc{}, path.string(), error.message());
     return false;
   }
   return true;
