@@ -1,9 +1,10 @@
 //===- DeckState.cpp - Invariants of bioforge1.md §4, checked per command --===//
 //
 // Each handler runs its checks in a fixed order (range, place, tips,
-// contact, volume) and mutates only after all of them pass. Messages say
-// what was observed and which part of the rule it breaks; the interpreter
-// prefixes the command (seq, module.op) and the source line.
+// contact, volume) and mutates only after all of them pass. Each violation
+// is a row of Diagnostics.def (E800-E899) saying what was observed and
+// which part of the rule it breaks; the row's first three arguments, the
+// command (seq, module.op) and its source line, come from the reporter.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/DeckState.h"
@@ -18,9 +19,36 @@ namespace plate::backend {
 namespace {
 constexpr double kEpsilon = 1e-9;
 
-std::string ul(double value) { return formatNumber(std::round(value * 1e6) / 1e6) + " µL"; }
+/// A volume as messages print it: rounded to 1e-6 µL.
+Quantity ul(double value) { return Quantity::microliters(std::round(value * 1e6) / 1e6); }
+Quantity number(double value) { return Quantity::count(value); }
 
-Violation violation(Rule rule, std::string message) { return {rule, std::move(message)}; }
+template <typename... Args> Violation violation(DiagId id, const Args &...args) {
+  return Violation(id, DiagArgs(args...));
+}
+
+/// The words every row of a rule begins with, after which the row's own
+/// text starts.
+std::string rulePrefix(Rule rule) {
+  constexpr std::string_view command = "command {} `{}` (source line {}) ";
+  switch (rule) {
+  case Rule::Tips: return std::string(command) + "breaks the tip rule: ";
+  case Rule::Volume: return std::string(command) + "breaks the volume rule: ";
+  case Rule::Contact: return std::string(command) + "breaks the contact rule: ";
+  case Rule::Place: return std::string(command) + "breaks the place rule: ";
+  case Rule::Range: return std::string(command) + "is out of range: ";
+  }
+  return {};
+}
+
+Rule ruleOf(DiagId id) {
+  std::string_view format = diagInfo(id).format;
+  for (Rule rule : {Rule::Tips, Rule::Volume, Rule::Contact, Rule::Place, Rule::Range})
+    if (format.starts_with(rulePrefix(rule)))
+      return rule;
+  internalError(__FILE__, __LINE__,
+                fmt::format("{} is not a row of the twin's invariants", diagInfo(id).code));
+}
 
 std::string joined(const std::vector<std::string> &items) {
   std::string text;
@@ -39,6 +67,18 @@ std::string_view ruleName(Rule rule) {
   case Rule::Range: return "ranges";
   }
   return "unknown";
+}
+
+Violation::Violation(DiagId id, DiagArgs args) : id(id), rule(ruleOf(id)), args(std::move(args)) {}
+
+std::string Violation::message() const {
+  return args.format(std::string_view(diagInfo(id).format).substr(rulePrefix(rule).size()));
+}
+
+DiagArgs Violation::argsFor(const Command &command) const {
+  DiagArgs all(command.seq, command.name(), command.line);
+  all.append(args);
+  return all;
 }
 
 double totalVolume(const Contents &contents) {
@@ -404,8 +444,7 @@ std::optional<Violation> DeckState::executeDecoded(const Command &command, bool 
     break;
   case CommandOp::Other: break;
   }
-  return violation(Rule::Range, fmt::format("`{}` is not a command of `{}`",
-                                            command.name(), platform_.name));
+  return violation(DiagId::TwinNotACommand, command.name(), platform_.name);
 }
 
 //===--- Shared checks -----------------------------------------------------===//
@@ -419,10 +458,7 @@ std::optional<Violation> DeckState::channels(const Command &command, Channels &o
     auto it = args.find("mask");
     std::string mask = it != args.end() && it->is_string() ? it->get<std::string>()
                                                            : std::string();
-    return violation(Rule::Range,
-                     fmt::format("mask `{}` is not {} characters of `1` and `0` with at "
-                                 "least one `1`",
-                                 mask, platform_.channels));
+    return violation(DiagId::TwinBadMask, mask, platform_.channels);
   }
   for (unsigned channel = 0; channel < fields.maskLength; ++channel)
     if (fields.maskBits >> channel & 1)
@@ -434,76 +470,56 @@ std::optional<Violation> DeckState::plateWells(const Command &command,
                                                const Channels &channels, Wells &out) const {
   const std::optional<double> &row = command.fields.row, &col = command.fields.col;
   if (!row || !col)
-    return violation(Rule::Range, fmt::format("pipetting on slot {} needs `row` and `col`",
-                                              platform_.samplePlateSlot));
+    return violation(DiagId::TwinNoRowCol, platform_.samplePlateSlot);
   for (unsigned channel : channels) {
     double c = *col + channel * stride_;
     if (*row < 1 || *row > labware_.shape.rows || c < 1 || c > labware_.shape.cols)
-      return violation(Rule::Range,
-                       fmt::format("channel {} reaches row {} column {}, outside `{}` "
-                                   "(rows 1..{}, columns 1..{})",
-                                   channel + 1, formatNumber(*row), formatNumber(c),
-                                   labware_.name, labware_.shape.rows, labware_.shape.cols));
+      return violation(DiagId::TwinOutsidePlate, channel + 1, number(*row), number(c),
+                       labware_.name, labware_.shape.rows, labware_.shape.cols);
     out.push_back(Well{static_cast<uint8_t>(*row), static_cast<uint8_t>(c)});
   }
   return std::nullopt;
 }
 
-std::optional<Violation> DeckState::plateReady(std::string_view action) const {
+std::optional<Violation> DeckState::plateReady(DiagId elsewhere, DiagId lidOn) const {
   if (!sameId(plateSlot_, platform_.samplePlateSlot))
-    return violation(Rule::Place,
-                     fmt::format("{} needs the plate on slot {}, but it is on slot {}", action,
-                                 platform_.samplePlateSlot, plateSlot_));
+    return violation(elsewhere, platform_.samplePlateSlot, plateSlot_);
   if (lidOn_)
-    return violation(Rule::Place,
-                     fmt::format("{} needs the lid off, but the plate on slot {} has its lid "
-                                 "on; remove it first",
-                                 action, plateSlot_));
+    return violation(lidOn, plateSlot_);
   return std::nullopt;
 }
 
 std::optional<Violation> DeckState::tipsOn(const Channels &channels,
-                                           std::string_view action) const {
+                                           std::string_view op) const {
   for (unsigned channel : channels)
     if (!head_[channel])
-      return violation(Rule::Tips,
-                       fmt::format("channel {} has no tip; {} needs a tip on every channel "
-                                   "of the mask",
-                                   channel + 1, action));
+      return violation(DiagId::TwinNoTip, channel + 1, op);
   return std::nullopt;
 }
 
 //===--- Tips --------------------------------------------------------------===//
 
 std::optional<Violation> DeckState::rackInReach(const Command &command, const Channels &used,
-                                                std::string_view action) const {
+                                                DiagId outside) const {
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used)
     if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
         col + channel > platform_.tipRackCols)
-      return violation(Rule::Range,
-                       fmt::format("channel {} would {} rack row {} column {}; the rack has "
-                                   "rows 1..{} and columns 1..{}",
-                                   channel + 1, action, row, col + channel,
-                                   platform_.tipRackRows, platform_.tipRackCols));
+      return violation(outside, channel + 1, row, col + channel, platform_.tipRackRows,
+                       platform_.tipRackCols);
   return std::nullopt;
 }
 
 std::optional<Violation> DeckState::checkPickTips(const Command &command, Plan &plan) const {
   Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
-  if (auto v = rackInReach(command, used, "pick at")) return v;
+  if (auto v = rackInReach(command, used, DiagId::TwinPickOutsideRack)) return v;
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used) {
     if (head_[channel])
-      return violation(Rule::Tips, fmt::format("channel {} already carries a tip; drop or "
-                                               "return it before picking another",
-                                               channel + 1));
+      return violation(DiagId::TwinTipAlreadyOn, channel + 1);
     if (rack(row, col + channel).state == RackSlot::Empty)
-      return violation(Rule::Tips,
-                       fmt::format("rack position row {} column {} holds no tip (picked "
-                                   "earlier and not returned)",
-                                   row, col + channel));
+      return violation(DiagId::TwinRackPositionEmpty, row, col + channel);
   }
   return std::nullopt;
 }
@@ -527,11 +543,8 @@ std::optional<Violation> DeckState::checkDropTips(const Command &command, Plan &
   if (auto v = channels(command, used)) return v;
   if (auto v = tipsOn(used, "DropTips")) return v;
   if (tipsInWaste_ + used.size() > platform_.tipWasteCapacity)
-    return violation(Rule::Volume,
-                     fmt::format("the tip waste on slot {} holds {} tips and already has {}; "
-                                 "{} more would overflow it",
-                                 platform_.tipWasteSlot, platform_.tipWasteCapacity,
-                                 tipsInWaste_, used.size()));
+    return violation(DiagId::TwinTipWasteFull, platform_.tipWasteSlot,
+                     platform_.tipWasteCapacity, tipsInWaste_, used.size());
   return std::nullopt;
 }
 
@@ -544,22 +557,16 @@ void DeckState::applyDropTips(const Plan &plan) {
 std::optional<Violation> DeckState::checkReturnTips(const Command &command, Plan &plan) const {
   Channels &used = plan.used;
   if (auto v = channels(command, used)) return v;
-  if (auto v = rackInReach(command, used, "return to")) return v;
+  if (auto v = rackInReach(command, used, DiagId::TwinReturnOutsideRack)) return v;
   if (auto v = tipsOn(used, "ReturnTips")) return v;
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   for (unsigned channel : used) {
     const Tip &tip = *head_[channel];
     if (tip.rackRow != row || tip.rackCol != col + channel)
-      return violation(Rule::Tips,
-                       fmt::format("channel {} carries the tip from rack row {} column {}; a "
-                                   "tip goes back only to the position it was picked from, "
-                                   "not row {} column {}",
-                                   channel + 1, tip.rackRow, tip.rackCol, row, col + channel));
+      return violation(DiagId::TwinReturnElsewhere, channel + 1, tip.rackRow, tip.rackCol, row,
+                       col + channel);
     if (rack(row, col + channel).state != RackSlot::Empty)
-      return violation(Rule::Tips,
-                       fmt::format("rack position row {} column {} is not empty (the rack was "
-                                   "swapped since the tip was picked)",
-                                   row, col + channel));
+      return violation(DiagId::TwinReturnPositionFilled, row, col + channel);
   }
   return std::nullopt;
 }
@@ -574,8 +581,7 @@ void DeckState::applyReturnTips(const Command &command, const Plan &plan) {
 
 std::optional<Violation> DeckState::swapTipRack(bool commit) {
   if (spareRacksUsed_ >= platform_.spareTipRacks)
-    return violation(Rule::Range, fmt::format("the stacker's {} spare tip racks are used up",
-                                              platform_.spareTipRacks));
+    return violation(DiagId::TwinNoSpareRack, platform_.spareTipRacks);
   if (!commit)
     return std::nullopt;
   ++spareRacksUsed_;
@@ -592,29 +598,24 @@ std::optional<Violation> DeckState::checkAspirate(const Command &command, Plan &
   const std::string &slot = command.fields.slot;
   double volume = command.fields.volumeUl;
   if (volume <= 0)
-    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+    return violation(DiagId::TwinVolumeNotPositive, number(volume));
   bool fromReservoir = sameId(slot, platform_.reservoirSlot);
   unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
   if (fromReservoir) {
     if (row < 1 || row > platform_.reservoirRows || col < 1 || col > platform_.reservoirCols)
-      return violation(Rule::Range,
-                       fmt::format("reservoir position ({},{}) does not exist; positions are "
-                                   "(1,1)..({},{})",
-                                   row, col, platform_.reservoirRows, platform_.reservoirCols));
+      return violation(DiagId::TwinNoReservoirPosition, row, col, platform_.reservoirRows,
+                       platform_.reservoirCols);
     if (used.size() > platform_.reservoirMaxChannels)
-      return violation(Rule::Range,
-                       fmt::format("{} channels in one reservoir position; it takes at most {}",
-                                   used.size(), platform_.reservoirMaxChannels));
+      return violation(DiagId::TwinReservoirChannels, used.size(),
+                       platform_.reservoirMaxChannels);
   } else if (sameId(slot, platform_.samplePlateSlot)) {
     if (auto v = plateWells(command, used, wells)) return v;
   } else {
-    return violation(Rule::Place,
-                     fmt::format("aspirates from slot {}; aspiration happens only from the "
-                                 "reservoir (slot {}) or the plate on slot {}",
-                                 slot, platform_.reservoirSlot, platform_.samplePlateSlot));
+    return violation(DiagId::TwinAspirateSlot, slot, platform_.reservoirSlot,
+                     platform_.samplePlateSlot);
   }
   if (!fromReservoir)
-    if (auto v = plateReady("aspirating from the plate")) return v;
+    if (auto v = plateReady(DiagId::TwinAspiratePlateElsewhere, DiagId::TwinAspirateLidOn)) return v;
   if (auto v = tipsOn(used, "Aspirate")) return v;
   if (!command.tipsReuse) {
     for (size_t i = 0; i < used.size(); ++i) {
@@ -622,45 +623,36 @@ std::optional<Violation> DeckState::checkAspirate(const Command &command, Plan &
       unsigned channel = used[i] + 1;
       if (tip.contact == Contact::Reservoir &&
           (!fromReservoir || tip.contactRow != row || tip.contactCol != col))
-        return violation(Rule::Contact,
-                         fmt::format("the tip on channel {} has aspirated from reservoir "
-                                     "({},{}) and may aspirate only from there again, not "
-                                     "from {}",
-                                     channel, tip.contactRow, tip.contactCol,
-                                     fromReservoir ? fmt::format("reservoir ({},{})", row, col)
-                                                   : "well " + wells[i].name()));
+        return fromReservoir
+                   ? violation(DiagId::TwinReservoirTipOtherPosition, channel, tip.contactRow,
+                               tip.contactCol, row, col)
+                   : violation(DiagId::TwinReservoirTipToWell, channel, tip.contactRow,
+                               tip.contactCol, wells[i]);
       if (tip.contact == Contact::Well &&
           (fromReservoir || tip.contactRow != wells[i].row || tip.contactCol != wells[i].col))
-        return violation(
-            Rule::Contact,
-            fmt::format("the tip on channel {} has touched well {} and may touch only that "
-                        "well, not {}",
-                        channel, Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}.name(),
-                        fromReservoir ? fmt::format("reservoir ({},{})", row, col)
-                                      : "well " + wells[i].name()));
+        return fromReservoir
+                   ? violation(DiagId::TwinWellTipToReservoir, channel,
+                               Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}, row, col)
+                   : violation(DiagId::TwinWellTipOtherWell, channel,
+                               Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}, wells[i]);
     }
   }
   for (unsigned channel : used)
     if (tipTotal(channel) + volume > platform_.tipCapacityUl + kEpsilon)
-      return violation(Rule::Volume,
-                       fmt::format("channel {} would hold {}; a tip holds at most {}",
-                                   channel + 1, ul(tipTotal(channel) + volume),
-                                   ul(platform_.tipCapacityUl)));
+      return violation(DiagId::TwinTipOverflow, channel + 1, ul(tipTotal(channel) + volume),
+                       ul(platform_.tipCapacityUl));
   if (fromReservoir) {
     const Reservoir &position = reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
     double after = position.volumeUl - volume * used.size();
     if (after < platform_.reservoirDeadMl * 1000 - kEpsilon)
-      return violation(Rule::Volume,
-                       fmt::format("reservoir ({},{}) holds {} and would keep {}, below its "
-                                   "dead volume of {} mL",
-                                   row, col, ul(position.volumeUl), ul(std::max(0.0, after)),
-                                   formatNumber(platform_.reservoirDeadMl)));
+      return violation(DiagId::TwinReservoirDeadVolume, row, col, ul(position.volumeUl),
+                       ul(std::max(0.0, after)),
+                       Quantity{platform_.reservoirDeadMl, Unit::MilliLiter});
   } else {
     for (const Well &well : wells)
       if (wellMix(well).total() + kEpsilon < volume)
-        return violation(Rule::Volume,
-                         fmt::format("well {} holds {}; it cannot give {}", well.name(),
-                                     ul(wellMix(well).total()), ul(volume)));
+        return violation(DiagId::TwinWellGivesTooMuch, well, ul(wellMix(well).total()),
+                         ul(volume));
   }
   return std::nullopt;
 }
@@ -698,43 +690,34 @@ std::optional<Violation> DeckState::checkDispense(const Command &command, Plan &
   const std::string &slot = command.fields.slot;
   double volume = command.fields.volumeUl;
   if (volume <= 0)
-    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+    return violation(DiagId::TwinVolumeNotPositive, number(volume));
   bool toWaste = sameId(slot, platform_.solutionWasteSlot);
   if (toWaste) {
     if (command.fields.hasRowKey || command.fields.hasColKey)
-      return violation(Rule::Range, fmt::format("the solution waste (slot {}) has no `row` "
-                                                "or `col`",
-                                                slot));
+      return violation(DiagId::TwinWasteRowCol, slot);
   } else if (sameId(slot, platform_.samplePlateSlot)) {
     if (auto v = plateWells(command, used, wells)) return v;
-    if (auto v = plateReady("dispensing into the plate")) return v;
+    if (auto v = plateReady(DiagId::TwinDispensePlateElsewhere, DiagId::TwinDispenseLidOn)) return v;
   } else {
-    return violation(Rule::Place,
-                     fmt::format("dispenses into slot {}; dispensing goes only into the plate "
-                                 "on slot {} or the solution waste (slot {})",
-                                 slot, platform_.samplePlateSlot, platform_.solutionWasteSlot));
+    return violation(DiagId::TwinDispenseSlot, slot, platform_.samplePlateSlot,
+                     platform_.solutionWasteSlot);
   }
   if (auto v = tipsOn(used, "Dispense")) return v;
   for (unsigned channel : used)
     if (tipTotal(channel) + kEpsilon < volume)
-      return violation(Rule::Volume,
-                       fmt::format("channel {} holds {}; it cannot dispense {}", channel + 1,
-                                   ul(tipTotal(channel)), ul(volume)));
+      return violation(DiagId::TwinTipGivesTooMuch, channel + 1, ul(tipTotal(channel)),
+                       ul(volume));
   if (toWaste) {
     double capacity = platform_.solutionWasteMl * 1000;
     if (solutionWasteUl_ + volume * used.size() > capacity + kEpsilon)
-      return violation(Rule::Volume,
-                       fmt::format("the solution waste holds {} mL and already has {}; {} "
-                                   "more would overflow it",
-                                   formatNumber(platform_.solutionWasteMl),
-                                   ul(solutionWasteUl_), ul(volume * used.size())));
+      return violation(DiagId::TwinSolutionWasteFull,
+                       Quantity{platform_.solutionWasteMl, Unit::MilliLiter},
+                       ul(solutionWasteUl_), ul(volume * used.size()));
   } else {
     for (const Well &well : wells)
       if (wellMix(well).total() + volume > labware_.wellCapacityUl + kEpsilon)
-        return violation(Rule::Volume,
-                         fmt::format("well {} would hold {}; `{}` wells hold {}", well.name(),
-                                     ul(wellMix(well).total() + volume), labware_.name,
-                                     ul(labware_.wellCapacityUl)));
+        return violation(DiagId::TwinWellOverflow, well, ul(wellMix(well).total() + volume),
+                         labware_.name, ul(labware_.wellCapacityUl));
   }
   return std::nullopt;
 }
@@ -762,15 +745,13 @@ std::optional<Violation> DeckState::checkMix(const Command &command, Plan &plan)
   double volume = command.fields.volumeUl;
   double cycles = command.fields.cycles;
   if (volume <= 0)
-    return violation(Rule::Range, fmt::format("volume_ul {} is not positive", formatNumber(volume)));
+    return violation(DiagId::TwinVolumeNotPositive, number(volume));
   if (cycles < 1)
-    return violation(Rule::Range, fmt::format("cycles {} is not at least 1", formatNumber(cycles)));
+    return violation(DiagId::TwinCyclesBelowOne, number(cycles));
   if (!sameId(slot, platform_.samplePlateSlot))
-    return violation(Rule::Place, fmt::format("mixes on slot {}; mixing happens only in the "
-                                              "plate on slot {}",
-                                              slot, platform_.samplePlateSlot));
+    return violation(DiagId::TwinMixSlot, slot, platform_.samplePlateSlot);
   if (auto v = plateWells(command, used, wells)) return v;
-  if (auto v = plateReady("mixing in the plate")) return v;
+  if (auto v = plateReady(DiagId::TwinMixPlateElsewhere, DiagId::TwinMixLidOn)) return v;
   if (auto v = tipsOn(used, "Mix")) return v;
   if (!command.tipsReuse) {
     for (size_t i = 0; i < used.size(); ++i) {
@@ -782,32 +763,21 @@ std::optional<Violation> DeckState::checkMix(const Command &command, Plan &plan)
       // and never returns to the reservoir. A tip still holding liquid may
       // not mix.
       if (tip.contact == Contact::Reservoir && tip.contents.total() > kEpsilon)
-        return violation(Rule::Contact,
-                         fmt::format("the tip on channel {} has aspirated from reservoir ({},{}) "
-                                     "and may aspirate only from there again, not mix in well {}",
-                                     used[i] + 1, tip.contactRow, tip.contactCol,
-                                     wells[i].name()));
+        return violation(DiagId::TwinReservoirTipMix, used[i] + 1, tip.contactRow,
+                         tip.contactCol, wells[i]);
       if (tip.contact == Contact::Well &&
           (tip.contactRow != wells[i].row || tip.contactCol != wells[i].col))
-        return violation(
-            Rule::Contact,
-            fmt::format("the tip on channel {} has touched well {} and may touch only that "
-                        "well, not well {}",
-                        used[i] + 1,
-                        Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}.name(),
-                        wells[i].name()));
+        return violation(DiagId::TwinWellTipOtherWell, used[i] + 1,
+                         Well{uint8_t(tip.contactRow), uint8_t(tip.contactCol)}, wells[i]);
     }
   }
   for (size_t i = 0; i < used.size(); ++i) {
     if (tipTotal(used[i]) + volume > platform_.tipCapacityUl + kEpsilon)
-      return violation(Rule::Volume,
-                       fmt::format("channel {} would hold {} while mixing; a tip holds at most {}",
-                                   used[i] + 1, ul(tipTotal(used[i]) + volume),
-                                   ul(platform_.tipCapacityUl)));
+      return violation(DiagId::TwinMixTipOverflow, used[i] + 1, ul(tipTotal(used[i]) + volume),
+                       ul(platform_.tipCapacityUl));
     if (wellMix(wells[i]).total() + kEpsilon < volume)
-      return violation(Rule::Volume, fmt::format("well {} holds {}; it cannot give {} to mix",
-                                                 wells[i].name(),
-                                                 ul(wellMix(wells[i]).total()), ul(volume)));
+      return violation(DiagId::TwinMixWellTooLittle, wells[i], ul(wellMix(wells[i]).total()),
+                       ul(volume));
   }
   return std::nullopt;
 }
@@ -841,36 +811,27 @@ std::optional<Violation> DeckState::movePlate(const Command &command, bool commi
   if (!checkedMove) {
     for (const std::string *slot : {&from, &to})
       if (!slotNamed(*slot))
-        return violation(Rule::Range,
-                         fmt::format("slot `{}` does not exist on `{}`", *slot,
-                                     platform_.name));
+        return violation(DiagId::TwinNoSuchSlot, *slot, platform_.name);
     const TransportRoute *route = nullptr;
     for (const TransportRoute &candidate : platform_.routes)
       if (sameId(candidate.module, command.module))
         route = &candidate;
     if (!route)
-      return violation(Rule::Place, fmt::format("`{}` does not move plates",
-                                                command.module));
+      return violation(DiagId::TwinNotATransport, command.module);
     auto serves = [&](const std::string &slot) {
       return std::any_of(
           route->slots.begin(), route->slots.end(),
           [&](const std::string &served) { return sameId(served, slot); });
     };
     if (!serves(from) || !serves(to))
-      return violation(
-          Rule::Place,
-          fmt::format("`{}` moves plates only among slots {}, not from "
-                      "{} to {}",
-                      command.module, joined(route->slots), from, to));
+      return violation(DiagId::TwinMoveNotServed, command.module, joined(route->slots), from,
+                       to);
     platformMoves_.push_back({command.module, from, to});
   }
   if (!sameId(plateSlot_, from))
-    return violation(Rule::Place, fmt::format("the move starts at slot {}, but the plate is on "
-                                              "slot {}",
-                                              from, plateSlot_));
+    return violation(DiagId::TwinMoveWrongStart, from, plateSlot_);
   if (sameId(to, plateSlot_))
-    return violation(Rule::Place,
-                     fmt::format("the move ends on slot {}, which is not empty", to));
+    return violation(DiagId::TwinMoveOntoOccupied, to);
   if (commit)
     plateSlot_ = to;
   return std::nullopt;
@@ -880,33 +841,23 @@ std::optional<Violation> DeckState::lid(const Command &command, bool place, bool
   const std::string &slot = command.fields.slot;
   const Slot *where = slotNamed(slot);
   if (!where)
-    return violation(Rule::Range,
-                     fmt::format("slot `{}` does not exist on `{}`", slot, platform_.name));
+    return violation(DiagId::TwinNoSuchSlot, slot, platform_.name);
   const std::string &deck = where->deck;
   auto moduleIt = platform_.lidModules.find(deck);
   auto holderIt = platform_.lidHolders.find(deck);
   if (moduleIt == platform_.lidModules.end() || holderIt == platform_.lidHolders.end())
-    return violation(Rule::Place, fmt::format("the {} deck has no lid holder", deck));
+    return violation(DiagId::TwinNoLidHolder, deck);
   if (!sameId(moduleIt->second, command.module))
-    return violation(Rule::Place, fmt::format("lids on the {} deck are handled by `{}`, not "
-                                              "`{}`",
-                                              deck, moduleIt->second, command.module));
+    return violation(DiagId::TwinLidWrongModule, deck, moduleIt->second, command.module);
   if (!sameId(plateSlot_, slot))
-    return violation(Rule::Place, fmt::format("no plate on slot {}; the plate is on slot {}",
-                                              slot, plateSlot_));
+    return violation(DiagId::TwinLidNoPlate, slot, plateSlot_);
   if (!place && !lidOn_)
-    return violation(Rule::Place, fmt::format("the plate on slot {} has no lid to remove; the "
-                                              "lid is on the lid holder (slot {})",
-                                              slot, lidHolderSlot_));
+    return violation(DiagId::TwinNoLidToRemove, slot, lidHolderSlot_);
   if (place) {
     if (lidOn_)
-      return violation(Rule::Place,
-                       fmt::format("the plate on slot {} already has its lid on", slot));
+      return violation(DiagId::TwinLidAlreadyOn, slot);
     if (!sameId(lidHolderSlot_, holderIt->second))
-      return violation(Rule::Place,
-                       fmt::format("the lid is on the lid holder (slot {}), not on this deck's "
-                                   "holder (slot {})",
-                                   lidHolderSlot_, holderIt->second));
+      return violation(DiagId::TwinLidOtherHolder, lidHolderSlot_, holderIt->second);
   }
   if (commit) {
     lidOn_ = place;
@@ -918,11 +869,9 @@ std::optional<Violation> DeckState::lid(const Command &command, bool place, bool
 std::optional<Violation> DeckState::setTemperature(const Command &command, bool commit) {
   double celsius = command.fields.celsius;
   if (celsius <= platform_.roomTempMaxCelsius || celsius > platform_.heaterMaxCelsius)
-    return violation(Rule::Range,
-                     fmt::format("heater set point {} °C is outside the heating plate's range "
-                                 "(above {} °C, up to {} °C)",
-                                 formatNumber(celsius), formatNumber(platform_.roomTempMaxCelsius),
-                                 formatNumber(platform_.heaterMaxCelsius)));
+    return violation(DiagId::TwinHeaterRange, Quantity::celsius(celsius),
+                     Quantity::celsius(platform_.roomTempMaxCelsius),
+                     Quantity::celsius(platform_.heaterMaxCelsius));
   if (commit)
     heaterSetpoint_ = celsius;
   return std::nullopt;
@@ -932,17 +881,12 @@ std::optional<Violation> DeckState::shake(const Command &command) {
   double rpm = command.fields.rpm;
   double seconds = command.fields.seconds;
   if (rpm < platform_.shakerMinRpm || rpm > platform_.shakerMaxRpm)
-    return violation(Rule::Range, fmt::format("{} rpm is outside the shaker range {}..{} rpm",
-                                              formatNumber(rpm),
-                                              formatNumber(platform_.shakerMinRpm),
-                                              formatNumber(platform_.shakerMaxRpm)));
+    return violation(DiagId::TwinShakerRange, Quantity::rpm(rpm), number(platform_.shakerMinRpm),
+                     number(platform_.shakerMaxRpm));
   if (seconds <= 0)
-    return violation(Rule::Range, fmt::format("shaking for {} s; the time must be positive",
-                                              formatNumber(seconds)));
+    return violation(DiagId::TwinShakeTime, Quantity::seconds(seconds));
   if (!sameId(plateSlot_, platform_.shakerSlot))
-    return violation(Rule::Place, fmt::format("shaking needs the plate on slot {}, but it is "
-                                              "on slot {}",
-                                              platform_.shakerSlot, plateSlot_));
+    return violation(DiagId::TwinShakeOffShaker, platform_.shakerSlot, plateSlot_);
   return std::nullopt;
 }
 
@@ -960,12 +904,11 @@ std::optional<Violation> DeckState::read(const Command &command) {
   for (const std::optional<double> &nm :
        {command.fields.wavelengthNm, command.fields.referenceNm}) {
     if (nm && !hasFilter(*nm))
-      return violation(Rule::Range, fmt::format("the reader has no {} nm filter; filters are {}",
-                                                formatNumber(*nm), filters()));
+      return violation(DiagId::TwinNoFilter, Quantity::nanometers(*nm), filters());
   }
   const std::vector<Well> &wells = command.fields.wells;
   if (!command.fields.wellsIsArray || wells.empty())
-    return violation(Rule::Range, "the read names no wells");
+    return violation(DiagId::TwinReadNoWells);
   bool allInside = command.fields.wellsAllNamed &&
                    command.fields.wellsMaxRow <= labware_.shape.rows &&
                    command.fields.wellsMaxCol <= labware_.shape.cols;
@@ -974,34 +917,24 @@ std::optional<Violation> DeckState::read(const Command &command) {
       // Well{} stands for a name that is no well; quote the argument.
       Json args = commandArgs(command);
       const Json &name = args["wells"][i];
-      return violation(Rule::Range,
-                       fmt::format("`{}` is not a well of `{}`",
-                                   name.is_string() ? name.get<std::string>() : name.dump(),
-                                   labware_.name));
+      return violation(DiagId::TwinReadNotAWell,
+                       name.is_string() ? name.get<std::string>() : name.dump(), labware_.name);
     }
   if (!sameId(plateSlot_, platform_.readerSlot))
-    return violation(Rule::Place, fmt::format("reading needs the plate on slot {}, but it is "
-                                              "on slot {}",
-                                              platform_.readerSlot, plateSlot_));
+    return violation(DiagId::TwinReadOffReader, platform_.readerSlot, plateSlot_);
   if (lidOn_)
-    return violation(Rule::Place, fmt::format("reading needs the lid off, but the plate on "
-                                              "slot {} has its lid on",
-                                              plateSlot_));
+    return violation(DiagId::TwinReadLidOn, plateSlot_);
   return std::nullopt;
 }
 
 std::optional<Violation> DeckState::wait(const Command &command) {
   double seconds = command.fields.seconds;
   if (seconds < 0)
-    return violation(Rule::Range, fmt::format("waiting {} s; the time cannot be negative",
-                                              formatNumber(seconds)));
+    return violation(DiagId::TwinWaitNegative, Quantity::seconds(seconds));
   // A wait with the plate on the heating plate is a heated incubation: the
   // heater must be at a set point.
   if (sameId(plateSlot_, platform_.heaterSlot) && !heaterSetpoint_)
-    return violation(Rule::Place,
-                     fmt::format("the plate incubates on the heating plate (slot {}) while the "
-                                 "heater is off; set its temperature first",
-                                 platform_.heaterSlot));
+    return violation(DiagId::TwinHeaterOff, platform_.heaterSlot);
   return std::nullopt;
 }
 

@@ -24,6 +24,7 @@
 
 #include "backend/Command.h"
 #include "backend/RunSetup.h"
+#include "ir/Diagnostics.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
@@ -35,13 +36,26 @@
 
 namespace plate::backend {
 
-/// The five invariant families of §4, each with its own diagnostic.
+/// The five invariant families of §4 (rows E800-E899 of Diagnostics.def).
 enum class Rule : uint8_t { Tips, Volume, Contact, Place, Range };
 std::string_view ruleName(Rule rule);
 
+/// A command that breaks an invariant: its row of Diagnostics.def and the
+/// row's arguments after the command's own three (seq, module.op, source
+/// line), which whoever reports it adds.
 struct Violation {
-  Rule rule;
-  std::string message;
+  Violation(DiagId id, DiagArgs args);
+
+  DiagId id;
+  Rule rule; ///< from the row's wording, which names the rule
+  DiagArgs args;
+
+  /// What was observed and the rule's words, without the command: for a
+  /// report that names the command its own way (journal replay,
+  /// translation validation, a device failure).
+  std::string message() const;
+  /// The row's arguments for a report about `command`.
+  DiagArgs argsFor(const Command &command) const;
 };
 
 /// Liquid name -> µL: a named view of a LiquidMix for inspection and tests.
@@ -201,12 +215,14 @@ private:
   Result channels(const Command &command, Channels &out) const;
   /// Plate wells under the masked channels at (row, col).
   Result plateWells(const Command &command, const Channels &channels, Wells &out) const;
-  Result plateReady(std::string_view action) const;
-  Result tipsOn(const Channels &channels, std::string_view action) const;
+  /// Whether the plate is on its pipetting slot with the lid off; the
+  /// violations name the command's action.
+  Result plateReady(DiagId elsewhere, DiagId lidOn) const;
+  /// Whether every masked channel carries a tip; `op` needs them.
+  Result tipsOn(const Channels &channels, std::string_view op) const;
   /// Whether the rack positions under the masked channels at the command's
-  /// row and col exist; `action` ("pick at") words the violation.
-  Result rackInReach(const Command &command, const Channels &used,
-                     std::string_view action) const;
+  /// row and col exist; `outside` is the violation (picking or returning).
+  Result rackInReach(const Command &command, const Channels &used, DiagId outside) const;
   double tipTotal(unsigned channel) const { return head_[channel]->contents.total(); }
   LiquidMix &wellRef(Well well);
   RackPosition &rack(unsigned row, unsigned col);

@@ -35,17 +35,6 @@ namespace plate::backend {
 
 namespace {
 
-DiagId ruleDiag(Rule rule) {
-  switch (rule) {
-  case Rule::Tips: return DiagId::InvariantTips;
-  case Rule::Volume: return DiagId::InvariantVolume;
-  case Rule::Contact: return DiagId::InvariantContact;
-  case Rule::Place: return DiagId::InvariantPlace;
-  case Rule::Range: return DiagId::InvariantRange;
-  }
-  return DiagId::InvariantRange;
-}
-
 SourceLoc commandLoc(const Command &command, const RunOptions &options) {
   if (command.streamLoc.isValid())
     return command.streamLoc;
@@ -68,15 +57,13 @@ bool writeFile(const std::filesystem::path &path, const std::string &text,
     out << text;
     out.flush();
     if (!out) {
-      diags.report(DiagId::MalformedFile, SourceLoc{},
-                   fmt::format("cannot write `{}`", path.string()));
+      diags.report(DiagId::CannotWrite, SourceLoc{}, path.string());
       return false;
     }
   }
   std::filesystem::rename(partial, path, error);
   if (error) {
-    diags.report(DiagId::MalformedFile, SourceLoc{},
-                 fmt::format("cannot write `{}`: {}", path.string(), error.message()));
+    diags.report(DiagId::CannotReplace, SourceLoc{}, path.string(), error.message());
     return false;
   }
   return true;
@@ -441,7 +428,7 @@ RunResult runCommandsOnDevice(const std::vector<Command> &givenCommands, const R
       if (auto violation = twin.execute(actual, /*commit=*/true)) {
         diags.report(DiagId::BadJournal, SourceLoc{},
                      fmt::format("confirmed command {} cannot be replayed: {}", done.seq,
-                                 violation->message));
+                                 violation->message()));
         return result;
       }
       device->restoreConfirmed(actual);
@@ -509,8 +496,7 @@ RunResult runCommandsOnDevice(const std::vector<Command> &givenCommands, const R
     const Command *actual = &remapped(command);
     twin.applyManualFills(command.seq);
     if (auto violation = twin.check(*actual)) {
-      diags.report(ruleDiag(violation->rule), commandLoc(command, options), command.seq,
-                   command.name(), command.line, violation->message)
+      diags.reportWith(violation->id, commandLoc(command, options), violation->argsFor(command))
           .step(command.step);
       journalWrite(Json{{"end", "violation"}, {"seq", command.seq}});
       return stop(command, result);

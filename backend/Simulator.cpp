@@ -480,7 +480,7 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (auto violation = world_.execute(command, /*commit=*/true)) {
     result.status = DeviceStatus::Failed;
-    result.message = violation->message;
+    result.message = violation->message();
     return result;
   }
   if (command.fields.op == CommandOp::ReadAbsorbance)

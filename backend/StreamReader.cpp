@@ -102,21 +102,17 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
     Command command;
     command.streamLoc = at(static_cast<uint32_t>(first + 1));
     bool ok = true;
-    auto field = [&](const char *key, auto check, const char *expected, bool required) -> const Json * {
+    auto field = [&](const char *key, auto check, DiagId wrongType, bool required) -> const Json * {
       auto it = json.find(key);
       if (it == json.end()) {
         if (required) {
-          diags.report(DiagId::StreamBadField, at(static_cast<uint32_t>(first + 1)),
-                       fmt::format("the command has no `{}`; every line needs seq, module, "
-                                   "op and args",
-                                   key));
+          diags.report(DiagId::StreamMissingField, at(static_cast<uint32_t>(first + 1)), key);
           ok = false;
         }
         return nullptr;
       }
       if (!check(*it)) {
-        diags.report(DiagId::StreamBadField, at(columnOf(line, key), std::strlen(key) + 2),
-                     fmt::format("`{}` is {}; it must be {}", key, it->dump(), expected));
+        diags.report(wrongType, at(columnOf(line, key), std::strlen(key) + 2), key, it->dump());
         ok = false;
         return nullptr;
       }
@@ -125,20 +121,18 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
     auto isCount = [](const Json &v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); };
     auto isString = [](const Json &v) { return v.is_string(); };
     auto isObject = [](const Json &v) { return v.is_object(); };
-    const Json *seq = field("seq", isCount, "a whole number", true);
-    const Json *module = field("module", isString, "a string", true);
-    const Json *op = field("op", isString, "a string", true);
-    const Json *args = field("args", isObject, "an object", false);
-    const Json *step = field("step", isString, "a string", false);
-    const Json *source = field("line", isCount, "a whole number", false);
-    const Json *tips = field("tips", [](const Json &v) { return v == "reuse"; }, "\"reuse\"", false);
+    const Json *seq = field("seq", isCount, DiagId::StreamFieldNotCount, true);
+    const Json *module = field("module", isString, DiagId::StreamFieldNotString, true);
+    const Json *op = field("op", isString, DiagId::StreamFieldNotString, true);
+    const Json *args = field("args", isObject, DiagId::StreamArgsNotObject, false);
+    const Json *step = field("step", isString, DiagId::StreamFieldNotString, false);
+    const Json *source = field("line", isCount, DiagId::StreamFieldNotCount, false);
+    const Json *tips = field("tips", [](const Json &v) { return v == "reuse"; },
+                             DiagId::StreamTipsNotReuse, false);
     for (const auto &[key, value] : json.items())
       if (key != "seq" && key != "module" && key != "op" && key != "args" && key != "step" &&
           key != "line" && key != "tips") {
-        diags.report(DiagId::StreamBadField, at(columnOf(line, key), key.size() + 2),
-                     fmt::format("unknown key `{}`; a command has seq, module, op, args, step, "
-                                 "line and tips",
-                                 key));
+        diags.report(DiagId::StreamUnknownKey, at(columnOf(line, key), key.size() + 2), key);
         ok = false;
       }
     if (seq) {

@@ -51,7 +51,7 @@ public:
             fmt::format("command {} ({}, step {}, line {}) breaks a rule of the platform "
                         "({}): {}",
                         command->seq, command->name(), command->step, command->line,
-                        ruleName(violation->rule), violation->message),
+                        ruleName(violation->rule), violation->message()),
             command->line};
       record(*command);
     }

@@ -78,11 +78,7 @@ std::optional<ast::Grid> parseLayoutCsv(const SourceManager &sources,
         for (char c : cell.text)
           digits = digits && std::isdigit(static_cast<unsigned char>(c));
         if (!digits) {
-          diags.report(DiagId::MalformedFile, loc(cell),
-                       fmt::format("layout CSV header cell `{}` is not a column "
-                                   "number; the first row lists the plate's "
-                                   "column numbers",
-                                   cell.text));
+          diags.report(DiagId::LayoutCsvHeader, loc(cell), cell.text);
           ok = false;
           continue;
         }
@@ -103,10 +99,7 @@ std::optional<ast::Grid> parseLayoutCsv(const SourceManager &sources,
     grid.rows.push_back(std::move(row));
   }
   if (!haveHeader) {
-    diags.report(DiagId::MalformedFile, SourceLoc{fileId, 1, 1, 1},
-                 fmt::format("layout CSV `{}` is empty; the first row lists "
-                             "column numbers",
-                             sources.name(fileId)));
+    diags.report(DiagId::LayoutCsvEmpty, SourceLoc{fileId, 1, 1, 1}, sources.name(fileId));
     return std::nullopt;
   }
   if (!ok)

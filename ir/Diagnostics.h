@@ -13,11 +13,13 @@
 
 #include "ir/SourceManager.h"
 
+#include <fmt/args.h>
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace plate {
@@ -72,6 +74,42 @@ struct Diagnostic {
   std::vector<DiagNote> notes;
 };
 
+/// The arguments of a diagnostic found in one place and reported in
+/// another: the digital twin finds a violation, and the interpreter, the
+/// journal replay, translation validation and the simulated device each
+/// report it with their own context. Each argument is kept as the text
+/// `{}` makes of it, so a stored argument renders exactly as one passed to
+/// report() (the rows that use stored arguments have no format specs).
+class DiagArgs {
+public:
+  DiagArgs() = default;
+  template <typename... Args> explicit DiagArgs(const Args &...args) { (push(args), ...); }
+
+  template <typename T> void push(const T &value) {
+    // fmt prints 1e15 and 0.1 + 0.2 differently from formatNumber(); a
+    // quantity (Quantity::count for a bare number) prints as messages do.
+    static_assert(!std::is_floating_point_v<T>, "pass a Quantity, not a bare double");
+    values_.push_back(fmt::format("{}", value));
+  }
+  void append(const DiagArgs &other) {
+    values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+  }
+  size_t size() const { return values_.size(); }
+  const std::vector<std::string> &values() const { return values_; }
+  /// `format` (a row's fmt string, or a part of one) over the arguments.
+  std::string format(std::string_view format) const {
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (const std::string &value : values_)
+      store.push_back(value);
+    return fmt::vformat(format, store);
+  }
+
+  friend bool operator==(const DiagArgs &, const DiagArgs &) = default;
+
+private:
+  std::vector<std::string> values_;
+};
+
 class DiagnosticEngine;
 
 /// Builder returned by report(); the diagnostic is committed when it dies.
@@ -121,6 +159,14 @@ public:
     Diagnostic diagnostic{id, info.severity, info.category, loc, {}, {}, {}, {}};
     diagnostic.message = fmt::vformat(
         info.format, fmt::make_format_args(std::forward<Args>(args)...));
+    return InFlightDiagnostic(this, std::move(diagnostic));
+  }
+
+  /// report() with arguments gathered earlier (see DiagArgs).
+  InFlightDiagnostic reportWith(DiagId id, SourceLoc loc, const DiagArgs &args) {
+    const DiagInfo &info = diagInfo(id);
+    Diagnostic diagnostic{id, info.severity, info.category, loc, {}, {}, {}, {}};
+    diagnostic.message = args.format(info.format);
     return InFlightDiagnostic(this, std::move(diagnostic));
   }
 

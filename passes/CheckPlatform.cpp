@@ -62,10 +62,7 @@ private:
       return; // room temperature: no device
     if (platform_.heaterModule.empty() ||
         platform_.heaterMaxCelsius <= platform_.roomTempMaxCelsius) {
-      report(DiagId::NoCapability,
-             fmt::format("incubation at {} needs a heater; `{}` has none; incubate "
-                         "at room temperature or move this step to a `<MANUAL>` section",
-                         temperature, platform_.name));
+      report(DiagId::NoHeater, temperature, platform_.name);
       return;
     }
     if (value > platform_.heaterMaxCelsius + kSlack)
@@ -132,12 +129,7 @@ private:
     checkSpeed(*op.shaking, "shaking speed");
     if (op.temperature.value > platform_.roomTempMaxCelsius + kSlack &&
         !platform_.shakerHeated)
-      report(DiagId::NoCapability,
-             fmt::format("shaking at {} needs a heated shaker; the shaker `{}` of `{}` "
-                         "is not heated; incubate without `shaking` and add a "
-                         "separate `shake` step, or move this step to a `<MANUAL>` "
-                         "section",
-                         op.temperature, platform_.shakerModule, platform_.name));
+      report(DiagId::NoHeatedShaker, op.temperature, platform_.shakerModule, platform_.name);
   }
   void check(const ir::ShakeOp &op) { checkSpeed(op.speed, "shaking speed"); }
   void check(const ir::MixOp &op) {
@@ -156,10 +148,7 @@ private:
                            ? nullptr
                            : platform_.findSlot(platform_.magnetSlot);
     if (!slot || slot->fixture != "magnet")
-      report(DiagId::NoCapability,
-             fmt::format("`magnet` needs a magnet slot; `{}` has none; move this "
-                         "step to a `<MANUAL>` section",
-                         platform_.name));
+      report(DiagId::NoMagnet, platform_.name);
   }
   void checkFilter(const Quantity &wavelength) {
     const std::vector<double> &filters = platform_.readerFiltersNm;
@@ -197,10 +186,7 @@ private:
   }
   void check(const ir::ReadAbsorbanceOp &op) {
     if (!platform_.readerAbsorbance) {
-      report(DiagId::NoCapability,
-             fmt::format("the reader of `{}` cannot read absorbance; move this read "
-                         "to a `<MANUAL>` section",
-                         platform_.name));
+      report(DiagId::NoAbsorbance, platform_.name);
       return;
     }
     checkFilter(op.wavelength);
@@ -209,10 +195,7 @@ private:
   }
   void check(const ir::ReadFluorescenceOp &) {
     if (!platform_.readerFluorescence)
-      report(DiagId::NoCapability,
-             fmt::format("the reader `{}` of `{}` reads absorbance only; it cannot "
-                         "read fluorescence; move this read to a `<MANUAL>` section",
-                         platform_.readerModule, platform_.name));
+      report(DiagId::NoFluorescence, platform_.readerModule, platform_.name);
   }
   void check(const ir::EquilibrateOp &op) {
     // MANUAL-only by the grammar; should one reach the robot it is a

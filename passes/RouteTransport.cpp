@@ -242,8 +242,7 @@ private:
   }
   bool lower(ir::ReadFluorescenceOp &, ir::Op &op) {
     context_.diags
-        .report(DiagId::NoCapability, op.loc,
-                fmt::format("`{}` has no fluorescence reader", platform_.name))
+        .report(DiagId::NoFluorescenceCommand, op.loc, platform_.name)
         .step(op.step);
     ok_ = false;
     return false;

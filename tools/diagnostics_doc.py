@@ -7,7 +7,15 @@
                                 least one lit test (a FileCheck line, any
                                 prefix, with `[CODE]` and `:LINE:COL:`, or
                                 `plate: error:` for a diagnostic that has no
-                                position)
+                                position), or is marked unreachable from input
+
+A row that no input can trigger (a guard of the driver's own invariants,
+kept a diagnostic so that a caller that breaks them hears why) says so on
+the comment line right above it in ir/Diagnostics.def:
+    //   unreachable from input: <why>
+Such a code needs no lit test; the table shows the reason instead of an
+example, and a marked code that a lit test does check is a problem (the
+mark is stale).
 
 The table between the BEGIN/END markers is generated; the prose around it is
 written by hand. Each code's example is taken from the lit test that checks it,
@@ -25,17 +33,30 @@ BEGIN = "<!-- BEGIN GENERATED TABLE (tools/diagnostics_doc.py generate) -->"
 END = "<!-- END GENERATED TABLE -->"
 
 ROW = re.compile(r'^DIAG\((\w+),\s*"(\w+)",\s*(\w+),\s*(\w+),\s*"((?:[^"\\]|\\.)*)"\)')
+UNREACHABLE = re.compile(r"^//\s*unreachable from input:\s*(.+)$")
 
 
-def read_table():
+def read_rows():
+    """The rows, and code -> reason for the rows marked unreachable."""
     rows = []
+    unreachable = {}
+    previous = ""
     with open(DEF, encoding="utf-8") as f:
         for line in f:
             m = ROW.match(line.strip())
             if m:
                 name, code, severity, category, fmt = m.groups()
                 rows.append((code, name, severity.lower(), category.lower(), fmt))
-    return rows
+                mark = UNREACHABLE.match(previous)
+                if mark:
+                    unreachable[code] = mark.group(1)
+            previous = line.strip()
+    return rows, unreachable
+
+
+def read_table():
+    """(code, name, severity, category, format) of every row, in order."""
+    return read_rows()[0]
 
 
 # FileCheck directives that assert a line is present (CHECK-NOT asserts the
@@ -94,7 +115,7 @@ def example_text(check_line):
     return text.replace("{{.*}}", "…").replace("{{", "").replace("}}", "")
 
 
-def table(rows, examples):
+def table(rows, examples, unreachable):
     out = ["| code | name | severity | category | message | example |",
            "| --- | --- | --- | --- | --- | --- |"]
     for code, name, severity, category, fmt in rows:
@@ -104,26 +125,28 @@ def table(rows, examples):
         cell = ""
         if example:
             cell = "`{}` ({})".format(example_text(example[1]).replace("`", "'").replace("|", "\\|"), example[0])
+        elif code in unreachable:
+            cell = "unreachable from input: " + unreachable[code].replace("|", "\\|")
         out.append("| {} | {} | {} | {} | {} | {} |".format(code, name, severity, category, message, cell))
     return "\n".join(out)
 
 
-def render(doc, rows, examples):
+def render(doc, rows, examples, unreachable):
     head, _, rest = doc.partition(BEGIN)
     _, _, tail = rest.partition(END)
-    return head + BEGIN + "\n" + table(rows, examples) + "\n" + END + tail
+    return head + BEGIN + "\n" + table(rows, examples, unreachable) + "\n" + END + tail
 
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "check"
-    rows = read_table()
+    rows, unreachable = read_rows()
     examples = lit_examples()
     with open(DOC, encoding="utf-8") as f:
         doc = f.read()
     if BEGIN not in doc or END not in doc:
         print("docs/diagnostics.md: generated-table markers missing", file=sys.stderr)
         return 1
-    new_doc = render(doc, rows, examples)
+    new_doc = render(doc, rows, examples, unreachable)
     if mode == "generate":
         with open(DOC, "w", encoding="utf-8") as f:
             f.write(new_doc)
@@ -132,12 +155,14 @@ def main():
     if new_doc != doc:
         problems.append("docs/diagnostics.md is out of date; run tools/diagnostics_doc.py generate")
     for code, name, *_ in rows:
-        if code not in examples and code != "E113":
+        if code in unreachable and code in examples:
+            problems.append("{} ({}) is marked unreachable from input but {} checks it; drop the mark".format(code, name, examples[code][0]))
+        if code not in examples and code not in unreachable and code != "E113":
             problems.append("{} ({}) has no lit test with a CHECK line naming [{}] at a line and column (or as `plate: error:`)".format(code, name, code))
     for problem in problems:
         print(problem, file=sys.stderr)
-    print("{} diagnostic codes, {} checked by lit tests, {} problems".format(
-        len(rows), sum(1 for r in rows if r[0] in examples), len(problems)))
+    print("{} diagnostic codes, {} checked by lit tests, {} unreachable from input, {} problems".format(
+        len(rows), sum(1 for r in rows if r[0] in examples), len(unreachable), len(problems)))
     return 1 if problems else 0
 
 

@@ -153,10 +153,7 @@ int runCompileCommand(const CompileCommandOptions &options) {
   bool wantsCommands = options.emit == "bf1" || options.emit == "bf1-json" ||
                        !options.loadingPlan.empty() || options.validate;
   if (ok && wantsCommands && !compilation.module().lowered) {
-    compilation.diags().report(
-        DiagId::MalformedFile, SourceLoc{},
-        "--emit=bf1, --emit=bf1-json, --loading-plan and --validate need the whole "
-        "pipeline; the chosen --passes do not lower the script to device commands");
+    compilation.diags().report(DiagId::EmitNeedsLowering, SourceLoc{});
     ok = false;
   }
   if (ok && (options.validate || backend::validateByDefault()))

@@ -64,9 +64,7 @@ std::optional<LoweredScript> compileForRun(Compilation &compilation) {
   if (!compilation.compile(dump))
     return std::nullopt;
   if (!compilation.module().lowered) {
-    compilation.diags().report(DiagId::MalformedFile, SourceLoc{},
-                               "the pass pipeline did not lower the script to device commands; "
-                               "run the default pipeline");
+    compilation.diags().report(DiagId::RunNeedsLowering, SourceLoc{});
     return std::nullopt;
   }
   LoweredScript lowered;

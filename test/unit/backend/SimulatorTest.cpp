@@ -135,6 +135,50 @@ TEST(LitStreams, EveryIllegalStreamIsRejectedAsItsCheckLineSays) {
   EXPECT_GE(checked, 34u);
 }
 
+//===--- The twin's rows of Diagnostics.def --------------------------------===//
+
+TEST(Violation, EveryTwinRowNamesItsRuleInItsRangeAndTheCommandFirst) {
+  // E800-E899, a block per rule (ir/Diagnostics.def); the rule is read
+  // from the row's words, which must agree with the block.
+  auto ruleOfCode = [](int number) {
+    if (number < 810) return Rule::Tips;
+    if (number < 830) return Rule::Volume;
+    if (number < 840) return Rule::Contact;
+    if (number < 870) return Rule::Place;
+    return Rule::Range;
+  };
+  unsigned rows = 0;
+  for (unsigned i = 0; i < static_cast<unsigned>(DiagId::NumDiagIds); ++i) {
+    const DiagInfo &info = diagInfo(static_cast<DiagId>(i));
+    std::string_view code = info.code;
+    if (code.size() != 4 || code[0] != 'E' || code[1] != '8')
+      continue;
+    SCOPED_TRACE(info.code);
+    Violation violation(static_cast<DiagId>(i), DiagArgs());
+    EXPECT_EQ(violation.rule, ruleOfCode(std::stoi(std::string(code.substr(1)))));
+    EXPECT_TRUE(std::string_view(info.format).starts_with("command {} `{}` (source line {}) "));
+    ++rows;
+  }
+  EXPECT_GE(rows, 60u);
+}
+
+TEST(Violation, ReportedWithTheCommandAndSaidWithoutIt) {
+  Violation violation(DiagId::TwinTipGivesTooMuch,
+                      DiagArgs(2u, Quantity::microliters(100), Quantity::microliters(150.5)));
+  EXPECT_EQ(violation.rule, Rule::Volume);
+  EXPECT_EQ(violation.message(), "channel 2 holds 100 µL; it cannot dispense 150.5 µL");
+  Command command = cmd(4, "LH", "Dispense", Json::object());
+  command.line = 17;
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  diags.reportWith(violation.id, SourceLoc{}, violation.argsFor(command));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_EQ(diags.diagnostics()[0].message,
+            "command 4 `LH.Dispense` (source line 17) breaks the volume rule: " +
+                violation.message());
+  EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E816");
+}
+
 //===--- Stream reader -----------------------------------------------------===//
 
 TEST(StreamReader, ReadsWhatTheEmitterWrites) {
@@ -375,7 +419,7 @@ TEST(Simulator, ReturnedTipKeepsItsContactAndIsPickedAgain) {
   };
   Outcome outcome = run(commands, setup);
   ASSERT_EQ(outcome.diagnostics.size(), 1u);
-  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::InvariantContact);
+  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::TwinWellTipOtherWell);
   EXPECT_EQ(outcome.result.failedSeq, 8u);
   EXPECT_EQ(outcome.result.executed, 7u);
 }
@@ -400,7 +444,7 @@ TEST(Simulator, ReuseMarkedCommandsAreExemptFromTheContactRule) {
   commands[3].tipsReuse = false;
   Outcome strict = run(commands, setup);
   ASSERT_EQ(strict.diagnostics.size(), 1u);
-  EXPECT_EQ(strict.diagnostics[0].id, DiagId::InvariantContact);
+  EXPECT_EQ(strict.diagnostics[0].id, DiagId::TwinReservoirTipOtherPosition);
 }
 
 TEST(Simulator, SolutionWasteNeverOverflows) {
@@ -421,7 +465,7 @@ TEST(Simulator, SolutionWasteNeverOverflows) {
   }
   Outcome outcome = run(commands, setup);
   ASSERT_FALSE(outcome.diagnostics.empty());
-  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::InvariantVolume);
+  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::TwinSolutionWasteFull);
   EXPECT_NE(outcome.diagnostics[0].message.find("solution waste"), std::string::npos)
       << outcome.diagnostics[0].message;
 }
@@ -443,7 +487,7 @@ TEST(Simulator, TipWasteNeverOverflows) {
   }
   Outcome outcome = run(commands, RunSetup{});
   ASSERT_EQ(outcome.diagnostics.size(), 1u);
-  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::InvariantVolume);
+  EXPECT_EQ(outcome.diagnostics[0].id, DiagId::TwinTipWasteFull);
   EXPECT_NE(outcome.diagnostics[0].message.find("tip waste"), std::string::npos);
   EXPECT_EQ(countTips(commands, platform).racks, platform.spareTipRacks + 1);
 }
@@ -458,7 +502,7 @@ TEST(Simulator, DiagnosticsPointAtTheScriptLineForLoweredCommands) {
   std::vector<Command> commands = {cmd(1, "SHK", "Shake", {{"rpm", 300}, {"seconds", 30}})};
   runCommands(commands, RunSetup{}, bioforge(), options, sources, diags);
   ASSERT_EQ(diags.diagnostics().size(), 1u);
-  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::InvariantPlace);
+  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::TwinShakeOffShaker);
   EXPECT_EQ(diags.diagnostics()[0].loc.fileId, script);
   EXPECT_EQ(diags.diagnostics()[0].loc.line, 7u);
   EXPECT_EQ(diags.diagnostics()[0].step, "1");

@@ -104,12 +104,12 @@ TEST_F(CheckPlatformTest, ShakingSpeedOutsideShakerIsE503) {
   EXPECT_NE(diags.diagnostics()[0].message.find(platform.shakerModule), std::string::npos);
 }
 
-TEST_F(CheckPlatformTest, HeatedShakingOnUnheatedShakerIsE600) {
+TEST_F(CheckPlatformTest, HeatedShakingOnUnheatedShakerIsE605) {
   ASSERT_FALSE(platform.shakerHeated);
   incubate(platform.ambientCelsius, 300); // room temperature shaking is fine
   size_t warm = incubate(37, 300);
   EXPECT_FALSE(check());
-  const Diagnostic &d = only("E600");
+  const Diagnostic &d = only("E605");
   expectAt(d, warm);
   EXPECT_NE(d.message.find("heated shaker"), std::string::npos) << d.message;
   EXPECT_NE(d.message.find("`shake`"), std::string::npos) << d.message;
@@ -177,7 +177,7 @@ TEST_F(CheckPlatformTest, MagnetNeedsAMagnetSlot) {
   PassContext context{fresh, sources, platform};
   EXPECT_FALSE(createCheckPlatformPass()->run(module, context));
   ASSERT_EQ(fresh.diagnostics().size(), 1u);
-  EXPECT_STREQ(diagInfo(fresh.diagnostics()[0].id).code, "E600");
+  EXPECT_STREQ(diagInfo(fresh.diagnostics()[0].id).code, "E607");
   EXPECT_NE(fresh.diagnostics()[0].message.find("magnet"), std::string::npos);
 }
 

@@ -200,7 +200,7 @@ TEST_F(RouteTransportTest, FluorescenceIsACapabilityError) {
   add(ir::ReadFluorescenceOp{Quantity::nanometers(485), Quantity::nanometers(535), {}}, 50);
   EXPECT_FALSE(runPass(createRouteTransportPass()));
   ASSERT_EQ(diags_->diagnostics().size(), 1u);
-  EXPECT_STREQ(diagInfo(diags_->diagnostics()[0].id).code, "E600");
+  EXPECT_STREQ(diagInfo(diags_->diagnostics()[0].id).code, "E609");
   EXPECT_EQ(diags_->diagnostics()[0].loc.line, 50u);
 }
 

@@ -63,7 +63,7 @@ TEST(Differential, EveryCompiledTestScriptReplaysOnTheTwin) {
         ADD_FAILURE() << path << ": compiled without errors but command " << command.seq
                       << " `" << backend::commandToText(command) << "` (line " << command.line
                       << ") breaks the " << backend::ruleName(violation->rule)
-                      << " rule: " << violation->message;
+                      << " rule: " << violation->message();
         legal = false;
         break; // the rest of this stream runs on a state the robot never reaches
       }
