@@ -125,18 +125,11 @@ std::optional<RackAnchor> rackAnchor(const Command &command) {
 /// The command with its rack anchor moved to (row, col).
 Command withRackAnchor(const Command &command, unsigned row, unsigned col) {
   Command moved = command;
-  if (moved.args.is_null()) {
-    // Lowered: the fields are the arguments (Command.h).
-    moved.fields.hasRowKey = moved.fields.hasColKey = true;
-    moved.fields.row = row;
-    moved.fields.col = col;
-    moved.fields.rowIndex = row;
-    moved.fields.colIndex = col;
-    return moved;
-  }
-  moved.args["row"] = row;
-  moved.args["col"] = col;
-  decodeCommand(moved);
+  moved.fields.hasRowKey = moved.fields.hasColKey = true;
+  moved.fields.row = row;
+  moved.fields.col = col;
+  moved.fields.rowIndex = row;
+  moved.fields.colIndex = col;
   return moved;
 }
 
@@ -185,21 +178,9 @@ std::string_view operatorAdvice(FaultKind kind) {
 } // namespace
 
 namespace {
-RunResult runCommandsOnDevice(const std::vector<Command> &givenCommands, const RunSetup &setup,
+RunResult runCommandsOnDevice(const std::vector<Command> &commands, const RunSetup &setup,
                               const Platform &platform, RunOptions &options,
                               SourceManager &sources, DiagnosticEngine &diags) {
-  // Lowering and the stream reader decode every command; a list built by
-  // hand is decoded here, once, not per layer and command.
-  std::vector<Command> decodedCommands;
-  bool allDecoded = std::all_of(givenCommands.begin(), givenCommands.end(),
-                                [](const Command &command) { return command.fields.decoded; });
-  if (!allDecoded) {
-    decodedCommands = givenCommands;
-    for (Command &command : decodedCommands)
-      if (!command.fields.decoded)
-        decodeCommand(command);
-  }
-  const std::vector<Command> &commands = allDecoded ? givenCommands : decodedCommands;
   RunResult result;
   unsigned errorsBefore = diags.errorCount();
   if (commands.size() > kMaxCommands) {
