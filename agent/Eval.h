@@ -13,6 +13,7 @@
 
 #include "agent/Metrics.h"
 #include "backend/Command.h"
+#include "backend/CommandSerializer.h"
 #include "ir/IR.h"
 #include "ir/Platform.h"
 

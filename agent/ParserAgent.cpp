@@ -530,7 +530,7 @@ std::string commandReference() {
     std::vector<std::string> args;
     for (const backend::ArgSpec &arg : spec.args)
       args.push_back(arg.required ? arg.name : std::string(arg.name) + "?");
-    out += fmt::format("{}.{}({})\n", spec.module, spec.op, fmt::join(args, ", "));
+    out += fmt::format("{}.{}({})\n", spec.module, backend::opName(spec.op), fmt::join(args, ", "));
   }
   return out;
 }

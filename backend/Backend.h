@@ -12,6 +12,10 @@
 
 #include "backend/Analysis.h"
 #include "backend/Command.h"
+#include "backend/CommandDecode.h"
+#include "backend/CommandSerializer.h"
+#include "backend/CommandTiming.h"
+#include "backend/LowerToCommands.h"
 #include "backend/Device.h"
 #include "backend/RunSetup.h"
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/DeckState.h"
+#include "backend/CommandSerializer.h"
 
 #include <fmt/format.h>
 
@@ -345,15 +346,6 @@ double DeckState::tipVolume(unsigned channel) const {
 
 std::optional<Violation> DeckState::execute(const Command &command, bool commit) {
   planned_ = nullptr;
-  if (!command.fields.decoded) {
-    Command decoded = command;
-    decodeCommand(decoded);
-    Result violation = executeDecoded(decoded, commit);
-    // The plan belongs to the copy, which is gone: the caller's command
-    // commits through a full execute.
-    planned_ = nullptr;
-    return violation;
-  }
   return executeDecoded(command, commit);
 }
 

@@ -7,33 +7,35 @@
 // and validated before the first command, so a bad file never leaves a
 // half-run behind.
 //
-// Reliability (docs/reliability.md): each attempt is journaled ("begin",
-// then "done" or "failed"; on a robot fsynced) before the next command; a
-// tip pick-up failure is retried with unused tips and a reader timeout is
-// read again, every other fault stops the run and tells the operator the
-// deck state; `resume` replays the journal's confirmed commands into the
-// twin and the device and continues after them.
+// The policies around that loop live in their own units
+// (docs/reliability.md): RunJournal.h records each attempt before the next
+// command and decides what may be resumed, FaultPolicy.h which faults are
+// retried and what a stop tells the operator, TipRemap.h where tips are
+// taken after a failed pick-up, RunOutputs.h the reads, analyses and files
+// a run leaves behind.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
-#include "backend/Pictures.h"
 #include "backend/DeckState.h"
-#include "backend/Journal.h"
+#include "backend/FaultPolicy.h"
+#include "backend/RunJournal.h"
+#include "backend/RunOutputs.h"
 #include "backend/Simulator.h"
+#include "backend/TipRemap.h"
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
-#include <set>
 
 namespace plate::backend {
 
 namespace {
+
+/// More commands than any script within the frontend's bounds lowers to;
+/// a stream beyond it is hostile or broken (docs/reliability.md).
+constexpr size_t kMaxCommands = 200'000;
 
 SourceLoc commandLoc(const Command &command, const RunOptions &options) {
   if (command.streamLoc.isValid())
@@ -41,32 +43,6 @@ SourceLoc commandLoc(const Command &command, const RunOptions &options) {
   if (options.scriptFileId && command.line)
     return SourceLoc{options.scriptFileId, command.line, 1, 1};
   return SourceLoc{};
-}
-
-bool writeFile(const std::filesystem::path &path, const std::string &text,
-               DiagnosticEngine &diags) {
-  std::error_code error;
-  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(),
-                                      error);
-  // Written aside and renamed: a crash leaves the old file or the new
-  // one, never half of one (resume keeps read files it finds).
-  std::filesystem::path partial = path;
-  partial += ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      diags.report(DiagId::CannotWrite, SourceLoc{}, path.string());
-      return false;
-    }
-  }
-  std::filesystem::rename(partial, path, error);
-  if (error) {
-    diags.report(DiagId::CannotReplace, SourceLoc{}, path.string(), error.message());
-    return false;
-  }
-  return true;
 }
 
 bool validateSetup(const RunSetup &setup, const Platform &platform, DiagnosticEngine &diags) {
@@ -91,584 +67,330 @@ bool validateSetup(const RunSetup &setup, const Platform &platform, DiagnosticEn
   return true;
 }
 
-} // namespace
-
-namespace {
-
-/// More commands than any script within the frontend's bounds lowers to;
-/// a stream beyond it is hostile or broken (docs/reliability.md).
-constexpr size_t kMaxCommands = 200'000;
-/// Attempts of one command before a retryable fault stops the run.
-constexpr unsigned kMaxAttempts = 3;
-
-using RackAnchor = std::pair<unsigned, unsigned>;
-
-std::optional<RackAnchor> rackAnchor(const Command &command) {
-  if (command.fields.op != CommandOp::PickTips && command.fields.op != CommandOp::ReturnTips)
-    return std::nullopt;
-  return RackAnchor{command.fields.rowIndex, command.fields.colIndex};
-}
-
-/// The command with its rack anchor moved to (row, col).
-Command withRackAnchor(const Command &command, unsigned row, unsigned col) {
-  Command moved = command;
-  if (moved.args.is_null()) {
-    // Lowered: the fields are the arguments (Command.h).
-    moved.fields.hasRowKey = moved.fields.hasColKey = true;
-    moved.fields.row = row;
-    moved.fields.col = col;
-    moved.fields.rowIndex = row;
-    moved.fields.colIndex = col;
-    return moved;
-  }
-  moved.args["row"] = row;
-  moved.args["col"] = col;
-  decodeCommand(moved);
-  return moved;
-}
-
-/// What the operator needs to know about the deck after a stop.
-std::string deckSummary(const DeckState &twin, const Platform &platform) {
-  std::string text = fmt::format("plate in slot {}, lid {}", twin.plateSlot(),
-                                 twin.lidOn() ? "on" : "off");
-  std::vector<std::string> tips;
-  for (unsigned channel = 0; channel < platform.channels; ++channel)
-    if (twin.hasTip(channel))
-      tips.push_back(fmt::format("channel {} ({} µL in the tip)", channel + 1,
-                                 formatNumber(std::round(twin.tipVolume(channel) * 1000) / 1000)));
-  if (tips.empty()) {
-    text += "; no tips on the head";
-  } else {
-    text += "; tips on ";
-    for (size_t i = 0; i < tips.size(); ++i)
-      text += (i ? ", " : "") + tips[i];
-  }
-  if (twin.heaterSetpoint())
-    text += fmt::format("; heater at {} °C", formatNumber(*twin.heaterSetpoint()));
-  return text;
-}
-
-/// What to do about each fault that stops the run.
-std::string_view operatorAdvice(FaultKind kind) {
-  switch (kind) {
-  case FaultKind::TipPickup:
-    return "no unused tips were left to retry with; load a fresh rack position or resume after "
-           "checking the rack";
-  case FaultKind::LiquidDetect:
-    return "check the source (reservoir level, position, bubbles) and refill it; the tips keep "
-           "what they held";
-  case FaultKind::GripperDrop:
-    return "find the plate or lid, check the wells for spills, put it back where the state "
-           "above says it is";
-  case FaultKind::ReaderTimeout:
-    return "the reader did not answer after retries; check the reader and its cable";
-  case FaultKind::Disconnect:
-    return "reconnect the controller; the command was not confirmed";
-  default:
-    return "check the device";
-  }
-}
-
-} // namespace
-
-namespace {
-RunResult runCommandsOnDevice(const std::vector<Command> &givenCommands, const RunSetup &setup,
-                              const Platform &platform, RunOptions &options,
-                              SourceManager &sources, DiagnosticEngine &diags) {
-  // Lowering and the stream reader decode every command; a list built by
-  // hand is decoded here, once, not per layer and command.
-  std::vector<Command> decodedCommands;
-  bool allDecoded = std::all_of(givenCommands.begin(), givenCommands.end(),
-                                [](const Command &command) { return command.fields.decoded; });
-  if (!allDecoded) {
-    decodedCommands = givenCommands;
-    for (Command &command : decodedCommands)
-      if (!command.fields.decoded)
-        decodeCommand(command);
-  }
-  const std::vector<Command> &commands = allDecoded ? givenCommands : decodedCommands;
-  RunResult result;
-  unsigned errorsBefore = diags.errorCount();
+/// The stream, the plan and the faults, checked before anything is read
+/// or run; the plate's labware, or null after a diagnostic.
+const Labware *checkRun(const std::vector<Command> &commands, const RunSetup &setup,
+                        const Platform &platform, const RunOptions &options,
+                        DiagnosticEngine &diags) {
   if (commands.size() > kMaxCommands) {
     diags.report(DiagId::InputLimit, SourceLoc{},
                  fmt::format("the stream has {} commands", commands.size()),
                  fmt::format("{} commands", kMaxCommands));
-    return result;
+    return nullptr;
   }
   const Labware *labware = platform.findLabware(setup.plateType);
   if (!labware) {
     diags.report(DiagId::BadPlanFile, SourceLoc{},
                  fmt::format("plate type `{}` is not labware of `{}`", setup.plateType,
                              platform.name));
-    return result;
+    return nullptr;
   }
-  if (!validateSetup(setup, platform, diags))
-    return result;
-  for (const auto &[seq, kind] : options.faults.at)
-    if (seq < 1 || seq > commands.size()) {
-      diags.report(DiagId::BadFaultSpec, SourceLoc{},
-                   fmt::format("{}:{}", seq, faultKindName(kind)),
-                   fmt::format("the stream has commands 1..{}", commands.size()));
-      return result;
-    } else if (!faultApplies(kind, commands[seq - 1], platform)) {
-      diags.report(DiagId::BadFaultSpec, SourceLoc{},
-                   fmt::format("{}:{}", seq, faultKindName(kind)),
-                   fmt::format("command {} is `{}`, which cannot fail that way", seq,
-                               commands[seq - 1].name()));
-      return result;
-    }
+  if (!validateSetup(setup, platform, diags) ||
+      !validateFaults(options.faults, commands, platform, diags))
+    return nullptr;
+  return labware;
+}
 
-  // A resumed run continues the journal's run with the journal's settings,
-  // so that reads and outputs are those of one unbroken run.
-  std::optional<JournalRecord> journalRecord;
-  // The hash serializes the whole stream: only a journal needs it.
-  std::string hash = options.resume.empty() && options.journal.empty()
-                         ? std::string()
-                         : streamHash(commands);
-  if (!options.resume.empty()) {
-    journalRecord = readJournal(options.resume, sources, diags);
-    if (!journalRecord)
-      return result;
-    const Json &header = journalRecord->header;
-    if (header.value("stream", std::string()) != hash ||
-        header.value("commands", size_t(0)) != commands.size()) {
-      diags.report(DiagId::BadJournal, SourceLoc{},
-                   fmt::format("`{}` was written for another command stream (hash {}, this "
-                               "stream {}); resume with the input of that run",
-                               options.resume, header.value("stream", std::string("?")), hash));
-      return result;
-    }
-    if (journalRecord->end == "complete") {
-      diags.report(DiagId::BadJournal, SourceLoc{},
-                   fmt::format("the run in `{}` is complete; nothing to resume", options.resume));
-      return result;
-    }
-    options.seed = header.value("seed", options.seed);
-    options.noiseSigma = header.value("noise_sigma", options.noiseSigma);
-    options.truthFile = header.value("truth", std::string());
-    options.readerData = header.value("reader_data", std::vector<std::string>{});
-    options.outDir = header.value("out_dir", options.outDir);
-    options.outPrefix = header.value("out_prefix", options.outPrefix);
-    options.journal = options.resume;
-  } else if (!options.journal.empty() && journalUnfinished(options.journal)) {
-    diags.report(DiagId::UnfinishedJournal, SourceLoc{}, options.journal, options.journal);
-    return result;
-  }
-
+/// The files a run reads, read and checked before the first command.
+struct RunInputs {
   std::map<std::string, double> truth;
+  std::vector<WellValues> readerData;
+  std::vector<uint8_t> readerDataSimulated; ///< the file says its values were simulated
+};
+
+std::optional<RunInputs> readInputs(const RunOptions &options, const Labware &labware,
+                                    SourceManager &sources, DiagnosticEngine &diags) {
+  RunInputs inputs;
   if (!options.truthFile.empty()) {
     auto loaded = readTruthFile(options.truthFile, sources, diags);
     if (!loaded)
-      return result;
-    truth = std::move(*loaded);
+      return std::nullopt;
+    inputs.truth = std::move(*loaded);
   }
-  std::vector<WellValues> readerData;
-  std::vector<uint8_t> readerDataSimulated; ///< the file says its values were simulated
   for (const std::string &path : options.readerData) {
     bool simulated = false;
-    auto values = readPlateCsv(path, labware->shape, sources, diags, &simulated);
+    auto values = readPlateCsv(path, labware.shape, sources, diags, &simulated);
     if (!values)
-      return result;
-    readerData.push_back(std::move(*values));
-    readerDataSimulated.push_back(simulated);
+      return std::nullopt;
+    inputs.readerData.push_back(std::move(*values));
+    inputs.readerDataSimulated.push_back(simulated);
+  }
+  return inputs;
+}
+
+/// One run of a checked stream on one device: the replay of a resumed
+/// journal, then the loop over the remaining commands.
+class Interpreter {
+public:
+  Interpreter(const std::vector<Command> &commands, const RunSetup &setup,
+              const Platform &platform, const Labware &labware, const RunOptions &options,
+              RunInputs inputs, RunResult &result, DiagnosticEngine &diags)
+      : commands_(commands), platform_(platform), options_(options), inputs_(std::move(inputs)),
+        result_(result), diags_(diags), twin_(platform, labware, setup),
+        journal_(options.device != nullptr, result, diags),
+        outputs_(setup, labware, options, options.device == nullptr, result, diags) {
+    device_ = options.device;
+    if (!device_) {
+      ReaderModel::Params params;
+      params.seed = options.seed;
+      params.sigma = options.noiseSigma;
+      simulator_ = std::make_unique<SimulatedDevice>(platform, labware, setup, inputs_.truth,
+                                                     params, options.faults);
+      device_ = simulator_.get();
+      result_.truths = simulator_->truths();
+    }
+    result_.device = device_->name();
+    result_.truthFile = options.truthFile;
   }
 
-  ReaderModel::Params params;
-  params.seed = options.seed;
-  params.sigma = options.noiseSigma;
-  std::unique_ptr<SimulatedDevice> simulator;
-  Device *device = options.device;
-  if (!device) {
-    simulator = std::make_unique<SimulatedDevice>(platform, *labware, setup, truth, params,
-                                                  options.faults);
-    device = simulator.get();
-    result.truths = simulator->truths();
+  /// `errorsBefore`: the error count when the run began; the run is ok if
+  /// it reached the end without another error.
+  void run(const std::optional<JournalRecord> &record, const std::string &hash,
+           unsigned errorsBefore);
+
+private:
+  bool replay(const JournalRecord &record);
+  bool runCommand(size_t index);
+  /// Sends the command until the device confirms it or the fault policy
+  /// gives up; `sent` follows tip remaps. nullopt: the run stopped.
+  std::optional<DeviceResult> send(size_t index, const Command *&sent);
+  /// Commits a confirmed command: twin, clock, journal, read, progress.
+  bool confirm(size_t index, const Command &sent, DeviceResult outcome);
+  /// Ends the run before `command`.
+  void stop(const Command &command) {
+    result_.failedSeq = command.seq;
+    keepFinalState();
   }
-  result.device = device->name();
-  result.truthFile = options.truthFile;
-  DeckState twin(platform, *labware, setup);
-  std::filesystem::path outDir(options.outDir.empty() ? "." : options.outDir);
-  auto outPath = [&](const std::string &suffix) {
-    return outDir / fmt::format("{}-{}", options.outPrefix, suffix);
-  };
+  void keepFinalState() {
+    if (options_.keepFinalState)
+      result_.finalState = twin_.toJson();
+  }
 
-  size_t nextAnalysis = 0;
-  auto runAnalyses = [&](uint32_t doneSeq) {
-    for (; nextAnalysis < setup.analyses.size() &&
-           setup.analyses[nextAnalysis].afterSeq <= doneSeq;
-         ++nextAnalysis) {
-      const AnalysisStep &step = setup.analyses[nextAnalysis];
-      SourceLoc loc = options.scriptFileId && step.line
-                          ? SourceLoc{options.scriptFileId, step.line, 1, 1}
-                          : SourceLoc{};
-      const PlateRead *read = nullptr;
-      for (const PlateRead &candidate : result.reads)
-        if (!step.wavelengthNm || std::fabs(candidate.wavelengthNm - *step.wavelengthNm) < 1e-6)
-          read = &candidate;
-      if (!read) {
-        diags.report(DiagId::AnalysisFailed, loc,
-                     step.wavelengthNm
-                         ? fmt::format("no read at {} nm before this step",
-                                       formatNumber(*step.wavelengthNm))
-                         : std::string("no read before this step"))
-            .step(step.step);
-        continue;
-      }
-      std::string error;
-      auto analysis = analyzeStandardCurve(step, *read, setup.layout, error);
-      if (!analysis) {
-        diags.report(DiagId::AnalysisFailed, loc, error).step(step.step);
-        continue;
-      }
-      if (modelRead(*read)) {
-        analysis->truths = result.truths;
-        analysis->truthFile = result.truthFile;
-      }
-      if (options.writeFiles) {
-        size_t index = result.analyses.size() + 1;
-        auto csv = outPath(fmt::format("analysis{}.csv", index));
-        auto svg = outPath(fmt::format("curve{}.svg", index));
-        if (writeFile(csv, analysisCsv(*analysis), diags))
-          result.outputs.push_back(csv.string());
-        if (writeFile(svg, curveSvg(*analysis), diags))
-          result.outputs.push_back(svg.string());
-      }
-      result.analyses.push_back(std::move(*analysis));
+  const std::vector<Command> &commands_;
+  const Platform &platform_;
+  const RunOptions &options_;
+  RunInputs inputs_;
+  RunResult &result_;
+  DiagnosticEngine &diags_;
+  std::unique_ptr<SimulatedDevice> simulator_;
+  Device *device_ = nullptr;
+  DeckState twin_;
+  RunJournal journal_;
+  RunOutputs outputs_;
+  TipRemap remap_;
+};
+
+void Interpreter::run(const std::optional<JournalRecord> &record, const std::string &hash,
+                      unsigned errorsBefore) {
+  size_t start = 0;
+  outputs_.runAnalyses(0);
+  if (record) {
+    if (!replay(*record))
+      return;
+    start = result_.executed;
+  }
+  if (!options_.journal.empty() && start < commands_.size()) {
+    std::optional<size_t> resumedBefore;
+    if (record)
+      resumedBefore = start + 1;
+    if (!journal_.open(options_, hash, commands_.size(), resumedBefore))
+      return;
+  }
+  for (size_t index = start; index < commands_.size(); ++index)
+    if (!runCommand(index))
+      return;
+  outputs_.runAnalyses(UINT32_MAX);
+  journal_.write(Json{{"end", "complete"}, {"seq", commands_.size()}});
+  result_.ok = diags_.errorCount() == errorsBefore;
+  keepFinalState();
+}
+
+bool Interpreter::replay(const JournalRecord &record) {
+  // Replay what the device confirmed: the twin, the device (the
+  // simulator rebuilds its world; a robot already has it), the clock and
+  // the reads, without sending anything.
+  for (const JournalRecord::Event &event : record.events) {
+    if (event.remap) {
+      remap_.add(event.remap->first, event.remap->second);
+      continue;
     }
-  };
-  // A read file already on disk from before a crash is kept as it is.
-  auto storeRead = [&](PlateRead read, bool fromJournal) {
-    size_t readIndex = result.reads.size();
-    // A journal from before reads recorded their source: on the simulator
-    // a read no file replaced is the model's.
-    if (fromJournal && simulator && read.dataFile.empty())
-      read.simulated = true;
-    if (options.writeFiles) {
-      auto csv = outPath(fmt::format("read{}-{}nm.csv", readIndex + 1,
-                                     formatNumber(read.wavelengthNm)));
-      std::error_code error;
-      bool keep = fromJournal && std::filesystem::exists(csv, error);
-      if (keep || writeFile(csv, plateReadCsv(read, labware->shape, result.truths,
-                                              result.truthFile),
-                            diags))
-        result.outputs.push_back(csv.string());
-    }
-    result.reads.push_back(std::move(read));
-  };
-
-  // Later PickTips/ReturnTips at a rack anchor go to another anchor after a
-  // tip pick-up failure was retried there; a rack swap ends every remap.
-  // Almost every command goes out unchanged: `remapped` hands back the
-  // command itself and copies only when a remap applies.
-  std::map<RackAnchor, RackAnchor> remaps;
-  Command remapStorage;
-  auto remapped = [&](const Command &command) -> const Command & {
-    if (command.fields.op == CommandOp::SwapTipRack)
-      remaps.clear();
-    if (remaps.empty())
-      return command;
-    if (auto anchor = rackAnchor(command))
-      if (auto it = remaps.find(*anchor); it != remaps.end()) {
-        remapStorage = withRackAnchor(command, it->second.first, it->second.second);
-        return remapStorage;
-      }
-    return command;
-  };
-
-  auto stop = [&](const Command &command, RunResult &result) -> RunResult & {
-    result.failedSeq = command.seq;
-    if (options.keepFinalState)
-      result.finalState = twin.toJson();
-    return result;
-  };
-
-  JournalWriter journal;
-  // On a robot every confirmed command reaches the disk before the next
-  // is sent: a power cut must not lose what the hardware did. On the
-  // simulator a line is written (so a killed process loses nothing) but
-  // synced only at the end: what an OS crash or power cut can lose there
-  // is simulated work, and one fdatasync per command was most of a
-  // simulated run's time (docs/reliability.md, durability).
-  const bool syncEachLine = options.device != nullptr;
-  auto journalWrite = [&](const Json &entry, bool durable = true) {
-    bool last = entry.contains("end");
-    bool written = !journal.isOpen() || journal.append(entry, last || (durable && syncEachLine));
-    result.journalSyncs = journal.syncs();
-    if (!written) {
-      // A journal that cannot be written cannot protect the run: stop
-      // before the next physical command.
-      diags.report(DiagId::BadJournal, SourceLoc{},
-                   fmt::format("cannot write `{}`: {}", journal.path(), std::strerror(errno)));
+    const JournalRecord::Done &done = *event.done;
+    const Command &command = commands_[done.seq - 1];
+    const Command &actual = remap_.apply(command);
+    if (commandToJson(actual) != done.command) {
+      diags_.report(DiagId::BadJournal, SourceLoc{},
+                    fmt::format("confirmed command {} in `{}` is not command {} of the stream",
+                                done.seq, options_.resume, done.seq));
       return false;
     }
-    return true;
-  };
-
-  size_t start = 0;
-  runAnalyses(0);
-  if (journalRecord) {
-    // Replay what the device confirmed: the twin, the device (the
-    // simulator rebuilds its world; a robot already has it), the clock and
-    // the reads, without sending anything.
-    for (const JournalRecord::Event &event : journalRecord->events) {
-      if (event.remap) {
-        remaps[event.remap->first] = event.remap->second;
-        continue;
-      }
-      const JournalRecord::Done &done = *event.done;
-      const Command &command = commands[done.seq - 1];
-      const Command &actual = remapped(command);
-      if (commandToJson(actual) != done.command) {
-        diags.report(DiagId::BadJournal, SourceLoc{},
-                     fmt::format("confirmed command {} in `{}` is not command {} of the stream",
-                                 done.seq, options.resume, done.seq));
-        return result;
-      }
-      twin.applyManualFills(command.seq);
-      if (auto violation = twin.execute(actual, /*commit=*/true)) {
-        diags.report(DiagId::BadJournal, SourceLoc{},
-                     fmt::format("confirmed command {} cannot be replayed: {}", done.seq,
-                                 violation->message()));
-        return result;
-      }
-      device->restoreConfirmed(actual);
-      result.robotSeconds += commandSeconds(actual, platform);
-      ++result.executed;
-      if (done.read)
-        storeRead(*done.read, /*fromJournal=*/true);
-      runAnalyses(command.seq);
+    twin_.applyManualFills(command.seq);
+    if (auto violation = twin_.execute(actual, /*commit=*/true)) {
+      diags_.report(DiagId::BadJournal, SourceLoc{},
+                    fmt::format("confirmed command {} cannot be replayed: {}", done.seq,
+                                violation->message()));
+      return false;
     }
-    start = result.executed;
-    result.resumedFrom = start;
-    // Re-verify the deck before touching it: the interrupted command may
-    // or may not have run, and the deck may have been handled since.
-    if (auto difference = device->verifyState(twin)) {
-      diags.report(DiagId::BadJournal, SourceLoc{},
-                   fmt::format("the device does not match the journal after command {}: {}; "
-                               "{}check the deck before resuming",
-                               start, *difference,
-                               journalRecord->inFlight
-                                   ? fmt::format("command {} was sent but never confirmed; ",
-                                                 *journalRecord->inFlight)
-                                   : std::string()));
-      if (options.keepFinalState)
-        result.finalState = twin.toJson();
-      return result;
-    }
-    result.events.push_back(fmt::format(
-        "resumed after command {} of {} (robot time so far {}){}", start, commands.size(),
-        formatDuration(result.robotSeconds),
-        journalRecord->inFlight
-            ? fmt::format("; command {} was interrupted before confirmation and is sent again "
-                          "(the deck shows it did not run)",
-                          *journalRecord->inFlight)
-            : std::string()));
+    device_->restoreConfirmed(actual);
+    result_.robotSeconds += commandSeconds(actual, platform_);
+    ++result_.executed;
+    if (done.read)
+      outputs_.storeRead(*done.read, /*fromJournal=*/true);
+    outputs_.runAnalyses(command.seq);
   }
-
-  if (!options.journal.empty() && start < commands.size()) {
-    std::string error;
-    if (!journal.open(options.journal, /*truncate=*/!journalRecord, error)) {
-      diags.report(DiagId::BadJournal, SourceLoc{},
-                   fmt::format("cannot open `{}`: {}", options.journal, error));
-      return result;
-    }
-    Json entry;
-    if (journalRecord) {
-      entry = Json{{"resume", start + 1}};
-    } else {
-      entry = Json{{"journal", "plate-run"}, {"version", 1},
-                   {"input", options.inputName}, {"stream", hash},
-                   {"commands", commands.size()}, {"seed", options.seed},
-                   {"noise_sigma", options.noiseSigma}, {"truth", options.truthFile},
-                   {"reader_data", options.readerData}, {"out_dir", options.outDir},
-                   {"out_prefix", options.outPrefix}, {"device", result.device}};
-      if (Json simulation = simulationJson(result); !simulation.is_null()) {
-        simulation.erase("reads"); // each read's entry says it
-        entry["simulation"] = std::move(simulation);
-      }
-    }
-    if (!journalWrite(entry))
-      return result;
+  size_t start = result_.executed;
+  result_.resumedFrom = start;
+  // Re-verify the deck before touching it: the interrupted command may
+  // or may not have run, and the deck may have been handled since.
+  if (auto difference = device_->verifyState(twin_)) {
+    diags_.report(DiagId::BadJournal, SourceLoc{},
+                  fmt::format("the device does not match the journal after command {}: {}; "
+                              "{}check the deck before resuming",
+                              start, *difference,
+                              record.inFlight
+                                  ? fmt::format("command {} was sent but never confirmed; ",
+                                                *record.inFlight)
+                                  : std::string()));
+    keepFinalState();
+    return false;
   }
+  result_.events.push_back(fmt::format(
+      "resumed after command {} of {} (robot time so far {}){}", start, commands_.size(),
+      formatDuration(result_.robotSeconds),
+      record.inFlight
+          ? fmt::format("; command {} was interrupted before confirmation and is sent again "
+                        "(the deck shows it did not run)",
+                        *record.inFlight)
+          : std::string()));
+  return true;
+}
 
-  for (size_t index = start; index < commands.size(); ++index) {
-    const Command &command = commands[index];
-    const Command *actual = &remapped(command);
-    twin.applyManualFills(command.seq);
-    if (auto violation = twin.check(*actual)) {
-      diags.reportWith(violation->id, commandLoc(command, options), violation->argsFor(command))
-          .step(command.step);
-      journalWrite(Json{{"end", "violation"}, {"seq", command.seq}});
-      return stop(command, result);
-    }
-    DeviceResult outcome;
-    for (unsigned attempt = 1;; ++attempt) {
-      if (journal.isOpen() && !journalWrite(Json{{"begin", command.seq}}, /*durable=*/false))
-        return stop(command, result);
-      outcome = device->execute(*actual);
-      if (outcome.status == DeviceStatus::Ok)
-        break;
-      journalWrite(Json{{"failed", command.seq},
+bool Interpreter::runCommand(size_t index) {
+  const Command &command = commands_[index];
+  const Command *sent = &remap_.apply(command);
+  twin_.applyManualFills(command.seq);
+  if (auto violation = twin_.check(*sent)) {
+    diags_.reportWith(violation->id, commandLoc(command, options_), violation->argsFor(command))
+        .step(command.step);
+    journal_.write(Json{{"end", "violation"}, {"seq", command.seq}});
+    stop(command);
+    return false;
+  }
+  std::optional<DeviceResult> outcome = send(index, sent);
+  if (!outcome)
+    return false;
+  return confirm(index, *sent, std::move(*outcome));
+}
+
+std::optional<DeviceResult> Interpreter::send(size_t index, const Command *&sent) {
+  const Command &command = commands_[index];
+  for (unsigned attempt = 1;; ++attempt) {
+    if (journal_.isOpen() && !journal_.write(Json{{"begin", command.seq}}, /*durable=*/false))
+      break;
+    DeviceResult outcome = device_->execute(*sent);
+    if (outcome.status == DeviceStatus::Ok)
+      return outcome;
+    journal_.write(Json{{"failed", command.seq},
                         {"fault", faultKindName(outcome.fault)},
                         {"message", outcome.message}});
-      bool retried = false;
-      if (attempt < kMaxAttempts && outcome.fault == FaultKind::ReaderTimeout) {
-        // Reading does not change the plate: reading again is safe.
-        result.events.push_back(fmt::format("command {} `{}`: {}; reading again (attempt {})",
-                                            command.seq, command.name(), outcome.message,
-                                            attempt + 1));
-        retried = true;
-      } else if (attempt < kMaxAttempts && outcome.fault == FaultKind::TipPickup) {
-        // The tips stay in the rack; take the next fresh ones that no later
-        // command of this rack will want, and send later commands of this
-        // anchor there too.
-        auto anchor = rackAnchor(command);
-        std::set<RackAnchor> wanted;
-        for (size_t later = index; later < commands.size(); ++later) {
-          const Command &next = commands[later];
-          if (next.fields.op == CommandOp::SwapTipRack)
-            break;
-          if (auto nextAnchor = rackAnchor(next)) {
-            RackAnchor at = *nextAnchor;
-            if (auto it = remaps.find(at); it != remaps.end())
-              at = it->second;
-            for (unsigned channel = 0; channel < next.fields.maskLength && channel < 64; ++channel)
-              if (next.fields.maskBits >> channel & 1)
-                wanted.insert({at.first, at.second + channel});
-          }
-        }
-        const CommandFields &fields = command.fields;
-        std::optional<RackAnchor> replacement;
-        for (unsigned row = 1; row <= platform.tipRackRows && !replacement; ++row)
-          for (unsigned col = 1; col <= platform.tipRackCols && !replacement; ++col) {
-            bool fits = true;
-            for (unsigned channel = 0; channel < fields.maskLength && channel < 64 && fits;
-                 ++channel)
-              if (fields.maskBits >> channel & 1)
-                fits = twin.rackPositionFresh(row, col + channel) &&
-                       !wanted.count({row, col + channel});
-            if (!fits)
-              continue;
-            if (!twin.check(withRackAnchor(*actual, row, col)))
-              replacement = RackAnchor{row, col};
-          }
-        if (anchor && replacement) {
-          remaps[*anchor] = *replacement;
-          if (!journalWrite(Json{{"remap", {anchor->first, anchor->second}},
+    Recovery recovery = recoveryFor(outcome.fault, attempt);
+    if (recovery == Recovery::ReadAgain) {
+      result_.events.push_back(fmt::format("command {} `{}`: {}; reading again (attempt {})",
+                                           command.seq, command.name(), outcome.message,
+                                           attempt + 1));
+      continue;
+    }
+    if (recovery == Recovery::OtherTips) {
+      // Take the next fresh tips no later command of this rack will want,
+      // and send later commands of this anchor there too.
+      auto anchor = rackAnchor(command);
+      auto replacement = remap_.replacement(commands_, index, *sent, twin_, platform_);
+      if (anchor && replacement) {
+        remap_.add(*anchor, *replacement);
+        if (!journal_.write(Json{{"remap", {anchor->first, anchor->second}},
                                  {"to", {replacement->first, replacement->second}}}))
-            return stop(command, result);
-          actual = &remapped(command);
-          result.events.push_back(fmt::format(
-              "command {} `{}`: {}; retrying with the tips at rack row {} column {}",
-              command.seq, command.name(), outcome.message, replacement->first,
-              replacement->second));
-          retried = true;
-        }
-      }
-      if (retried)
+          break;
+        sent = &remap_.apply(command);
+        result_.events.push_back(fmt::format(
+            "command {} `{}`: {}; retrying with the tips at rack row {} column {}",
+            command.seq, command.name(), outcome.message, replacement->first,
+            replacement->second));
         continue;
-      auto diagnostic = diags.report(
-          DiagId::DeviceFailed, commandLoc(command, options), command.seq, command.name(),
-          command.line, outcome.message.empty() ? std::string("no reason given") : outcome.message);
-      diagnostic.step(command.step);
-      diagnostic.note(SourceLoc{}, "the run stopped safely before command {}; {} command(s) "
-                                   "were confirmed",
-                      command.seq, result.executed);
-      diagnostic.note(SourceLoc{}, "deck state: {}", deckSummary(twin, platform));
-      if (outcome.fault != FaultKind::None)
-        diagnostic.note(SourceLoc{}, "{}", operatorAdvice(outcome.fault));
-      if (journal.isOpen())
-        diagnostic.note(SourceLoc{}, "to continue: plate run ... --resume {}", journal.path());
-      journalWrite(Json{{"end", "stopped"}, {"seq", command.seq},
-                        {"fault", faultKindName(outcome.fault)}});
-      return stop(command, result);
-    }
-    // The twin passed the command before the device ran it and nothing
-    // has touched the twin since: committing cannot fail.
-    auto committed = twin.commitChecked(*actual);
-    PLATE_ASSERT(!committed, "a checked command failed to commit");
-    result.robotSeconds += commandSeconds(*actual, platform);
-    ++result.executed;
-    std::optional<PlateRead> read;
-    if (outcome.read) {
-      read = std::move(*outcome.read);
-      size_t readIndex = result.reads.size();
-      if (readIndex < readerData.size()) {
-        read->values = readerData[readIndex];
-        read->dataFile = options.readerData[readIndex];
-        read->simulated = readerDataSimulated[readIndex];
       }
     }
-    if (journal.isOpen()) {
-      Json done{{"done", command.seq},
-                {"clock_s", result.robotSeconds},
-                {"command", commandToJson(*actual)}};
-      if (read)
-        done["read"] = plateReadJson(*read);
-      // Durable before the next physical command (and before the read's
-      // file, so the journal is never behind what is on disk).
-      if (!journalWrite(done))
-        return stop(command, result);
-    }
-    if (read)
-      storeRead(std::move(*read), /*fromJournal=*/false);
-    if (options.progress)
-      options.progress(RunProgress{&command, index + 1, commands.size(), result.robotSeconds});
-    runAnalyses(command.seq);
+    reportStop(command, outcome, commandLoc(command, options_), result_.executed, twin_,
+               platform_, journal_.isOpen() ? journal_.path() : std::string(), diags_);
+    journal_.write(Json{{"end", "stopped"}, {"seq", command.seq},
+                        {"fault", faultKindName(outcome.fault)}});
+    break;
   }
-  runAnalyses(UINT32_MAX);
-  journalWrite(Json{{"end", "complete"}, {"seq", commands.size()}});
-  result.ok = diags.errorCount() == errorsBefore;
-  if (options.keepFinalState)
-    result.finalState = twin.toJson();
+  stop(command);
+  return std::nullopt;
+}
+
+bool Interpreter::confirm(size_t index, const Command &sent, DeviceResult outcome) {
+  const Command &command = commands_[index];
+  // The twin passed the command before the device ran it and nothing
+  // has touched the twin since: committing cannot fail.
+  auto committed = twin_.commitChecked(sent);
+  PLATE_ASSERT(!committed, "a checked command failed to commit");
+  result_.robotSeconds += commandSeconds(sent, platform_);
+  ++result_.executed;
+  std::optional<PlateRead> read;
+  if (outcome.read) {
+    read = std::move(*outcome.read);
+    size_t readIndex = result_.reads.size();
+    if (readIndex < inputs_.readerData.size()) {
+      read->values = inputs_.readerData[readIndex];
+      read->dataFile = options_.readerData[readIndex];
+      read->simulated = inputs_.readerDataSimulated[readIndex];
+    }
+  }
+  if (journal_.isOpen()) {
+    Json done{{"done", command.seq},
+              {"clock_s", result_.robotSeconds},
+              {"command", commandToJson(sent)}};
+    if (read)
+      done["read"] = plateReadJson(*read);
+    // Durable before the next physical command (and before the read's
+    // file, so the journal is never behind what is on disk).
+    if (!journal_.write(done)) {
+      stop(command);
+      return false;
+    }
+  }
+  if (read)
+    outputs_.storeRead(std::move(*read), /*fromJournal=*/false);
+  if (options_.progress)
+    options_.progress(RunProgress{&command, index + 1, commands_.size(), result_.robotSeconds});
+  outputs_.runAnalyses(command.seq);
+  return true;
+}
+
+RunResult runCommandsOnDevice(const std::vector<Command> &commands, const RunSetup &setup,
+                              const Platform &platform, RunOptions &options,
+                              SourceManager &sources, DiagnosticEngine &diags) {
+  RunResult result;
+  unsigned errorsBefore = diags.errorCount();
+  const Labware *labware = checkRun(commands, setup, platform, options, diags);
+  if (!labware)
+    return result;
+  // A resumed run continues the journal's run with the journal's settings,
+  // so that reads and outputs are those of one unbroken run.
+  std::string hash = journalStreamHash(options, commands);
+  bool journalOk = false;
+  std::optional<JournalRecord> record =
+      prepareJournal(options, commands, hash, sources, diags, journalOk);
+  if (!journalOk)
+    return result;
+  std::optional<RunInputs> inputs = readInputs(options, *labware, sources, diags);
+  if (!inputs)
+    return result;
+  Interpreter interpreter(commands, setup, platform, *labware, options, std::move(*inputs),
+                          result, diags);
+  interpreter.run(record, hash, errorsBefore);
   return result;
 }
 
-/// The pictures of a run that did anything (docs/pictures.md): the layout,
-/// the wells after each step, each read as a heat map, the timeline. A run
-/// stopped by a fault draws what happened up to the stop.
-void writePictures(const std::vector<Command> &commands, const RunSetup &setup,
-                   const Platform &platform, const RunOptions &options,
-                   const SourceManager &sources, RunResult &result, DiagnosticEngine &diags) {
-  const Labware *labware = platform.findLabware(setup.plateType);
-  if (!labware || result.executed == 0)
-    return;
-  std::filesystem::path outDir(options.outDir.empty() ? "." : options.outDir);
-  auto write = [&](const std::string &suffix, const std::string &svg) {
-    auto path = outDir / fmt::format("{}-{}", options.outPrefix, suffix);
-    if (writeFile(path, svg, diags))
-      result.outputs.push_back(path.string());
-  };
-  ScriptLineText lineText;
-  if (options.scriptFileId)
-    lineText = [&](uint32_t line) {
-      std::string_view text = line ? sources.lineText(options.scriptFileId, line) : "";
-      size_t first = text.find_first_not_of(" \t");
-      size_t last = text.find_last_not_of(" \t\r");
-      return first == std::string_view::npos ? std::string()
-                                             : std::string(text.substr(first, last - first + 1));
-    };
-  const std::string &name = options.outPrefix;
-  if (!setup.layout.empty())
-    write("layout.svg", layoutMapSvg(setup, labware->shape, fmt::format("Plate layout of {} ({})",
-                                                                        name, setup.plateType)));
-  std::vector<Command> ran(commands.begin(),
-                           commands.begin() + static_cast<long>(std::min(result.executed, commands.size())));
-  write("wells.svg", contentsMapsSvg(ran, setup, platform, *labware,
-                                     fmt::format("What the wells hold after each step of {}", name),
-                                     lineText));
-  for (size_t i = 0; i < result.reads.size(); ++i) {
-    const PlateRead &read = result.reads[i];
-    write(fmt::format("read{}-{}nm.svg", i + 1, formatNumber(read.wavelengthNm)),
-          readHeatmapSvg(read, setup, labware->shape,
-                         fmt::format("Read {} of {} at {} nm ({}line {})", i + 1, name,
-                                     formatNumber(read.wavelengthNm),
-                                     read.step.empty() ? "" : "step " + read.step + ", ",
-                                     read.line)));
-  }
-  write("timeline.svg", timelineSvg(commands, result.executed, platform,
-                                    fmt::format("Run timeline of {}", name), lineText));
-}
 } // namespace
 
 RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setup,
@@ -679,7 +401,7 @@ RunResult runCommands(const std::vector<Command> &commands, const RunSetup &setu
   RunOptions effective = options;
   RunResult result = runCommandsOnDevice(commands, setup, platform, effective, sources, diags);
   if (effective.writeFiles)
-    writePictures(commands, setup, platform, effective, sources, result, diags);
+    writeRunPictures(commands, setup, platform, effective, sources, result, diags);
   return result;
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Journal.h"
+#include "backend/CommandSerializer.h"
 #include "ir/JsonParse.h"
 
 #include <fmt/format.h>

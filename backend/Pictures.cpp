@@ -1,5 +1,6 @@
 //===- Pictures.cpp - Plate maps, read heat maps and the run timeline -----===//
 #include "backend/Pictures.h"
+#include "backend/CommandTiming.h"
 
 #include "backend/DeckState.h"
 #include "backend/Svg.h"
@@ -397,9 +398,7 @@ std::string contentsMapsSvg(const std::vector<Command> &commands, const RunSetup
     stampBefore = twin.lastWellStamp();
   };
   for (size_t i = 0; i < commands.size(); ++i) {
-    Command command = commands[i];
-    if (!command.fields.decoded)
-      decodeCommand(command);
+    const Command &command = commands[i];
     manualWork(command.seq);
     if (twin.execute(command, /*commit=*/true))
       break;
@@ -693,14 +692,11 @@ std::string timelineSvg(const std::vector<Command> &commands, size_t executed,
       bars.push_back({lane, clock, clock + seconds, command.line, command.step, 1});
     }
     if (command.module == platform.heaterModule) {
-      Command decoded = command;
-      if (!decoded.fields.decoded)
-        decodeCommand(decoded);
       if (heaterSince)
         heaterHolds.emplace_back(heaterSince->first, clock, heaterSince->second);
       heaterSince.reset();
-      if (decoded.fields.op == CommandOp::SetTemperature)
-        heaterSince = std::make_pair(clock + seconds, decoded.fields.celsius);
+      if (command.fields.op == CommandOp::SetTemperature)
+        heaterSince = std::make_pair(clock + seconds, command.fields.celsius);
     }
     clock += seconds;
   }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backend/RunSetup.h"
+#include "backend/CommandTiming.h"
 #include "ir/JsonParse.h"
 
 #include <cerrno>
@@ -445,11 +446,7 @@ TipCount countTips(const std::vector<Command> &commands, const Platform &platfor
   std::vector<uint8_t> rack(platform.tipRackRows * platform.tipRackCols, 0);
   TipCount count;
   bool rackUsed = false;
-  for (const Command &given : commands) {
-    std::optional<Command> decodedCopy;
-    if (!given.fields.decoded)
-      decodeCommand(decodedCopy.emplace(given));
-    const Command &command = decodedCopy ? *decodedCopy : given;
+  for (const Command &command : commands) {
     const CommandFields &fields = command.fields;
     if (fields.op == CommandOp::SwapTipRack) {
       std::fill(rack.begin(), rack.end(), 0);

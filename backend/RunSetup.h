@@ -33,6 +33,7 @@
 
 #include "backend/Command.h"
 #include "ir/Diagnostics.h"
+#include "ir/IR.h"
 
 #include <optional>
 #include <string>

@@ -200,11 +200,6 @@ void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> 
 }
 
 PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
-  if (!command.fields.decoded) {
-    Command decoded = command;
-    decodeCommand(decoded);
-    return read(decoded, state);
-  }
   bind(state);
   auto effective = [&](Well well, const LiquidMix &contents) {
     if (contents.total() <= 0)
@@ -383,11 +378,6 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
 }
 
 bool faultApplies(FaultKind kind, const Command &command, const Platform &platform) {
-  if (!command.fields.decoded) {
-    Command decoded = command;
-    decodeCommand(decoded);
-    return faultApplies(kind, decoded, platform);
-  }
   CommandOp op = command.fields.op;
   switch (kind) {
   case FaultKind::None: return false;
@@ -435,11 +425,6 @@ FaultKind SimulatedDevice::injectedFault(const Command &command) {
 }
 
 DeviceResult SimulatedDevice::execute(const Command &command) {
-  if (!command.fields.decoded) {
-    Command decoded = command;
-    decodeCommand(decoded);
-    return execute(decoded);
-  }
   applyManualSteps(command.seq);
   DeviceResult result;
   switch (FaultKind fault = injectedFault(command)) {
@@ -525,11 +510,6 @@ std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const 
 }
 
 void SimulatedDevice::restoreConfirmed(const Command &command) {
-  if (!command.fields.decoded) {
-    Command decoded = command;
-    decodeCommand(decoded);
-    return restoreConfirmed(decoded);
-  }
   applyManualSteps(command.seq);
   if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
     reader_.beforeRemoval(world_, wellsUnderHead(command));

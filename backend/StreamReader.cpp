@@ -66,7 +66,7 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
   uint32_t lastSeq = 0;
   std::vector<std::string> knownCommands;
   for (const CommandSpec &spec : commandSchema())
-    knownCommands.push_back(fmt::format("{}.{}", spec.module, spec.op));
+    knownCommands.push_back(fmt::format("{}.{}", spec.module, opName(spec.op)));
 
   for (uint32_t lineNo = 1; lineNo <= sources.lineCount(fileId); ++lineNo) {
     std::string_view line = sources.lineText(fileId, lineNo);
@@ -147,27 +147,29 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
     if (!module || !op)
       continue;
     command.module = module->get<std::string>();
-    command.op = op->get<std::string>();
-    command.args = args ? *args : Json::object();
+    const std::string &opSpelling = op->get_ref<const std::string &>();
+    static const Json kNoArgs = Json::object();
+    const Json &argsObject = args ? *args : kNoArgs;
     command.step = step ? step->get<std::string>() : std::string();
     command.line = source ? source->get<uint32_t>() : 0;
     command.tipsReuse = tips != nullptr;
 
-    const CommandSpec *spec = findCommandSpec(command.module, command.op);
+    std::string name = fmt::format("{}.{}", command.module, opSpelling);
+    const CommandSpec *spec = findCommandSpec(command.module, opSpelling);
     if (!spec) {
-      std::string hint = closestMatch(command.name(), knownCommands);
-      diags.report(DiagId::StreamUnknownCommand, at(columnOf(line, "module"), 8), command.name(),
+      std::string hint = closestMatch(name, knownCommands);
+      diags.report(DiagId::StreamUnknownCommand, at(columnOf(line, "module"), 8), name,
                    hint.empty() ? std::string("; see bioforge1.md section 3")
                                 : fmt::format("; did you mean `{}`?", hint));
       continue;
     }
     for (const ArgSpec &arg : spec->args) {
-      auto it = command.args.find(arg.name);
-      if (it == command.args.end()) {
+      auto it = argsObject.find(arg.name);
+      if (it == argsObject.end()) {
         if (arg.required) {
           diags.report(DiagId::StreamBadArgument,
                        at(args ? columnOf(line, "args") : static_cast<uint32_t>(first + 1), 6),
-                       command.name(),
+                       name,
                        fmt::format("missing argument `{}` ({})", arg.name, typeName(arg.type)));
           ok = false;
         }
@@ -175,25 +177,25 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
       }
       if (!hasType(*it, arg.type)) {
         diags.report(DiagId::StreamBadArgument,
-                     at(columnOf(line, arg.name), std::strlen(arg.name) + 2), command.name(),
+                     at(columnOf(line, arg.name), std::strlen(arg.name) + 2), name,
                      fmt::format("argument `{}` is {}; it must be {}", arg.name, it->dump(),
                                  typeName(arg.type)));
         ok = false;
       }
     }
-    for (const auto &item : command.args.items()) {
+    for (const auto &item : argsObject.items()) {
       // Not a structured binding: clang 14 cannot capture one in a lambda.
       const std::string &key = item.key();
       bool known = std::any_of(spec->args.begin(), spec->args.end(),
                                [&](const ArgSpec &arg) { return key == arg.name; });
       if (!known) {
         diags.report(DiagId::StreamBadArgument, at(columnOf(line, key), key.size() + 2),
-                     command.name(), fmt::format("unknown argument `{}`", key));
+                     name, fmt::format("unknown argument `{}`", key));
         ok = false;
       }
     }
     if (ok) {
-      decodeCommand(command);
+      command.fields = decodeFields(spec->op, argsObject);
       commands.push_back(std::move(command));
     }
   }

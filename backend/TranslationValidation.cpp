@@ -38,13 +38,7 @@ public:
   /// line of the command that breaks a rule.
   std::optional<Difference> run(const std::vector<Command> &commands) {
     for (const Command &given : commands) {
-      Command decoded;
       const Command *command = &given;
-      if (!given.fields.decoded) {
-        decoded = given;
-        decodeCommand(decoded);
-        command = &decoded;
-      }
       applyManual(command->seq);
       if (auto violation = twin_.execute(*command, /*commit=*/true))
         return Difference{

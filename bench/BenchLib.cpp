@@ -140,7 +140,9 @@ double handlingSeconds(const std::vector<backend::Command> &commands,
                        const Platform &platform) {
   double total = 0;
   for (const backend::Command &command : commands) {
-    if (command.op == "Wait" || command.op == "Shake" || command.op == "SetTemperature")
+    backend::CommandOp op = command.fields.op;
+    if (op == backend::CommandOp::Wait || op == backend::CommandOp::Shake ||
+        op == backend::CommandOp::SetTemperature)
       continue;
     total += backend::commandSeconds(command, platform);
   }
@@ -150,9 +152,10 @@ double handlingSeconds(const std::vector<backend::Command> &commands,
 namespace {
 
 bool isPipettingCommand(const backend::Command &command) {
-  static const std::set<std::string> ops = {"PickTips", "DropTips",   "ReturnTips", "Aspirate",
-                                            "Dispense", "Mix",        "SwapTipRack"};
-  return ops.count(command.op) != 0;
+  using enum backend::CommandOp;
+  static const std::set<backend::CommandOp> ops = {PickTips, DropTips, ReturnTips, Aspirate,
+                                                   Dispense, Mix,      SwapTipRack};
+  return ops.count(command.fields.op) != 0;
 }
 
 /// Builds the naive command list; timing only needs op and volume, but the
@@ -215,11 +218,8 @@ private:
   ir::Place plate(Well well) const { return {platform_.samplePlateSlot, well.row, well.col}; }
 
   void add(std::string module, std::string op, backend::Json args) {
-    backend::Command command;
+    backend::Command command = backend::decodeCommand(std::move(module), op, args);
     command.seq = static_cast<uint32_t>(commands_.size() + 1);
-    command.module = std::move(module);
-    command.op = std::move(op);
-    command.args = std::move(args);
     commands_.push_back(std::move(command));
   }
   void pick() {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
+#include "backend/CommandSerializer.h"
 
 #include <gtest/gtest.h>
 
@@ -102,9 +103,9 @@ TEST(NaiveLowering, OneChannelAndAFreshTipPerWell) {
   // aspirate, dispense to waste, drop; mix A2: pick, mix, drop.
   std::vector<std::string> ops;
   for (const backend::Command &command : naive) {
-    ops.push_back(command.op);
-    if (command.args.contains("mask")) {
-      EXPECT_EQ(command.args["mask"], "1000");
+    ops.emplace_back(backend::opName(command.fields.op));
+    if (backend::Json args = backend::commandArgs(command); args.contains("mask")) {
+      EXPECT_EQ(args["mask"], "1000");
     }
   }
   std::vector<std::string> expected = {
@@ -112,8 +113,8 @@ TEST(NaiveLowering, OneChannelAndAFreshTipPerWell) {
       "DropTips", "PickTips", "Aspirate", "Dispense", "DropTips", "PickTips", "Mix",
       "DropTips"};
   EXPECT_EQ(ops, expected);
-  EXPECT_EQ(naive[10].args["slot"], 8); // the solution waste
-  EXPECT_EQ(naive[9].args["volume_ul"], 50);
+  EXPECT_EQ(backend::commandArgs(naive[10])["slot"], 8); // the solution waste
+  EXPECT_EQ(backend::commandArgs(naive[9])["volume_ul"], 50);
 }
 
 TEST(TipBound, ReservoirLiquidsPlusContactWells) {

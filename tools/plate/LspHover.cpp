@@ -8,6 +8,9 @@
 #include "tools/plate/LspAnalysis.h"
 
 #include "backend/Command.h"
+#include "backend/CommandSerializer.h"
+#include "backend/CommandTiming.h"
+#include "backend/LowerToCommands.h"
 #include "frontend/Sema.h"
 
 #include <fmt/format.h>
@@ -158,7 +161,7 @@ std::string Analysis::hoverStatement(const StatementEntry &entry) const {
     return fmt::format("**{}** (INSTRUMENT): no robot commands (computed on the host)", label);
   unsigned tips = 0;
   for (const backend::Command &command : commands)
-    if (command.fields.opcode == backend::Opcode::LH_PickTips)
+    if (command.fields.op == backend::CommandOp::PickTips)
       tips += static_cast<unsigned>(__builtin_popcountll(command.fields.maskBits));
   double seconds = backend::robotSeconds(commands, compilation_->platform());
   std::string text = fmt::format(

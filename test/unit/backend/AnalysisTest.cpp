@@ -287,11 +287,8 @@ TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
 
 namespace {
 Command readCommand(std::vector<std::string> wells) {
-  Command read;
+  Command read = decodeCommand("RDR", "ReadAbsorbance", Json{{"wavelength_nm", 595}, {"wells", wells}});
   read.seq = 1;
-  read.module = "RDR";
-  read.op = "ReadAbsorbance";
-  read.args = Json{{"wavelength_nm", 595}, {"wells", wells}};
   return read;
 }
 } // namespace
@@ -425,11 +422,9 @@ TEST(ReaderModel, NoiseFollowsTheOrderTheReadListsTheWells) {
   DeckState state(platform, *platform.findLabware("plate96"), setup);
   state.applyManualFills(1);
   auto readOf = [&](ReaderModel &model, std::vector<std::string> wells) {
-    Command read;
+    Command read =
+        decodeCommand("RDR", "ReadAbsorbance", Json{{"wavelength_nm", 595}, {"wells", wells}});
     read.seq = 1;
-    read.module = "RDR";
-    read.op = "ReadAbsorbance";
-    read.args = Json{{"wavelength_nm", 595}, {"wells", wells}};
     return model.read(read, state).values;
   };
   ReaderModel::Params exact;

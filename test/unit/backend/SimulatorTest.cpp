@@ -32,11 +32,8 @@ const Platform &bioforge() {
 }
 
 Command cmd(uint32_t seq, std::string module, std::string op, Json args, bool reuse = false) {
-  Command command;
+  Command command = decodeCommand(std::move(module), op, args);
   command.seq = seq;
-  command.module = std::move(module);
-  command.op = std::move(op);
-  command.args = std::move(args);
   command.step = "1";
   command.line = 7;
   command.tipsReuse = reuse;
@@ -311,16 +308,8 @@ TEST(Simulator, RejectedCommandLeavesTheStateUntouched) {
   EXPECT_DOUBLE_EQ(state.tipVolume(0), 0);
 }
 
-/// Decoded copies: a twin commits from its plan only for the caller's own
-/// decoded command (the interpreter's commands are all decoded).
-std::vector<Command> decoded(std::vector<Command> commands) {
-  for (Command &command : commands)
-    decodeCommand(command);
-  return commands;
-}
-
 std::vector<Command> pipettingRun() {
-  return decoded({
+  return std::vector<Command>({
       cmd(1, "LH", "RemoveLid", {{"slot", 1}}),
       cmd(2, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
       cmd(3, "LH", "Aspirate",
@@ -528,8 +517,6 @@ private:
 TEST(JournalDurability, RobotSyncsEveryConfirmedCommandSimulatorOnlyTheEnd) {
   std::vector<Command> commands = {cmd(1, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
                                    cmd(2, "LH", "DropTips", {{"mask", "1111"}})};
-  for (Command &command : commands)
-    decodeCommand(command);
   std::filesystem::path dir = std::filesystem::temp_directory_path() /
                               ("plate-journal-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

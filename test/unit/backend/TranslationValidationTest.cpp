@@ -63,14 +63,10 @@ diluent 20 mL
 /// A command spelled as a stream would spell it.
 Command spelled(uint32_t seq, const std::string &module, const std::string &op, Json args,
                 const std::string &step, uint32_t line) {
-  Command command;
+  Command command = decodeCommand(module, op, args);
   command.seq = seq;
-  command.module = module;
-  command.op = op;
-  command.args = std::move(args);
   command.step = step;
   command.line = line;
-  decodeCommand(command);
   return command;
 }
 
