@@ -10,8 +10,9 @@ class Verifier {
 public:
   explicit Verifier(const Module &module) : module_(module) {}
 
-  std::vector<std::string> run() {
+  std::vector<VerifierProblem> run() {
     for (const Liquid &liquid : module_.liquids) {
+      index_ = &liquid - module_.liquids.data();
       if (&liquid - module_.liquids.data() != static_cast<ptrdiff_t>(liquid.id))
         fail(fmt::format("liquid %{} has id {} at index {}", liquid.name, liquid.id,
                          &liquid - module_.liquids.data()));
@@ -46,11 +47,8 @@ public:
 
 private:
   void fail(std::string message) {
-    if (!inOps_)
-      errors_.push_back(std::move(message));
-    else
-      errors_.push_back(fmt::format("op #{} ({}): {}", index_,
-                                    opMnemonic(module_.ops[index_].kind()), message));
+    errors_.push_back({inOps_ ? VerifierProblem::Subject::Op : VerifierProblem::Subject::Liquid,
+                       index_, std::move(message)});
   }
 
   void quantity(const Quantity &q, Dimension dimension, std::string_view field,
@@ -210,13 +208,26 @@ private:
   void check(const PromptOp &) {}
 
   const Module &module_;
-  size_t index_ = 0;
+  size_t index_ = 0; ///< the liquid or op being checked
   bool inOps_ = false; ///< false while checking liquids: no op to name
-  std::vector<std::string> errors_;
+  std::vector<VerifierProblem> errors_;
 };
 
 } // namespace
 
-std::vector<std::string> verify(const Module &module) { return Verifier(module).run(); }
+std::vector<VerifierProblem> verifyProblems(const Module &module) {
+  return Verifier(module).run();
+}
+
+std::vector<std::string> verify(const Module &module) {
+  std::vector<std::string> messages;
+  for (VerifierProblem &problem : verifyProblems(module))
+    messages.push_back(problem.subject == VerifierProblem::Subject::Liquid
+                           ? std::move(problem.message)
+                           : fmt::format("op #{} ({}): {}", problem.index,
+                                         opMnemonic(module.ops[problem.index].kind()),
+                                         problem.message));
+  return messages;
+}
 
 } // namespace plate::ir

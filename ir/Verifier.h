@@ -23,4 +23,14 @@ namespace plate::ir {
 /// well formed.
 std::vector<std::string> verify(const Module &module);
 
+/// One violated invariant and what it is about, so that a reader of IR text
+/// (ir/Parser.h) can point at the line of the liquid or op.
+struct VerifierProblem {
+  enum class Subject : uint8_t { Liquid, Op };
+  Subject subject;
+  size_t index; ///< into Module::liquids or Module::ops
+  std::string message; ///< without the `op #N (mnemonic): ` prefix of verify()
+};
+std::vector<VerifierProblem> verifyProblems(const Module &module);
+
 } // namespace plate::ir

@@ -64,6 +64,10 @@ struct PipelineOptions {
   bool printAfterAll = false;
   std::vector<std::string> printAfter;    ///< pass names
   std::function<void(std::string_view passName, const ir::Module &)> printer;
+  /// Passes whose products the input module already holds (`plate opt` on
+  /// IR text printed mid-pipeline): they count as run for the Requires
+  /// check, so a pass can be run on its own from IR text.
+  std::vector<std::string> alreadyRun;
 };
 
 class PassManager {
@@ -82,9 +86,11 @@ public:
   /// leaves errors in the engine. Returns true when no errors were reported.
   bool run(ir::Module &module, PassContext &context);
 
-  /// The first prerequisite violated by running `names` in order, as a
-  /// message; empty when the order is valid. Unknown names are ignored.
-  static std::string checkOrder(const std::vector<std::string_view> &names);
+  /// The first prerequisite violated by running `names` in order after
+  /// `alreadyRun`, as a message; empty when the order is valid. Unknown
+  /// names are ignored.
+  static std::string checkOrder(const std::vector<std::string_view> &names,
+                                const std::vector<std::string> &alreadyRun = {});
 
 private:
   PipelineOptions options_;

@@ -66,13 +66,15 @@ struct OrderProblem {
   std::string_view pass, missing;
 };
 
-std::optional<OrderProblem> findOrderProblem(const std::vector<std::string_view> &names) {
+std::optional<OrderProblem> findOrderProblem(const std::vector<std::string_view> &names,
+                                             const std::vector<std::string> &alreadyRun) {
   for (size_t i = 0; i < names.size(); ++i) {
     const PassInfo *info = findPass(names[i]);
     if (!info)
       continue;
     for (std::string_view needed : info->prerequisites())
-      if (std::find(names.begin(), names.begin() + i, needed) == names.begin() + i)
+      if (std::find(names.begin(), names.begin() + i, needed) == names.begin() + i &&
+          std::find(alreadyRun.begin(), alreadyRun.end(), needed) == alreadyRun.end())
         return OrderProblem{names[i], needed};
   }
   return std::nullopt;
@@ -95,8 +97,9 @@ std::string minimalPipeline(std::string_view pass) {
 }
 } // namespace
 
-std::string PassManager::checkOrder(const std::vector<std::string_view> &names) {
-  std::optional<OrderProblem> problem = findOrderProblem(names);
+std::string PassManager::checkOrder(const std::vector<std::string_view> &names,
+                                    const std::vector<std::string> &alreadyRun) {
+  std::optional<OrderProblem> problem = findOrderProblem(names, alreadyRun);
   if (!problem)
     return {};
   return fmt::format("pass `{}` needs `{}` earlier in the pipeline; for example "
@@ -128,7 +131,7 @@ std::optional<PassManager> PassManager::parsePipeline(std::string_view text,
     names.push_back(info->name);
     manager.add(info->create());
   }
-  if (std::string problem = checkOrder(names); !problem.empty()) {
+  if (std::string problem = checkOrder(names, manager.options_.alreadyRun); !problem.empty()) {
     error = std::move(problem);
     return std::nullopt;
   }
@@ -139,7 +142,7 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
   std::vector<std::string_view> names;
   for (const std::unique_ptr<Pass> &pass : passes_)
     names.push_back(pass->name());
-  if (std::string problem = checkOrder(names); !problem.empty())
+  if (std::string problem = checkOrder(names, options_.alreadyRun); !problem.empty())
     internalError(__FILE__, __LINE__, "pipeline built out of order: " + problem);
   for (const std::unique_ptr<Pass> &pass : passes_) {
     bool ok = pass->run(module, context);

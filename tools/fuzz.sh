@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one libFuzzer target for a given time: tools/fuzz.sh TARGET SECONDS
-#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp (or all)
+#   TARGET: parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp ir (or all)
 # Builds the targets with clang (-fsanitize=fuzzer,address,undefined) into
 # $PLATE_FUZZ_BUILD_DIR (default build-fuzz/), seeds the corpus from the
 # tests and examples, keeps what libFuzzer finds in build-fuzz/corpus/TARGET
@@ -10,7 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PLATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp)
+targets=(parser sema pipeline stream reader_csv layout_csv verdict validate align lsp mcp ir)
 
 if [ $# -lt 2 ]; then
   echo "usage: tools/fuzz.sh TARGET SECONDS [libFuzzer options]; TARGET: ${targets[*]} all" >&2
@@ -46,6 +46,9 @@ case "$target" in
     copy_seeds "$root/test" "$root/docs/examples" "$root/stdlib/modules" -name '*.plate' ;;
   stream)
     copy_seeds "$root/test" -name '*.jsonl' ;;
+  ir)
+    # IR text: the lit tests of `plate opt` and of each pass from IR.
+    copy_seeds "$root/test/lit" -name '*.pir' ;;
   reader_csv)
     copy_seeds "$root/test/lit/backend" -name '*.csv' ;;
   layout_csv)

@@ -11,7 +11,7 @@ from plate_format import PlateTest  # noqa: E402
 
 config.name = "plate"
 config.test_format = PlateTest(execute_external=False)
-config.suffixes = [".plate", ".test", ".jsonl"]
+config.suffixes = [".plate", ".test", ".jsonl", ".pir"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 

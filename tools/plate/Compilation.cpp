@@ -2,6 +2,7 @@
 #include "tools/plate/Compilation.h"
 
 #include "backend/TranslationValidation.h"
+#include "tools/plate/DiagnosticsSummary.h"
 
 #include <cerrno>
 #include <cstring>
@@ -39,16 +40,20 @@ void Compilation::finishDiagnostics() {
     std::cerr << renderSarif(diags_.diagnostics(), sources_, PLATE_VERSION);
     return;
   }
-  unsigned errors = diags_.errorCount(), warnings = diags_.warningCount();
-  if (errors || warnings) {
-    std::string summary;
-    if (warnings)
-      summary += fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s");
-    if (errors)
-      summary += fmt::format("{}{} error{}", summary.empty() ? "" : " and ", errors,
-                             errors == 1 ? "" : "s");
-    std::cerr << summary << " generated.\n";
-  }
+  std::cerr << diagnosticsSummary(diags_);
+}
+
+std::string diagnosticsSummary(const DiagnosticEngine &diags) {
+  unsigned errors = diags.errorCount(), warnings = diags.warningCount();
+  if (!errors && !warnings)
+    return {};
+  std::string summary;
+  if (warnings)
+    summary += fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s");
+  if (errors)
+    summary += fmt::format("{}{} error{}", summary.empty() ? "" : " and ", errors,
+                           errors == 1 ? "" : "s");
+  return summary + " generated.\n";
 }
 
 bool Compilation::parse() {

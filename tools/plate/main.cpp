@@ -9,6 +9,7 @@
 #include "tools/plate/EvalCommand.h"
 #include "tools/plate/LspCommand.h"
 #include "tools/plate/McpCommand.h"
+#include "tools/plate/OptCommand.h"
 #include "tools/plate/RunCommand.h"
 #include "tools/plate/TranslateCommand.h"
 
@@ -93,7 +94,8 @@ int main(int argc, char **argv) {
   // third of a short command's start-up on adding the options of every
   // command (bench/README.md, startup).
   static constexpr std::string_view kCommands[] = {"check", "compile", "run",   "translate",
-                                                   "eval",  "align",   "mcp",   "lsp"};
+                                                   "eval",  "align",   "mcp",   "lsp",
+                                                   "opt"};
   std::string_view invoked = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   bool known = std::find(std::begin(kCommands), std::end(kCommands), invoked) != std::end(kCommands);
   // An option of plate itself (`--version`) needs no command; help, an
@@ -139,6 +141,8 @@ int main(int argc, char **argv) {
   CLI::App *mcp = wants("mcp") ? addMcpCommand(app, mcpOptions) : nullptr;
   LspOptions lspOptions;
   CLI::App *lsp = wants("lsp") ? addLspCommand(app, lspOptions) : nullptr;
+  OptOptions optOptions;
+  CLI::App *opt = wants("opt") ? addOptCommand(app, optOptions) : nullptr;
   auto chosen = [](CLI::App *command) { return command && *command; };
 
   // --list-passes needs no FILE, so it is handled before FILE is required.
@@ -220,5 +224,7 @@ int main(int argc, char **argv) {
     return runMcpCommand(mcpOptions);
   if (chosen(lsp))
     return runLspCommand(lspOptions);
+  if (chosen(opt))
+    return runOptCommand(optOptions);
   return static_cast<int>(ExitCode::Usage);
 }
