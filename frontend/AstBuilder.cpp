@@ -116,9 +116,7 @@ double AstBuilder::number(Token *token) {
   std::string text = token->getText();
   double value = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(value)) {
-    diags_.report(DiagId::SyntaxError, locator_.loc(token),
-                  fmt::format("number `{}` is too large", text))
-        .step(step_);
+    diags_.report(DiagId::NumberTooLarge, locator_.loc(token), text).step(step_);
     return 0;
   }
   return value;
@@ -166,9 +164,7 @@ void AstBuilder::clauseOnce(std::optional<T> &slot, Token *keyword, Build &&buil
 }
 
 void AstBuilder::duplicateClause(Token *keyword) {
-  diags_.report(DiagId::SyntaxError, locator_.loc(keyword),
-                fmt::format("`{}` is given twice in one statement; give it once",
-                            keyword->getText()))
+  diags_.report(DiagId::ClauseTwice, locator_.loc(keyword), keyword->getText())
       .step(step_);
 }
 
@@ -188,11 +184,7 @@ std::string AstBuilder::unquote(Token *token) {
       SourceLoc loc = locator_.loc(token);
       loc.col += static_cast<uint32_t>(i);
       loc.length = 2;
-      diags_.report(DiagId::SyntaxError, loc,
-                    fmt::format("unknown escape `\\{}` in a string; only `\\\"` "
-                                "and `\\\\` are escapes",
-                                next))
-          .step(step_);
+      diags_.report(DiagId::UnknownEscape, loc, next).step(step_);
     }
     out.push_back(c);
   }
@@ -683,8 +675,7 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
     line.kind = StatementLine::Kind::BlockClose;
     line.braceLoc = locator_.loc(ctx->RBRACE()->getSymbol());
     if (ctx->stepLabel())
-      diags_.report(DiagId::SyntaxError, locator_.span(ctx->stepLabel()),
-                    "a step label cannot stand before `}`; put it on a statement")
+      diags_.report(DiagId::LabelBeforeClose, locator_.span(ctx->stepLabel()))
           .step(step_);
     return line;
   }
@@ -715,11 +706,7 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
         std::string hint = closestMatch(
             typeText, {"Volume", "Time", "Temperature", "Speed", "Wavelength",
                        "Count", "Reagent", "Wells"});
-        auto diag = diags_.report(
-            DiagId::SyntaxError, param.typeLoc,
-            fmt::format("unknown parameter type `{}`; types are Volume, Time, "
-                        "Temperature, Speed, Wavelength, Count, Reagent, Wells",
-                        typeText));
+        auto diag = diags_.report(DiagId::UnknownParamType, param.typeLoc, typeText);
         diag.step(step_);
         if (!hint.empty())
           diag.suggest(hint);
@@ -767,8 +754,7 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
 
 void AstBuilder::plateLine(PlateParser::PlateLineContext *plate, ast::Layout &layout) {
   if (layout.plateType) {
-    diags_.report(DiagId::SyntaxError, locator_.loc(plate->PLATE()->getSymbol()),
-                  "second `plate` line; a layout describes one plate")
+    diags_.report(DiagId::SecondPlateLine, locator_.loc(plate->PLATE()->getSymbol()))
         .note(layout.plateType->loc, "the plate type is given here");
     return;
   }
@@ -853,8 +839,7 @@ void AstBuilder::roleLine(PlateParser::RoleLineContext *roleCtx, ast::Layout &la
 
 void AstBuilder::gridHeader(PlateParser::GridHeaderContext *header, ast::Layout &layout) {
   if (layout.grid) {
-    diags_.report(DiagId::SyntaxError, locator_.span(header),
-                  "second grid header line; a layout has one grid")
+    diags_.report(DiagId::SecondGridHeader, locator_.span(header))
         .note(layout.grid->loc, "the grid starts here");
     return;
   }
@@ -867,10 +852,7 @@ void AstBuilder::gridHeader(PlateParser::GridHeaderContext *header, ast::Layout 
     unsigned long value = std::strtoul(text.c_str(), &end, 10);
     if (text.empty() || *end != '\0' || text[0] == '-' || value == 0 ||
         value > 1000) {
-      diags_.report(DiagId::SyntaxError, loc,
-                    fmt::format("grid header `{}` is not a column number; the "
-                                "header lists columns like `1 2 3`",
-                                text));
+      diags_.report(DiagId::BadGridColumn, loc, text);
       value = 0;
     }
     grid.columns.push_back(static_cast<unsigned>(value));
@@ -882,10 +864,7 @@ void AstBuilder::gridHeader(PlateParser::GridHeaderContext *header, ast::Layout 
 void AstBuilder::gridRow(PlateParser::GridRowContext *row, ast::Layout &layout) {
   ast::Name rowName = name(row->IDENT());
   if (!layout.grid) {
-    diags_.report(DiagId::SyntaxError, rowName.loc,
-                  fmt::format("grid row `{}` before the grid header; start the "
-                              "grid with a line of column numbers like `1 2 3`",
-                              rowName.text));
+    diags_.report(DiagId::GridRowBeforeHeader, rowName.loc, rowName.text);
     return;
   }
   ast::GridRow gridRow;
@@ -939,10 +918,7 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
       char *end = nullptr;
       unsigned long value = std::strtoul(text.c_str(), &end, 10);
       if (text.empty() || *end != '\0' || text[0] == '-' || value > 1000) {
-        diags_.report(DiagId::SyntaxError, locator_.loc(node->getSymbol()),
-                      fmt::format("reservoir position `{}` is not a whole "
-                                  "number; write `reservoir(ROW, COLUMN)`",
-                                  text));
+        diags_.report(DiagId::BadReservoirNumber, locator_.loc(node->getSymbol()), text);
         return 0;
       }
       return static_cast<unsigned>(value);

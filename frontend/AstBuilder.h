@@ -5,7 +5,7 @@
 // the entry rules of grammar/PlateParser.g4; AstBuilder turns the resulting
 // parse tree into ast:: nodes, keeping unit spellings, names and locations
 // exactly as written. Checks that need no symbol table (a clause given
-// twice, a grid row before its header) are reported here as E100.
+// twice, a grid row before its header) are reported here, as syntax errors.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
