@@ -3,13 +3,15 @@
 // The same workloads as plate_bench_report, under Google Benchmark's
 // statistics (repetitions, --benchmark_format=json for tooling):
 // end-to-end in-process compiles of the examples and of the synthetic
-// series, and the interpreter + simulator on a large stream
+// series, the parser alone on that series, and the interpreter + simulator
+// on a large stream
 // (items_per_second is commands per second).
 //
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
+#include "frontend/Frontend.h"
 
 #include <benchmark/benchmark.h>
 
@@ -64,6 +66,32 @@ BENCHMARK(BM_CompileSynthetic)
     ->ArgsProduct({{96, 384}, {10, 100, 1000}})
     ->Unit(benchmark::kMillisecond)
     ->Complexity();
+
+// The parser alone (lexing, line splitting, ANTLR, AST building): the
+// stage that the frontend's changes move, measured without the rest.
+void BM_ParseSynthetic(benchmark::State &state) {
+  std::string text = generateScript({state.range(0) == 384 ? "plate384" : "plate96",
+                                     static_cast<unsigned>(state.range(1))});
+  size_t statements = 0;
+  for (auto _ : state) {
+    SourceManager sources;
+    DiagnosticEngine diags(sources);
+    uint32_t fileId = sources.addBuffer("synthetic.plate", text);
+    ast::Script script = parseScript(sources, fileId, diags);
+    if (diags.hasErrors()) {
+      state.SkipWithError("does not parse");
+      return;
+    }
+    statements = 0;
+    for (const ast::Section &section : script.sections)
+      statements += section.statements.size();
+    benchmark::DoNotOptimize(script);
+  }
+  state.counters["statements"] = static_cast<double>(statements);
+}
+BENCHMARK(BM_ParseSynthetic)
+    ->ArgsProduct({{96, 384}, {100, 1000}})
+    ->Unit(benchmark::kMillisecond);
 
 void BM_RunStream(benchmark::State &state) {
   CompileRequest request;

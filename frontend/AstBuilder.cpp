@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/AstBuilder.h"
 #include "frontend/Layout.h"
+#include "frontend/ParseTreeDispatch.h"
 
 #include "PlateLexer.h"
 
@@ -23,6 +24,18 @@ using grammar::PlateLexer;
 using grammar::PlateParser;
 using antlr4::Token;
 using antlr4::tree::TerminalNode;
+
+// Every rule with labelled alternatives is built below through
+// visitAlternative, which fails to compile when an alternative has no case.
+// A rule that gains labels must be added here, and handled.
+static_assert(sameRules(TypeList<PlateParser::LiteralQuantityContext, PlateParser::WellItemContext,
+                                 PlateParser::StatementContext, PlateParser::IncubateOptionContext,
+                                 PlateParser::SeriesOptionContext, PlateParser::PrepareOptionContext,
+                                 PlateParser::LayoutStatementContext,
+                                 PlateParser::RoleClauseContext>{},
+                        LabelledRules{}),
+              "a rule of grammar/PlateParser.g4 has labelled alternatives that "
+              "AstBuilder does not dispatch");
 
 //===----------------------------------------------------------------------===//
 // TokenLocator
@@ -103,9 +116,7 @@ double AstBuilder::number(Token *token) {
   std::string text = token->getText();
   double value = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(value)) {
-    diags_.report(DiagId::SyntaxError, locator_.loc(token),
-                  fmt::format("number `{}` is too large", text))
-        .step(step_);
+    diags_.report(DiagId::NumberTooLarge, locator_.loc(token), text).step(step_);
     return 0;
   }
   return value;
@@ -144,10 +155,16 @@ ast::Name AstBuilder::name(TerminalNode *node) {
   return {node->getText(), locator_.loc(node->getSymbol())};
 }
 
+template <class T, class Build>
+void AstBuilder::clauseOnce(std::optional<T> &slot, Token *keyword, Build &&build) {
+  if (slot)
+    duplicateClause(keyword);
+  else
+    slot = build();
+}
+
 void AstBuilder::duplicateClause(Token *keyword) {
-  diags_.report(DiagId::SyntaxError, locator_.loc(keyword),
-                fmt::format("`{}` is given twice in one statement; give it once",
-                            keyword->getText()))
+  diags_.report(DiagId::ClauseTwice, locator_.loc(keyword), keyword->getText())
       .step(step_);
 }
 
@@ -167,11 +184,7 @@ std::string AstBuilder::unquote(Token *token) {
       SourceLoc loc = locator_.loc(token);
       loc.col += static_cast<uint32_t>(i);
       loc.length = 2;
-      diags_.report(DiagId::SyntaxError, loc,
-                    fmt::format("unknown escape `\\{}` in a string; only `\\\"` "
-                                "and `\\\\` are escapes",
-                                next))
-          .step(step_);
+      diags_.report(DiagId::UnknownEscape, loc, next).step(step_);
     }
     out.push_back(c);
   }
@@ -186,48 +199,47 @@ ast::QuantityExpr
 AstBuilder::literalQuantity(PlateParser::LiteralQuantityContext *ctx) {
   ast::QuantityExpr q;
   q.loc = locator_.span(ctx);
-  if (auto *ratio = dynamic_cast<PlateParser::ColonRatioContext *>(ctx)) {
-    q.kind = ast::QuantityExpr::Kind::ColonRatio;
-    double left = number(ratio->NUMBER(0)->getSymbol());
-    double right = number(ratio->NUMBER(1)->getSymbol());
-    // `1:20` is a factor of 20; `2:5` a factor of 2.5. A zero left side is
-    // kept as 0 for Sema to reject as a ratio that is not above 1.
-    q.value = left != 0 ? right / left : 0;
-    q.text = ratio->getText();
-    return q;
-  }
-  if (auto *num = dynamic_cast<PlateParser::NumberQuantityContext *>(ctx)) {
-    q.kind = ast::QuantityExpr::Kind::Number;
-    q.text = num->NUMBER()->getText();
-    q.value = number(num->NUMBER()->getSymbol());
-    if (auto *unit = num->unit()) {
-      // Concatenate the atoms: `ug / mL` and `° C` keep their letters but
-      // not the blanks, so Sema sees one spelling.
-      for (auto *atom : unit->unitAtom()) {
-        if (!q.unit.empty())
-          q.unit += "/";
-        for (char c : atom->getText())
-          if (c != ' ' && c != '\t')
-            q.unit.push_back(c);
-      }
-      q.unitLoc = locator_.span(unit);
-    }
-    return q;
-  }
-  if (dynamic_cast<PlateParser::RoomTempContext *>(ctx)) {
-    q.kind = ast::QuantityExpr::Kind::RoomTemp;
-    // `room temperature` may be written with any blanks between the words.
-    std::string text;
-    for (size_t i = 0; i < ctx->children.size(); ++i) {
-      if (i)
-        text += " ";
-      text += ctx->children[i]->getText();
-    }
-    q.text = text;
-    return q;
-  }
-  q.kind = ast::QuantityExpr::Kind::Overnight;
-  q.text = ctx->getText();
+  visitAlternative(
+      ctx,
+      Overloaded{
+          [&](PlateParser::ColonRatioContext *ratio) {
+            q.kind = ast::QuantityExpr::Kind::ColonRatio;
+            double left = number(ratio->NUMBER(0)->getSymbol());
+            double right = number(ratio->NUMBER(1)->getSymbol());
+            // `1:20` is a factor of 20; `2:5` a factor of 2.5. A zero left
+            // side is kept as 0 for Sema to reject as a ratio that is not
+            // above 1.
+            q.value = left != 0 ? right / left : 0;
+            q.text = ratio->getText();
+          },
+          [&](PlateParser::NumberQuantityContext *num) {
+            q.kind = ast::QuantityExpr::Kind::Number;
+            q.text = num->NUMBER()->getText();
+            q.value = number(num->NUMBER()->getSymbol());
+            if (auto *unit = num->unit()) {
+              // Concatenate the atoms: `ug / mL` and `° C` keep their
+              // letters but not the blanks, so Sema sees one spelling.
+              q.unit = unitText(unit);
+              q.unitLoc = locator_.span(unit);
+            }
+          },
+          [&](PlateParser::RoomTempContext *room) {
+            q.kind = ast::QuantityExpr::Kind::RoomTemp;
+            // `room temperature` may be written with any blanks between
+            // the words.
+            std::string text;
+            for (size_t i = 0; i < room->children.size(); ++i) {
+              if (i)
+                text += " ";
+              text += room->children[i]->getText();
+            }
+            q.text = text;
+          },
+          [&](PlateParser::OvernightContext *overnight) {
+            q.kind = ast::QuantityExpr::Kind::Overnight;
+            q.text = overnight->getText();
+          },
+      });
   return q;
 }
 
@@ -246,44 +258,54 @@ ast::WellItem AstBuilder::wellItem(PlateParser::WellItemContext *ctx) {
   ast::WellItem item;
   item.loc = locator_.span(ctx);
   using K = ast::WellItem::Kind;
-  if (auto *w = dynamic_cast<PlateParser::WellOrBlockContext *>(ctx)) {
-    item.a = w->WELL(0)->getText();
-    if (w->RANGE()) {
-      item.kind = K::Block;
-      item.b = w->WELL(1)->getText();
-    } else {
-      item.kind = K::Well;
-    }
-  } else if (auto *r = dynamic_cast<PlateParser::RowItemContext *>(ctx)) {
-    item.kind = K::Row;
-    item.a = r->IDENT()->getText();
-  } else if (auto *rs = dynamic_cast<PlateParser::RowsItemContext *>(ctx)) {
-    item.kind = K::Rows;
-    item.a = rs->IDENT(0)->getText();
-    item.b = rs->IDENT(1)->getText();
-  } else if (auto *c = dynamic_cast<PlateParser::ColItemContext *>(ctx)) {
-    item.kind = K::Col;
-    item.a = c->NUMBER()->getText();
-  } else if (auto *cs = dynamic_cast<PlateParser::ColsItemContext *>(ctx)) {
-    item.kind = K::Cols;
-    item.a = cs->NUMBER(0)->getText();
-    item.b = cs->NUMBER(1)->getText();
-  } else if (dynamic_cast<PlateParser::AllItemContext *>(ctx)) {
-    item.kind = K::All;
-    item.a = ctx->getText();
-  } else if (auto *e = dynamic_cast<PlateParser::ExplicitWellContext *>(ctx)) {
-    item.kind = K::Well;
-    item.a = e->WELL()->getText();
-    item.wellWord = true;
-  } else if (auto *rn = dynamic_cast<PlateParser::RoleNameItemContext *>(ctx)) {
-    item.kind = K::Name;
-    item.a = rn->liquidName()->getText();
-    item.role = rn->role()->getText();
-  } else {
-    auto *n = static_cast<PlateParser::NameItemContext *>(ctx);
-    item.kind = K::Name;
-    item.a = n->name()->getText();
-  }
+  visitAlternative(
+      ctx, Overloaded{
+               [&](PlateParser::WellOrBlockContext *w) {
+                 item.a = w->WELL(0)->getText();
+                 if (w->RANGE()) {
+                   item.kind = K::Block;
+                   item.b = w->WELL(1)->getText();
+                 } else {
+                   item.kind = K::Well;
+                 }
+               },
+               [&](PlateParser::RowItemContext *r) {
+                 item.kind = K::Row;
+                 item.a = r->IDENT()->getText();
+               },
+               [&](PlateParser::RowsItemContext *rs) {
+                 item.kind = K::Rows;
+                 item.a = rs->IDENT(0)->getText();
+                 item.b = rs->IDENT(1)->getText();
+               },
+               [&](PlateParser::ColItemContext *c) {
+                 item.kind = K::Col;
+                 item.a = c->NUMBER()->getText();
+               },
+               [&](PlateParser::ColsItemContext *cs) {
+                 item.kind = K::Cols;
+                 item.a = cs->NUMBER(0)->getText();
+                 item.b = cs->NUMBER(1)->getText();
+               },
+               [&](PlateParser::AllItemContext *all) {
+                 item.kind = K::All;
+                 item.a = all->getText();
+               },
+               [&](PlateParser::ExplicitWellContext *e) {
+                 item.kind = K::Well;
+                 item.a = e->WELL()->getText();
+                 item.wellWord = true;
+               },
+               [&](PlateParser::RoleNameItemContext *rn) {
+                 item.kind = K::Name;
+                 item.a = rn->liquidName()->getText();
+                 item.role = rn->role()->getText();
+               },
+               [&](PlateParser::NameItemContext *n) {
+                 item.kind = K::Name;
+                 item.a = n->name()->getText();
+               },
+           });
   return item;
 }
 
@@ -332,222 +354,233 @@ static std::optional<ast::ParamType> paramTypeOf(llvm::StringRef text) {
 ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
   ast::Statement stmt;
   stmt.loc = locator_.loc(ctx->getStart());
-
-  if (auto *d = dynamic_cast<PlateParser::DispenseStmtContext *>(ctx)) {
-    ast::Dispense node;
-    node.volume = quantity(d->volume()->quantity());
-    auto *source = d->dispenseSource();
-    node.source = {source->getText(), locator_.span(source)};
-    node.sourceIsLayout = source->LAYOUT() != nullptr;
-    if (d->wellSet())
-      node.wells = wellSet(d->wellSet());
-    if (auto *mix = d->mixClause())
-      node.mix = mixClause(mix);
-    stmt.kind = std::move(node);
-  } else if (auto *a = dynamic_cast<PlateParser::AspirateStmtContext *>(ctx)) {
-    ast::Aspirate node;
-    if (a->volume())
-      node.volume = quantity(a->volume()->quantity());
-    else
-      node.allLoc = locator_.loc(a->ALL()->getSymbol());
-    node.wells = wellSet(a->wellSet());
-    node.toWaste = a->WASTE() != nullptr;
-    stmt.kind = std::move(node);
-  } else if (auto *w = dynamic_cast<PlateParser::WashStmtContext *>(ctx)) {
-    ast::Wash node;
-    node.count = quantity(w->count()->quantity());
-    node.volume = quantity(w->volume()->quantity());
-    node.reagent = name(w->liquidName());
-    if (w->duration())
-      node.soak = quantity(w->duration()->quantity());
-    if (w->wellSet())
-      node.wells = wellSet(w->wellSet());
-    stmt.kind = std::move(node);
-  } else if (auto *inc = dynamic_cast<PlateParser::IncubateStmtContext *>(ctx)) {
-    ast::Incubate node;
-    node.time = quantity(inc->duration()->quantity());
-    bool sawLid = false;
-    for (auto *option : inc->incubateOption()) {
-      if (auto *at = dynamic_cast<PlateParser::IncubateAtContext *>(option)) {
-        if (node.temperature)
-          duplicateClause(at->AT()->getSymbol());
+  stmt.kind = visitAlternative(ctx, Overloaded{
+      [&](PlateParser::DispenseStmtContext *d) -> ast::StatementKind {
+        ast::Dispense node;
+        node.volume = quantity(d->volume()->quantity());
+        auto *source = d->dispenseSource();
+        node.source = {source->getText(), locator_.span(source)};
+        node.sourceIsLayout = source->LAYOUT() != nullptr;
+        if (d->wellSet())
+          node.wells = wellSet(d->wellSet());
+        if (auto *mix = d->mixClause())
+          node.mix = mixClause(mix);
+        return node;
+      },
+      [&](PlateParser::AspirateStmtContext *a) -> ast::StatementKind {
+        ast::Aspirate node;
+        if (a->volume())
+          node.volume = quantity(a->volume()->quantity());
         else
-          node.temperature = quantity(at->temperature()->quantity());
-      } else if (auto *shaking =
-                     dynamic_cast<PlateParser::IncubateShakingContext *>(option)) {
-        if (node.shaking)
-          duplicateClause(shaking->SHAKING()->getSymbol());
-        else
-          node.shaking = quantity(shaking->speed()->quantity());
-      } else if (auto *lid =
-                     dynamic_cast<PlateParser::IncubateLidContext *>(option)) {
-        if (sawLid)
-          duplicateClause(lid->getStart());
-        sawLid = true;
-        // `lid off`, `without` is not a form: only OFF, UNCOVERED and
-        // UNSEALED take the lid off.
-        node.lidOn = !(lid->OFF() || lid->UNCOVERED() || lid->UNSEALED());
-        node.lidLoc = locator_.span(lid);
-        node.lidText = writtenText(lid);
-      } else {
-        if (node.dark)
-          duplicateClause(option->getStart());
-        node.dark = true;
-      }
-    }
-    stmt.kind = std::move(node);
-  } else if (auto *s = dynamic_cast<PlateParser::ShakeStmtContext *>(ctx)) {
-    stmt.kind = ast::Shake{quantity(s->duration()->quantity()),
-                           quantity(s->speed()->quantity())};
-  } else if (auto *m = dynamic_cast<PlateParser::MixStmtContext *>(ctx)) {
-    stmt.kind = ast::Mix{quantity(m->count()->quantity()),
-                         quantity(m->volume()->quantity()),
-                         wellSet(m->wellSet())};
-  } else if (auto *t = dynamic_cast<PlateParser::TransferStmtContext *>(ctx)) {
-    ast::Transfer node{quantity(t->volume()->quantity()), wellSet(t->wellSet(0)),
-                       wellSet(t->wellSet(1)), std::nullopt};
-    if (auto *mix = t->mixClause())
-      node.mix = mixClause(mix);
-    stmt.kind = std::move(node);
-  } else if (auto *s = dynamic_cast<PlateParser::SerialDilutionStmtContext *>(ctx)) {
-    ast::SerialDilution node;
-    node.ratio = quantity(s->ratio()->quantity());
-    node.down = s->DOWN() != nullptr;
-    node.wells = wellSet(s->wellSet());
-    node.volume = quantity(s->volume()->quantity());
-    for (auto *option : s->seriesOption()) {
-      if (auto *with = dynamic_cast<PlateParser::SeriesDiluentContext *>(option)) {
-        if (node.diluent)
-          duplicateClause(with->WITH()->getSymbol());
-        else
-          node.diluent = name(with->name());
-      } else if (auto *mix = dynamic_cast<PlateParser::SeriesMixContext *>(option)) {
-        if (node.mix)
-          duplicateClause(mix->getStart());
-        else
-          node.mix = mixClause(mix->mixClause());
-      } else {
-        if (node.discard)
-          duplicateClause(option->getStart());
-        node.discard = true;
-      }
-    }
-    stmt.kind = std::move(node);
-  } else if (auto *mg = dynamic_cast<PlateParser::MagnetStmtContext *>(ctx)) {
-    stmt.kind = ast::Magnet{quantity(mg->duration()->quantity())};
-  } else if (auto *r = dynamic_cast<PlateParser::AbsorbanceStmtContext *>(ctx)) {
-    ast::ReadAbsorbance node;
-    node.wavelength = quantity(r->wavelength(0)->quantity());
-    if (r->REFERENCE())
-      node.reference = quantity(r->wavelength(1)->quantity());
-    if (r->wellSet())
-      node.wells = wellSet(r->wellSet());
-    stmt.kind = std::move(node);
-  } else if (auto *f = dynamic_cast<PlateParser::FluorescenceStmtContext *>(ctx)) {
-    ast::ReadFluorescence node;
-    node.excitation = quantity(f->wavelength(0)->quantity());
-    node.emission = quantity(f->wavelength(1)->quantity());
-    if (f->wellSet())
-      node.wells = wellSet(f->wellSet());
-    stmt.kind = std::move(node);
-  } else if (auto *an = dynamic_cast<PlateParser::AnalyzeStmtContext *>(ctx)) {
-    ast::Analyze node;
-    antlr4::tree::TerminalNode *kind = an->COMPETITIVE() ? an->COMPETITIVE()
-                                       : an->CUTOFF()    ? an->CUTOFF()
-                                                         : an->STANDARD_CURVE();
-    node.kind = an->COMPETITIVE() ? ast::Analyze::Kind::Competitive
-                : an->CUTOFF()    ? ast::Analyze::Kind::Cutoff
-                                  : ast::Analyze::Kind::StandardCurve;
-    node.kindLoc = locator_.loc(kind->getSymbol());
-    node.model = an->FOURPL() ? ast::Analyze::Model::FourPL
-                              : ast::Analyze::Model::Linear;
-    if (an->wavelength())
-      node.wavelength = quantity(an->wavelength()->quantity());
-    node.subtractBlank = an->SUBTRACT() != nullptr;
-    stmt.kind = std::move(node);
-  } else if (auto *wt = dynamic_cast<PlateParser::WaitStmtContext *>(ctx)) {
-    stmt.kind = ast::Wait{quantity(wt->duration()->quantity())};
-  } else if (auto *p = dynamic_cast<PlateParser::PauseStmtContext *>(ctx)) {
-    stmt.kind = ast::Pause{unquote(p->STRING()->getSymbol())};
-  } else if (auto *n = dynamic_cast<PlateParser::NoteStmtContext *>(ctx)) {
-    stmt.kind = ast::Note{unquote(n->STRING()->getSymbol())};
-  } else if (auto *u = dynamic_cast<PlateParser::UseStmtContext *>(ctx)) {
-    stmt.kind = ast::Use{unquote(u->STRING()->getSymbol()),
-                         locator_.loc(u->STRING()->getSymbol())};
-  } else if (auto *pr = dynamic_cast<PlateParser::PrepareStmtContext *>(ctx)) {
-    ast::Prepare node;
-    node.reagent = name(pr->liquidName());
-    for (auto *option : pr->prepareOption()) {
-      if (auto *from = dynamic_cast<PlateParser::PrepareFromContext *>(option)) {
-        if (node.from)
-          duplicateClause(from->FROM()->getSymbol());
-        else
-          node.from = unquote(from->STRING()->getSymbol());
-      } else if (auto *dilute =
-                     dynamic_cast<PlateParser::PrepareDiluteContext *>(option)) {
-        if (node.dilute)
-          duplicateClause(dilute->DILUTE()->getSymbol());
-        else
-          node.dilute = quantity(dilute->ratio()->quantity());
-      } else {
-        auto *volume = static_cast<PlateParser::PrepareVolumeContext *>(option);
-        if (node.volume)
-          duplicateClause(volume->getStart());
-        else
-          node.volume = quantity(volume->volume()->quantity());
-      }
-    }
-    stmt.kind = std::move(node);
-  } else if (auto *e = dynamic_cast<PlateParser::EquilibrateStmtContext *>(ctx)) {
-    ast::Equilibrate node;
-    if (e->REAGENTS_WORD()) {
-      node.allReagents = true;
-      Token *first = e->ALL() ? e->ALL()->getSymbol() : e->REAGENTS_WORD()->getSymbol();
-      node.reagentsLoc = locator_.span(first, e->REAGENTS_WORD()->getSymbol());
-      node.reagentsText = e->ALL() ? "all reagents" : "reagents";
-    } else {
-      node.wells = wellSet(e->wellSet());
-    }
-    node.temperature = quantity(e->temperature()->quantity());
-    if (e->duration())
-      node.time = quantity(e->duration()->quantity());
-    stmt.kind = std::move(node);
-  } else {
-    auto *c = static_cast<PlateParser::CallStmtContext *>(ctx);
-    ast::Call node;
-    node.callee = name(c->IDENT());
-    for (auto *argCtx : c->callArg()) {
-      ast::Arg arg;
-      arg.loc = locator_.span(argCtx);
-      if (argCtx->literalQuantity()) {
-        arg.quantity = literalQuantity(argCtx->literalQuantity());
-      } else {
-        ast::WellSetExpr set;
-        set.loc = arg.loc;
-        auto items = argCtx->wellItem();
-        set.items.push_back(wellItem(items[0]));
-        if (items.size() > 1)
-          set.except.push_back(wellItem(items[1]));
-        // A bare name may be a parameter-like value (a reagent, or a
-        // quantity parameter passed on); Sema picks by the callee's type.
-        if (set.except.empty() &&
-            (set.items[0].kind == ast::WellItem::Kind::Name ||
-             (set.items[0].kind == ast::WellItem::Kind::Well && !set.items[0].wellWord)) &&
-            set.items[0].role.empty()) {
-          ast::QuantityExpr q;
-          q.kind = ast::QuantityExpr::Kind::Param;
-          q.loc = arg.loc;
-          q.param = set.items[0].a;
-          q.text = q.param;
-          arg.quantity = std::move(q);
+          node.allLoc = locator_.loc(a->ALL()->getSymbol());
+        node.wells = wellSet(a->wellSet());
+        node.toWaste = a->WASTE() != nullptr;
+        return node;
+      },
+      [&](PlateParser::WashStmtContext *w) -> ast::StatementKind {
+        ast::Wash node;
+        node.count = quantity(w->count()->quantity());
+        node.volume = quantity(w->volume()->quantity());
+        node.reagent = name(w->liquidName());
+        if (w->duration())
+          node.soak = quantity(w->duration()->quantity());
+        if (w->wellSet())
+          node.wells = wellSet(w->wellSet());
+        return node;
+      },
+      [&](PlateParser::IncubateStmtContext *inc) -> ast::StatementKind {
+        ast::Incubate node;
+        node.time = quantity(inc->duration()->quantity());
+        bool sawLid = false;
+        for (auto *option : inc->incubateOption())
+          visitAlternative(option, Overloaded{
+              [&](PlateParser::IncubateAtContext *at) {
+                clauseOnce(node.temperature, at->AT()->getSymbol(),
+                           [&] { return quantity(at->temperature()->quantity()); });
+              },
+              [&](PlateParser::IncubateShakingContext *shaking) {
+                clauseOnce(node.shaking, shaking->SHAKING()->getSymbol(),
+                           [&] { return quantity(shaking->speed()->quantity()); });
+              },
+              [&](PlateParser::IncubateLidContext *lid) {
+                if (sawLid)
+                  duplicateClause(lid->getStart());
+                sawLid = true;
+                // `lid off`, `without` is not a form: only OFF, UNCOVERED
+                // and UNSEALED take the lid off.
+                node.lidOn = !(lid->OFF() || lid->UNCOVERED() || lid->UNSEALED());
+                node.lidLoc = locator_.span(lid);
+                node.lidText = writtenText(lid);
+              },
+              [&](PlateParser::IncubateDarkContext *dark) {
+                if (node.dark)
+                  duplicateClause(dark->getStart());
+                node.dark = true;
+              },
+          });
+        return node;
+      },
+      [&](PlateParser::ShakeStmtContext *s) -> ast::StatementKind {
+        return ast::Shake{quantity(s->duration()->quantity()),
+                          quantity(s->speed()->quantity())};
+      },
+      [&](PlateParser::MixStmtContext *m) -> ast::StatementKind {
+        return ast::Mix{quantity(m->count()->quantity()),
+                        quantity(m->volume()->quantity()), wellSet(m->wellSet())};
+      },
+      [&](PlateParser::TransferStmtContext *t) -> ast::StatementKind {
+        ast::Transfer node{quantity(t->volume()->quantity()), wellSet(t->wellSet(0)),
+                           wellSet(t->wellSet(1)), std::nullopt};
+        if (auto *mix = t->mixClause())
+          node.mix = mixClause(mix);
+        return node;
+      },
+      [&](PlateParser::SerialDilutionStmtContext *s) -> ast::StatementKind {
+        ast::SerialDilution node;
+        node.ratio = quantity(s->ratio()->quantity());
+        node.down = s->DOWN() != nullptr;
+        node.wells = wellSet(s->wellSet());
+        node.volume = quantity(s->volume()->quantity());
+        for (auto *option : s->seriesOption())
+          visitAlternative(option, Overloaded{
+              [&](PlateParser::SeriesDiluentContext *with) {
+                clauseOnce(node.diluent, with->WITH()->getSymbol(),
+                           [&] { return name(with->name()); });
+              },
+              [&](PlateParser::SeriesMixContext *mix) {
+                clauseOnce(node.mix, mix->getStart(),
+                           [&] { return mixClause(mix->mixClause()); });
+              },
+              [&](PlateParser::SeriesDiscardContext *discard) {
+                if (node.discard)
+                  duplicateClause(discard->getStart());
+                node.discard = true;
+              },
+          });
+        return node;
+      },
+      [&](PlateParser::MagnetStmtContext *mg) -> ast::StatementKind {
+        return ast::Magnet{quantity(mg->duration()->quantity())};
+      },
+      [&](PlateParser::AbsorbanceStmtContext *r) -> ast::StatementKind {
+        ast::ReadAbsorbance node;
+        node.wavelength = quantity(r->wavelength(0)->quantity());
+        if (r->REFERENCE())
+          node.reference = quantity(r->wavelength(1)->quantity());
+        if (r->wellSet())
+          node.wells = wellSet(r->wellSet());
+        return node;
+      },
+      [&](PlateParser::FluorescenceStmtContext *f) -> ast::StatementKind {
+        ast::ReadFluorescence node;
+        node.excitation = quantity(f->wavelength(0)->quantity());
+        node.emission = quantity(f->wavelength(1)->quantity());
+        if (f->wellSet())
+          node.wells = wellSet(f->wellSet());
+        return node;
+      },
+      [&](PlateParser::AnalyzeStmtContext *an) -> ast::StatementKind {
+        ast::Analyze node;
+        antlr4::tree::TerminalNode *kind = an->COMPETITIVE() ? an->COMPETITIVE()
+                                           : an->CUTOFF()    ? an->CUTOFF()
+                                                             : an->STANDARD_CURVE();
+        node.kind = an->COMPETITIVE() ? ast::Analyze::Kind::Competitive
+                    : an->CUTOFF()    ? ast::Analyze::Kind::Cutoff
+                                      : ast::Analyze::Kind::StandardCurve;
+        node.kindLoc = locator_.loc(kind->getSymbol());
+        node.model = an->FOURPL() ? ast::Analyze::Model::FourPL
+                                  : ast::Analyze::Model::Linear;
+        if (an->wavelength())
+          node.wavelength = quantity(an->wavelength()->quantity());
+        node.subtractBlank = an->SUBTRACT() != nullptr;
+        return node;
+      },
+      [&](PlateParser::WaitStmtContext *wt) -> ast::StatementKind {
+        return ast::Wait{quantity(wt->duration()->quantity())};
+      },
+      [&](PlateParser::PauseStmtContext *p) -> ast::StatementKind {
+        return ast::Pause{unquote(p->STRING()->getSymbol())};
+      },
+      [&](PlateParser::NoteStmtContext *n) -> ast::StatementKind {
+        return ast::Note{unquote(n->STRING()->getSymbol())};
+      },
+      [&](PlateParser::UseStmtContext *u) -> ast::StatementKind {
+        return ast::Use{unquote(u->STRING()->getSymbol()),
+                        locator_.loc(u->STRING()->getSymbol())};
+      },
+      [&](PlateParser::PrepareStmtContext *pr) -> ast::StatementKind {
+        ast::Prepare node;
+        node.reagent = name(pr->liquidName());
+        for (auto *option : pr->prepareOption())
+          visitAlternative(option, Overloaded{
+              [&](PlateParser::PrepareFromContext *from) {
+                clauseOnce(node.from, from->FROM()->getSymbol(),
+                           [&] { return unquote(from->STRING()->getSymbol()); });
+              },
+              [&](PlateParser::PrepareDiluteContext *dilute) {
+                clauseOnce(node.dilute, dilute->DILUTE()->getSymbol(),
+                           [&] { return quantity(dilute->ratio()->quantity()); });
+              },
+              [&](PlateParser::PrepareVolumeContext *volume) {
+                clauseOnce(node.volume, volume->getStart(),
+                           [&] { return quantity(volume->volume()->quantity()); });
+              },
+          });
+        return node;
+      },
+      [&](PlateParser::EquilibrateStmtContext *e) -> ast::StatementKind {
+        ast::Equilibrate node;
+        if (e->REAGENTS_WORD()) {
+          node.allReagents = true;
+          Token *first = e->ALL() ? e->ALL()->getSymbol() : e->REAGENTS_WORD()->getSymbol();
+          node.reagentsLoc = locator_.span(first, e->REAGENTS_WORD()->getSymbol());
+          node.reagentsText = e->ALL() ? "all reagents" : "reagents";
+        } else {
+          node.wells = wellSet(e->wellSet());
         }
-        arg.wells = std::move(set);
-      }
-      node.args.push_back(std::move(arg));
-    }
-    stmt.kind = std::move(node);
-  }
+        node.temperature = quantity(e->temperature()->quantity());
+        if (e->duration())
+          node.time = quantity(e->duration()->quantity());
+        return node;
+      },
+      [&](PlateParser::CallStmtContext *c) -> ast::StatementKind { return call(c); },
+  });
   return stmt;
+}
+
+ast::Call AstBuilder::call(PlateParser::CallStmtContext *ctx) {
+  ast::Call node;
+  node.callee = name(ctx->IDENT());
+  for (auto *argCtx : ctx->callArg()) {
+    ast::Arg arg;
+    arg.loc = locator_.span(argCtx);
+    if (argCtx->literalQuantity()) {
+      arg.quantity = literalQuantity(argCtx->literalQuantity());
+    } else {
+      ast::WellSetExpr set;
+      set.loc = arg.loc;
+      auto items = argCtx->wellItem();
+      set.items.push_back(wellItem(items[0]));
+      if (items.size() > 1)
+        set.except.push_back(wellItem(items[1]));
+      // A bare name may be a parameter-like value (a reagent, or a
+      // quantity parameter passed on); Sema picks by the callee's type.
+      if (set.except.empty() &&
+          (set.items[0].kind == ast::WellItem::Kind::Name ||
+           (set.items[0].kind == ast::WellItem::Kind::Well && !set.items[0].wellWord)) &&
+          set.items[0].role.empty()) {
+        ast::QuantityExpr q;
+        q.kind = ast::QuantityExpr::Kind::Param;
+        q.loc = arg.loc;
+        q.param = set.items[0].a;
+        q.text = q.param;
+        arg.quantity = std::move(q);
+      }
+      arg.wells = std::move(set);
+    }
+    node.args.push_back(std::move(arg));
+  }
+  return node;
 }
 
 size_t stepLabelLength(const std::vector<Token *> &line, bool markRequired) {
@@ -642,8 +675,7 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
     line.kind = StatementLine::Kind::BlockClose;
     line.braceLoc = locator_.loc(ctx->RBRACE()->getSymbol());
     if (ctx->stepLabel())
-      diags_.report(DiagId::SyntaxError, locator_.span(ctx->stepLabel()),
-                    "a step label cannot stand before `}`; put it on a statement")
+      diags_.report(DiagId::LabelBeforeClose, locator_.span(ctx->stepLabel()))
           .step(step_);
     return line;
   }
@@ -674,11 +706,7 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
         std::string hint = closestMatch(
             typeText, {"Volume", "Time", "Temperature", "Speed", "Wavelength",
                        "Count", "Reagent", "Wells"});
-        auto diag = diags_.report(
-            DiagId::SyntaxError, param.typeLoc,
-            fmt::format("unknown parameter type `{}`; types are Volume, Time, "
-                        "Temperature, Speed, Wavelength, Count, Reagent, Wells",
-                        typeText));
+        auto diag = diags_.report(DiagId::UnknownParamType, param.typeLoc, typeText);
         diag.step(step_);
         if (!hint.empty())
           diag.suggest(hint);
@@ -715,140 +743,128 @@ void AstBuilder::layoutLine(PlateParser::LayoutLineContext *ctx,
   step_.clear();
   if (auto *label = ctx->lineLabel())
     step_ = stepLabel(label->labelNumber(), label);
-  auto *line = ctx->layoutStatement();
+  visitAlternative(ctx->layoutStatement(),
+                   Overloaded{
+                       [&](PlateParser::PlateLineContext *c) { plateLine(c, layout); },
+                       [&](PlateParser::RoleLineContext *c) { roleLine(c, layout); },
+                       [&](PlateParser::GridHeaderContext *c) { gridHeader(c, layout); },
+                       [&](PlateParser::GridRowContext *c) { gridRow(c, layout); },
+                   });
+}
 
-  if (auto *plate = dynamic_cast<PlateParser::PlateLineContext *>(line)) {
-    if (layout.plateType) {
-      diags_.report(DiagId::SyntaxError, locator_.loc(plate->PLATE()->getSymbol()),
-                    "second `plate` line; a layout describes one plate")
-          .note(layout.plateType->loc, "the plate type is given here");
-      return;
-    }
-    layout.plateType = name(plate->name());
+void AstBuilder::plateLine(PlateParser::PlateLineContext *plate, ast::Layout &layout) {
+  if (layout.plateType) {
+    diags_.report(DiagId::SecondPlateLine, locator_.loc(plate->PLATE()->getSymbol()))
+        .note(layout.plateType->loc, "the plate type is given here");
     return;
   }
+  layout.plateType = name(plate->name());
+}
 
-  if (auto *roleCtx = dynamic_cast<PlateParser::RoleLineContext *>(line)) {
-    ast::RoleLine role;
-    role.loc = locator_.loc(roleCtx->getStart());
-    auto *r = roleCtx->role();
-    role.role = r->BLANK()       ? ast::Role::Blank
-                : r->SAMPLE()    ? ast::Role::Sample
-                : r->CONTROL()   ? ast::Role::Control
-                : r->NSB()       ? ast::Role::Nsb
-                : r->BMAX()      ? ast::Role::Bmax
-                : r->CUTOFF()    ? ast::Role::Cutoff
-                                 : ast::Role::Calibrant;
-    role.roleLoc = locator_.span(r);
-    if (auto *polarity = roleCtx->polarity()) {
-      role.polarity = polarity->POSITIVE() ? ast::Polarity::Positive : ast::Polarity::Negative;
-      role.polarityLoc = locator_.span(polarity);
-    }
-    for (auto *range : roleCtx->nameRange()) {
-      ast::NameRange names;
-      names.loc = locator_.span(range);
-      names.first = name(range->liquidName(0));
-      if (range->RANGE())
-        names.last = name(range->liquidName(1));
-      if (range == roleCtx->nameRange(0))
-        role.names = std::move(names);
-      else
-        role.moreNames.push_back(std::move(names));
-    }
-    for (auto *clause : roleCtx->roleClause()) {
-      if (auto *at = dynamic_cast<PlateParser::AtClauseContext *>(clause)) {
-        if (role.wells)
-          duplicateClause(at->AT()->getSymbol());
-        else
-          role.wells = wellSet(at->wellSet());
-      } else if (auto *conc = dynamic_cast<PlateParser::ConcClauseContext *>(clause)) {
-        if (role.conc) {
-          duplicateClause(conc->CONC()->getSymbol());
-          continue;
-        }
-        ast::ConcList list;
-        list.loc = locator_.span(conc);
-        for (auto *value : conc->NUMBER()) {
-          list.values.push_back(number(value->getSymbol()));
-          list.valueLocs.push_back(locator_.loc(value->getSymbol()));
-        }
-        list.unit = unitText(conc->unit());
-        list.unitLoc = locator_.span(conc->unit());
-        role.conc = std::move(list);
-      } else if (auto *rep =
-                     dynamic_cast<PlateParser::ReplicatesClauseContext *>(clause)) {
-        if (role.replicates) {
-          duplicateClause(rep->REPLICATES()->getSymbol());
-          continue;
-        }
-        role.replicates = quantity(rep->count()->quantity());
-        role.down = rep->DOWN() != nullptr;
-      } else if (auto *series = dynamic_cast<PlateParser::SeriesClauseContext *>(clause)) {
-        if (role.series) {
-          duplicateClause(series->SERIES()->getSymbol());
-          continue;
-        }
-        ast::SeriesClause node;
-        node.loc = locator_.span(series);
-        node.ratio = quantity(series->ratio()->quantity());
-        if (series->FROM()) {
-          ast::ConcList top;
-          top.loc = locator_.span(series->NUMBER()->getSymbol(), series->unit()->getStop());
-          top.values.push_back(number(series->NUMBER()->getSymbol()));
-          top.valueLocs.push_back(locator_.loc(series->NUMBER()->getSymbol()));
-          top.unit = unitText(series->unit());
-          top.unitLoc = locator_.span(series->unit());
-          node.top = std::move(top);
-        }
-        role.series = std::move(node);
-      } else {
-        auto *dil = static_cast<PlateParser::DilutionClauseContext *>(clause);
-        if (role.dilution)
-          duplicateClause(dil->DILUTION()->getSymbol());
-        else
-          role.dilution = quantity(dil->ratio()->quantity());
-      }
-    }
-    layout.roles.push_back(std::move(role));
+void AstBuilder::roleLine(PlateParser::RoleLineContext *roleCtx, ast::Layout &layout) {
+  ast::RoleLine role;
+  role.loc = locator_.loc(roleCtx->getStart());
+  auto *r = roleCtx->role();
+  role.role = r->BLANK()       ? ast::Role::Blank
+              : r->SAMPLE()    ? ast::Role::Sample
+              : r->CONTROL()   ? ast::Role::Control
+              : r->NSB()       ? ast::Role::Nsb
+              : r->BMAX()      ? ast::Role::Bmax
+              : r->CUTOFF()    ? ast::Role::Cutoff
+                               : ast::Role::Calibrant;
+  role.roleLoc = locator_.span(r);
+  if (auto *polarity = roleCtx->polarity()) {
+    role.polarity = polarity->POSITIVE() ? ast::Polarity::Positive : ast::Polarity::Negative;
+    role.polarityLoc = locator_.span(polarity);
+  }
+  for (auto *range : roleCtx->nameRange()) {
+    ast::NameRange names;
+    names.loc = locator_.span(range);
+    names.first = name(range->liquidName(0));
+    if (range->RANGE())
+      names.last = name(range->liquidName(1));
+    if (range == roleCtx->nameRange(0))
+      role.names = std::move(names);
+    else
+      role.moreNames.push_back(std::move(names));
+  }
+  for (auto *clause : roleCtx->roleClause())
+    visitAlternative(clause, Overloaded{
+        [&](PlateParser::AtClauseContext *at) {
+          clauseOnce(role.wells, at->AT()->getSymbol(), [&] { return wellSet(at->wellSet()); });
+        },
+        [&](PlateParser::ConcClauseContext *conc) {
+          clauseOnce(role.conc, conc->CONC()->getSymbol(), [&] {
+            ast::ConcList list;
+            list.loc = locator_.span(conc);
+            for (auto *value : conc->NUMBER()) {
+              list.values.push_back(number(value->getSymbol()));
+              list.valueLocs.push_back(locator_.loc(value->getSymbol()));
+            }
+            list.unit = unitText(conc->unit());
+            list.unitLoc = locator_.span(conc->unit());
+            return list;
+          });
+        },
+        [&](PlateParser::ReplicatesClauseContext *rep) {
+          clauseOnce(role.replicates, rep->REPLICATES()->getSymbol(), [&] {
+            role.down = rep->DOWN() != nullptr;
+            return quantity(rep->count()->quantity());
+          });
+        },
+        [&](PlateParser::SeriesClauseContext *series) {
+          clauseOnce(role.series, series->SERIES()->getSymbol(), [&] {
+            ast::SeriesClause node;
+            node.loc = locator_.span(series);
+            node.ratio = quantity(series->ratio()->quantity());
+            if (series->FROM()) {
+              ast::ConcList top;
+              top.loc = locator_.span(series->NUMBER()->getSymbol(), series->unit()->getStop());
+              top.values.push_back(number(series->NUMBER()->getSymbol()));
+              top.valueLocs.push_back(locator_.loc(series->NUMBER()->getSymbol()));
+              top.unit = unitText(series->unit());
+              top.unitLoc = locator_.span(series->unit());
+              node.top = std::move(top);
+            }
+            return node;
+          });
+        },
+        [&](PlateParser::DilutionClauseContext *dil) {
+          clauseOnce(role.dilution, dil->DILUTION()->getSymbol(),
+                     [&] { return quantity(dil->ratio()->quantity()); });
+        },
+    });
+  layout.roles.push_back(std::move(role));
+}
+
+void AstBuilder::gridHeader(PlateParser::GridHeaderContext *header, ast::Layout &layout) {
+  if (layout.grid) {
+    diags_.report(DiagId::SecondGridHeader, locator_.span(header))
+        .note(layout.grid->loc, "the grid starts here");
     return;
   }
-
-  if (auto *header = dynamic_cast<PlateParser::GridHeaderContext *>(line)) {
-    if (layout.grid) {
-      diags_.report(DiagId::SyntaxError, locator_.span(header),
-                    "second grid header line; a layout has one grid")
-          .note(layout.grid->loc, "the grid starts here");
-      return;
+  ast::Grid grid;
+  grid.loc = locator_.span(header);
+  for (auto *column : header->NUMBER()) {
+    std::string text = column->getText();
+    SourceLoc loc = locator_.loc(column->getSymbol());
+    char *end = nullptr;
+    unsigned long value = std::strtoul(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || text[0] == '-' || value == 0 ||
+        value > 1000) {
+      diags_.report(DiagId::BadGridColumn, loc, text);
+      value = 0;
     }
-    ast::Grid grid;
-    grid.loc = locator_.span(header);
-    for (auto *column : header->NUMBER()) {
-      std::string text = column->getText();
-      SourceLoc loc = locator_.loc(column->getSymbol());
-      char *end = nullptr;
-      unsigned long value = std::strtoul(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || text[0] == '-' || value == 0 ||
-          value > 1000) {
-        diags_.report(DiagId::SyntaxError, loc,
-                      fmt::format("grid header `{}` is not a column number; the "
-                                  "header lists columns like `1 2 3`",
-                                  text));
-        value = 0;
-      }
-      grid.columns.push_back(static_cast<unsigned>(value));
-      grid.columnLocs.push_back(loc);
-    }
-    layout.grid = std::move(grid);
-    return;
+    grid.columns.push_back(static_cast<unsigned>(value));
+    grid.columnLocs.push_back(loc);
   }
+  layout.grid = std::move(grid);
+}
 
-  auto *row = static_cast<PlateParser::GridRowContext *>(line);
+void AstBuilder::gridRow(PlateParser::GridRowContext *row, ast::Layout &layout) {
   ast::Name rowName = name(row->IDENT());
   if (!layout.grid) {
-    diags_.report(DiagId::SyntaxError, rowName.loc,
-                  fmt::format("grid row `{}` before the grid header; start the "
-                              "grid with a line of column numbers like `1 2 3`",
-                              rowName.text));
+    diags_.report(DiagId::GridRowBeforeHeader, rowName.loc, rowName.text);
     return;
   }
   ast::GridRow gridRow;
@@ -902,10 +918,7 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
       char *end = nullptr;
       unsigned long value = std::strtoul(text.c_str(), &end, 10);
       if (text.empty() || *end != '\0' || text[0] == '-' || value > 1000) {
-        diags_.report(DiagId::SyntaxError, locator_.loc(node->getSymbol()),
-                      fmt::format("reservoir position `{}` is not a whole "
-                                  "number; write `reservoir(ROW, COLUMN)`",
-                                  text));
+        diags_.report(DiagId::BadReservoirNumber, locator_.loc(node->getSymbol()), text);
         return 0;
       }
       return static_cast<unsigned>(value);

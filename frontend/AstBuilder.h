@@ -5,7 +5,7 @@
 // the entry rules of grammar/PlateParser.g4; AstBuilder turns the resulting
 // parse tree into ast:: nodes, keeping unit spellings, names and locations
 // exactly as written. Checks that need no symbol table (a clause given
-// twice, a grid row before its header) are reported here as E100.
+// twice, a grid row before its header) are reported here, as syntax errors.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -84,6 +84,11 @@ public:
 
 private:
   ast::Statement statement(grammar::PlateParser::StatementContext *ctx);
+  ast::Call call(grammar::PlateParser::CallStmtContext *ctx);
+  void plateLine(grammar::PlateParser::PlateLineContext *ctx, ast::Layout &layout);
+  void roleLine(grammar::PlateParser::RoleLineContext *ctx, ast::Layout &layout);
+  void gridHeader(grammar::PlateParser::GridHeaderContext *ctx, ast::Layout &layout);
+  void gridRow(grammar::PlateParser::GridRowContext *ctx, ast::Layout &layout);
   ast::QuantityExpr quantity(grammar::PlateParser::QuantityContext *ctx);
   ast::QuantityExpr
   literalQuantity(grammar::PlateParser::LiteralQuantityContext *ctx);
@@ -97,6 +102,10 @@ private:
   static std::string unitText(grammar::PlateParser::UnitContext *ctx);
   double number(antlr4::Token *token);
   void duplicateClause(antlr4::Token *keyword);
+  /// Sets `slot` to `build()` unless an earlier clause of the statement
+  /// set it; a second clause is reported at its `keyword` and ignored.
+  template <class T, class Build>
+  void clauseOnce(std::optional<T> &slot, antlr4::Token *keyword, Build &&build);
   /// The label's text; E115 when it does not spell a label.
   std::string stepLabel(grammar::PlateParser::LabelNumberContext *number,
                         antlr4::ParserRuleContext *label);

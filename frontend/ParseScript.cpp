@@ -253,14 +253,10 @@ public:
   void syntaxError(antlr4::Recognizer *recognizer, Token *offending,
                    size_t line, size_t column, const std::string &,
                    std::exception_ptr error) override {
-    if (!offending) {
-      // Lexer: cannot happen with the STRAY rule, but never print.
-      diags_.report(DiagId::SyntaxError,
-                    SourceLoc{locator_.fileId(), static_cast<uint32_t>(line),
-                              static_cast<uint32_t>(column) + 1, 1},
-                    "unexpected character");
-      return;
-    }
+    // The lexer never reports: every mode ends in a catch-all rule
+    // (STRAY, TITLE_TEXT), so a character it does not know is a token that
+    // the frontend reports as E108.
+    PLATE_ASSERT(offending, fmt::format("the lexer failed at {}:{}", line, column + 1));
     std::string expected;
     antlr4::RuleContext *ctx = nullptr;
     antlr4::misc::IntervalSet expectedTokens;
@@ -298,21 +294,23 @@ public:
         }
       }
     }
-    std::string message = "unexpected " + quoteToken(offending);
-    if (!expected.empty())
-      message += "; expected " + expected;
+    SourceLoc loc = locator_.loc(offending);
     size_t type = offending->getType();
     // Only where a name was what the position wanted: "expected a volume"
     // also admits a parameter name, but the hint would mislead there.
     bool wantsName = llvm::StringRef(expected).contains_insensitive("name");
-    if (wantsName && isKeyword(type))
-      message += fmt::format("; `{}` is a keyword and cannot be a name",
-                             offending->getText());
+    if (expected.empty())
+      diags_.report(DiagId::UnexpectedToken, loc, quoteToken(offending)).step(step_);
+    else if (wantsName && isKeyword(type))
+      diags_.report(DiagId::KeywordAsName, loc, offending->getText(), expected,
+                    offending->getText())
+          .step(step_);
     else if (wantsName && type == PlateLexer::WELL)
-      message += fmt::format("; `{}` is a well coordinate and cannot be a name",
-                             offending->getText());
-    diags_.report(DiagId::SyntaxError, locator_.loc(offending), message)
-        .step(step_);
+      diags_.report(DiagId::WellAsName, loc, offending->getText(), expected,
+                    offending->getText())
+          .step(step_);
+    else
+      diags_.report(DiagId::SyntaxError, loc, quoteToken(offending), expected).step(step_);
   }
 
 private:
@@ -454,10 +452,8 @@ ast::Script ScriptParser::run() {
       if (tag == Tag::Unknown)
         diags_.report(DiagId::UnknownTag, locator_.loc(token), "/" + tagText(token));
       else
-        diags_.report(DiagId::SyntaxError, locator_.loc(token),
-                      fmt::format("closing tag `</{}>` without an opening "
-                                  "`<{}>`",
-                                  tagText(token), tagText(token)));
+        diags_.report(DiagId::CloseTagWithoutOpen, locator_.loc(token), tagText(token),
+                      tagText(token));
       ++i;
       continue;
     }
@@ -718,15 +714,12 @@ void ScriptParser::titleSection(Token *open, const TokenList &body) {
 void ScriptParser::platformSection(Token *open, const TokenList &body) {
   std::vector<TokenList> lines = splitLines(body);
   if (lines.empty()) {
-    diags_.report(DiagId::SyntaxError, locator_.loc(open),
-                  "empty `<PLATFORM>` section; write a platform name such as "
-                  "`bioforge1`, or leave the section out for the default");
+    diags_.report(DiagId::EmptyPlatformSection, locator_.loc(open));
     return;
   }
   for (const TokenList &line : lines) {
     if (script_.platform) {
-      diags_.report(DiagId::SyntaxError, locator_.loc(line.front()),
-                    "`<PLATFORM>` names one platform")
+      diags_.report(DiagId::SecondPlatform, locator_.loc(line.front()))
           .note(script_.platform->loc, "the platform is named here");
       return;
     }
@@ -823,12 +816,10 @@ void ScriptParser::statementSection(const TokenList &body,
           "proc",     "use",      "prepare", "equilibrate"};
       std::string word = line[first]->getText();
       std::string hint = closestMatch(llvm::StringRef(word).lower(), kStatements);
-      auto diag = diags_.report(
-          DiagId::SyntaxError, locator_.loc(line[first]),
-          fmt::format("unknown statement `{}`; a line starts with a statement "
-                      "word such as `dispense`, `wash`, `incubate` or `read`, or "
-                      "calls a procedure `NAME(...)`{}",
-                      word, hint.empty() ? "" : fmt::format("; did you mean `{}`?", hint)));
+      auto diag = hint.empty()
+                      ? diags_.report(DiagId::UnknownStatement, locator_.loc(line[first]), word)
+                      : diags_.report(DiagId::UnknownStatementTypo,
+                                      locator_.loc(line[first]), word, hint);
       diag.step(stepOf(line, false));
       if (!hint.empty())
         diag.suggest(hint);
@@ -873,8 +864,7 @@ void ScriptParser::statementSection(const TokenList &body,
     }
     case StatementLine::Kind::BlockClose:
       if (stack.empty())
-        diags_.report(DiagId::SyntaxError, parsed.braceLoc,
-                      "`}` without an open `{`");
+        diags_.report(DiagId::CloseWithoutBlock, parsed.braceLoc);
       else
         stack.pop_back();
       break;

@@ -176,9 +176,7 @@ void Sema::buildLayout() {
     }
     if (!line.wells) {
       if (line.replicates) {
-        report(DiagId::GridShape, line.replicates->loc,
-               "`replicates` needs `at`; a name placed by the grid takes the wells "
-               "the grid gives it");
+        report(DiagId::ReplicatesWithoutAt, line.replicates->loc);
         continue;
       }
       for (size_t i = 0; i < names.size(); ++i)
@@ -231,8 +229,7 @@ void Sema::placeGrid(const ast::Grid &grid) {
       report(DiagId::BadColumn, loc, std::to_string(col), module_.plateType, shape.cols);
       columns.push_back(std::nullopt);
     } else if (!seenColumns.insert(col).second) {
-      report(DiagId::GridShape, loc,
-             fmt::format("column {} appears twice in the grid header", col));
+      report(DiagId::GridColumnTwice, loc, col);
       columns.push_back(std::nullopt);
     } else {
       columns.push_back(col);
@@ -251,15 +248,11 @@ void Sema::placeGrid(const ast::Grid &grid) {
       continue;
     }
     if (!seenRows.insert(index).second) {
-      report(DiagId::GridShape, row.row.loc,
-             fmt::format("row `{}` appears twice in the grid", letter));
+      report(DiagId::GridRowTwice, row.row.loc, letter);
       continue;
     }
     if (row.cells.size() != columns.size()) {
-      report(DiagId::GridShape, row.row.loc,
-             fmt::format("row `{}` has {} cell(s) but the header has {} column(s); "
-                         "write `.` for an empty well",
-                         letter, row.cells.size(), columns.size()));
+      report(DiagId::GridShape, row.row.loc, letter, row.cells.size(), columns.size());
       continue;
     }
     for (size_t i = 0; i < row.cells.size(); ++i) {
@@ -276,10 +269,7 @@ void Sema::placeGrid(const ast::Grid &grid) {
                    "a grid cell", "layout liquid")
                 .note(liquid.loc, "`{}` is declared here", cell.text);
           else
-            report(DiagId::GridShape, cell.loc,
-                   fmt::format("`{}` already has wells from `at` on its role line; a "
-                               "name is placed either by `at` or by the grid",
-                               cell.text))
+            report(DiagId::PlacedByAtAndGrid, cell.loc, cell.text)
                 .note(liquid.loc, "`{}` is declared here", cell.text);
           continue;
         }

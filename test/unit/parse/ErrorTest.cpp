@@ -1,4 +1,4 @@
-//===- ErrorTest.cpp - Syntax diagnostics E100-E113 and hostile input -----===//
+//===- ErrorTest.cpp - Syntax diagnostics E100-E134 and hostile input -----===//
 #include "ParseTestUtil.h"
 
 #include <random>
@@ -16,7 +16,7 @@ TEST(ParseErrors, E100Wording) {
   auto p = parseStatements("dispense of tmb\nwash 3 times with 300 uL of\nincubate 5 min at 37 C foo\n"
                            "at 3\ndispence 5 uL of tmb\n");
   EXPECT_EQ(p->codes(),
-            (Codes{"2:10 E100", "3:28 E100", "4:24 E100", "5:1 E100", "6:1 E100"}));
+            (Codes{"2:10 E100", "3:28 E100", "4:24 E100", "5:1 E100", "6:1 E123"}));
   const auto &d = p->diags->diagnostics();
   EXPECT_EQ(d[0].message, "unexpected `of`; expected a volume such as `100 uL`");
   EXPECT_EQ(d[1].message, "unexpected end of line; expected a name");
@@ -172,7 +172,7 @@ TEST(ParseErrors, E112UnclosedBrace) {
   EXPECT_EQ(p->diags->diagnostics()[0].message,
             "`{` of `proc f` is never closed; add a line with `}`");
   auto q = parseStatements("}\n");
-  EXPECT_EQ(q->codes(), Codes{"2:1 E100"});
+  EXPECT_EQ(q->codes(), Codes{"2:1 E124"});
 }
 
 TEST(ParseErrors, BadHeaderKeepsBlocksBalanced) {

@@ -140,7 +140,7 @@ TEST(ParseLayout, GridForm) {
 
 TEST(ParseLayout, GridErrors) {
   auto p = parseText("<LAYOUT>\nA B0\n1 2\n1 2\n1.5 2\n</LAYOUT>\n<INSTRUMENT>\n</INSTRUMENT>\n");
-  EXPECT_EQ(p->codes(), (std::vector<std::string>{"2:1 E100", "4:1 E100", "5:1 E100"}));
+  EXPECT_EQ(p->codes(), (std::vector<std::string>{"2:1 E133", "4:1 E131", "5:1 E131"}));
 }
 
 TEST(ParseLayout, MisspeltRole) {
@@ -172,7 +172,7 @@ TEST(ParseReagents, Forms) {
 
 TEST(ParseReagents, KeywordAsReagentName) {
   auto p = parseText("<REAGENTS>\nwash 10 mL\n</REAGENTS>\n<INSTRUMENT>\n</INSTRUMENT>\n");
-  ASSERT_EQ(p->codes(), std::vector<std::string>{"2:1 E100"});
+  ASSERT_EQ(p->codes(), std::vector<std::string>{"2:1 E117"});
   EXPECT_NE(p->diags->diagnostics()[0].message.find("`wash` is a keyword"),
             std::string::npos)
       << p->messages();

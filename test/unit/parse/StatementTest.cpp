@@ -114,7 +114,7 @@ TEST(ParseStatement, IncubateOptionsInAnyOrder) {
 
 TEST(ParseStatement, IncubateClauseTwiceIsAnError) {
   auto p = parseStatements("incubate 1 h at 37 C at 25 C");
-  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:22 E100"});
+  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:22 E126"});
 }
 
 TEST(ParseStatement, ShakeMixTransferMagnetWait) {
@@ -166,7 +166,7 @@ TEST(ParseStatement, StringsWithEscapes) {
 
 TEST(ParseStatement, UnknownEscapeIsReported) {
   auto p = parseStatements("note \"a\\nb\"");
-  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:8 E100"});
+  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:8 E127"});
 }
 
 TEST(ParseStatement, PrepareAndEquilibrate) {
@@ -271,7 +271,7 @@ TEST(ParseStatement, CallWithoutArguments) {
 
 TEST(ParseStatement, UnknownParamType) {
   auto p = parseStatements("proc f(v: Volum) {\n}");
-  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:11 E100"});
+  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:11 E129"});
   EXPECT_EQ(p->diags->diagnostics()[0].suggestion, "Volume");
 }
 
