@@ -43,6 +43,10 @@
 // when more tips are dropped than the tip waste holds, E701 when a liquid's
 // reservoir positions run below their dead volume.
 //
+// The pass is LowerPipetting.cpp; one lowering with fixed widths is
+// PipettingLowering.h, the tip budgeting TipBudgetSearch.h (with its trial
+// lowerings in LoweringTrials.h), the tips themselves TipAllocator.h.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 

@@ -14,7 +14,7 @@
 //  - when no fresh tip fits a pick the rack is swapped (parked tips on the
 //    old rack are lost) and the swap is counted against the stacker.
 //
-// For tip budgeting (LowerPipetting.cpp) the allocator also reports how many
+// For tip budgeting (TipBudgetSearch.h) the allocator also reports how many
 // parked tips a swap threw away, and, in `survey` mode, behaves as if the
 // rack were unbounded (a swap keeps the parked tips) so that it can tell how
 // many fresh tips are drawn before the last parked tip is picked again:

@@ -15,8 +15,15 @@ set -eu
 # script's own folder, where a relative path would name nothing.
 build=$(cd "$1" && pwd) mode=$2 dir=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Absolute: each script is compiled from its own directory, where a relative
+# BUILD_DIR names nothing (and every run would "succeed" identically with
+# `not found`).
+build=$(cd "$build" && pwd)
 plate=$build/tools/plate
 gen=$build/bench/plate_bench_gen
+for tool in "$plate" "$gen"; do
+  [ -x "$tool" ] || { echo "compare_lowering.sh: $tool is not built" >&2; exit 2; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for plateType in plate96 plate384; do
@@ -40,6 +47,12 @@ done
 sed -i "s|$work/||g" "$out"/*
 case $mode in
   snapshot) rm -rf "$dir"; cp -r "$out" "$dir"; echo "$(ls "$out" | wc -l) files in $dir" ;;
-  compare) diff -r -q "$dir" "$out" && echo "identical: $(ls "$out" | wc -l) files" ;;
+  compare)
+    # A snapshot taken when plate could not run proves nothing.
+    if grep -qx 127 "$dir"/*.rc; then
+      echo "compare_lowering.sh: $dir holds runs where plate did not start (exit 127); snapshot again" >&2
+      exit 2
+    fi
+    diff -r -q "$dir" "$out" && echo "identical: $(ls "$out" | wc -l) files" ;;
   *) echo "mode: snapshot or compare" >&2; exit 2 ;;
 esac

@@ -6,6 +6,7 @@
 // and backoff are asserted without making the suite slow.
 //
 //===----------------------------------------------------------------------===//
+#include "agent/HttpTransport.h"
 #include "agent/LlmClient.h"
 #include "StubServer.h"
 
