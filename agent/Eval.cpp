@@ -411,22 +411,102 @@ std::string wrongValue(Dimension dimension, double value, const std::string &uni
 
 } // namespace
 
-std::vector<Mutant> makeMutants(const std::string &script, const Platform &platform) {
+namespace {
+
+/// Collects the mutants of one script; a change that leaves the text as it
+/// was is no mutant.
+struct MutantSink {
+  const std::string &script;
   std::vector<Mutant> mutants;
-  std::vector<ScriptLine> lines = classifyLines(script);
-  std::vector<std::string> original = texts(lines);
-  auto add = [&](std::string kind, size_t index, std::string description, std::string text) {
+  void add(std::string kind, size_t index, std::string description, std::string text) {
     if (text == script)
       return;
     mutants.push_back({std::move(kind), static_cast<unsigned>(index + 1), std::move(description),
                        std::move(text)});
-  };
+  }
+};
 
+/// The statement of INSTRUMENT line `i` dropped, and moved to a MANUAL
+/// section of its own.
+void structuralMutants(const std::vector<std::string> &original, size_t i,
+                       const std::string &statement, const std::string &first, MutantSink &sink) {
+  std::vector<std::string> dropped = original;
+  dropped.erase(dropped.begin() + static_cast<long>(i));
+  // A note or pause is a message for the operator, not a step the
+  // robot does: dropping one is its own kind.
+  sink.add(first == "note" || first == "pause" ? "drop-note" : "drop", i,
+           "drop `" + statement + "`", dropEmptySections(dropped));
+
+  // A note or pause is for the operator in either section: moving it
+  // changes nothing, so it makes no mutant.
+  if (first == "note" || first == "pause")
+    return;
+  std::vector<std::string> moved(original.begin(), original.begin() + static_cast<long>(i));
+  moved.push_back("</INSTRUMENT>");
+  moved.push_back("<MANUAL>");
+  moved.push_back(original[i]);
+  moved.push_back("</MANUAL>");
+  moved.push_back("<INSTRUMENT>");
+  moved.insert(moved.end(), original.begin() + static_cast<long>(i) + 1, original.end());
+  sink.add("to-manual", i, "move `" + statement + "` to MANUAL", dropEmptySections(moved));
+}
+
+/// Each quantity of line `i` changed to a plausible wrong value; room
+/// temperature and overnight, which have no number, changed too.
+void parameterMutants(const std::vector<std::string> &original, size_t i,
+                      const std::string &first, const Platform &platform, MutantSink &sink) {
   static const std::regex token(
       R"((^|[\s(,])(\d+(?:\.\d+)?)\s*(uL|µL|μL|ul|nL|mL|ml|L|s|sec|seconds?|min|minutes?|h|hr|hours?|°C|C|degC|rpm|nm|x|times)(?=$|[\s),]))");
   static const std::regex roomTemperature(R"(\b(RT|room temperature|ambient)\b)");
   static const std::regex overnight(R"(\bovernight\b)");
+  const std::string &text = original[i];
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), token);
+       it != std::sregex_iterator(); ++it) {
+    const std::smatch &m = *it;
+    std::string unit = m[3].str();
+    double value = std::stod(m[2].str());
+    Dimension dimension;
+    if (unit == "x" || unit == "times") {
+      dimension = Dimension::Count;
+    } else if (auto u = lookupUnit(unit)) {
+      dimension = unitInfo(*u).dimension;
+    } else {
+      continue;
+    }
+    std::string wrong = wrongValue(dimension, value, unit, platform);
+    if (wrong.empty())
+      continue;
+    size_t begin = static_cast<size_t>(m.position(2));
+    size_t end = static_cast<size_t>(m.position(0) + m.length(0));
+    std::string original_quantity = text.substr(begin, end - begin);
+    std::vector<std::string> changed = original;
+    changed[i] = text.substr(0, begin) + wrong + text.substr(end);
+    sink.add(std::string(dimensionName(dimension)), i, original_quantity + " -> " + wrong,
+             join(changed));
+  }
+  std::smatch m;
+  if (std::regex_search(text, m, roomTemperature) && first != "equilibrate") {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "37 C" + m.suffix().str();
+    sink.add("temperature", i, m.str(0) + " -> 37 C", join(changed));
+  } else if (std::regex_search(text, m, roomTemperature)) {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "30 C" + m.suffix().str();
+    sink.add("temperature", i, m.str(0) + " -> 30 C", join(changed));
+  }
+  if (std::regex_search(text, m, overnight)) {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "8 h" + m.suffix().str();
+    sink.add("time", i, "overnight -> 8 h", join(changed));
+  }
+}
 
+} // namespace
+
+std::vector<Mutant> makeMutants(const std::string &script, const Platform &platform) {
+  MutantSink sink{script, {}};
+  std::vector<ScriptLine> lines = classifyLines(script);
+  std::vector<std::string> original = texts(lines);
   for (size_t i = 0; i < lines.size(); ++i) {
     const ScriptLine &line = lines[i];
     if (!line.statement)
@@ -435,89 +515,28 @@ std::vector<Mutant> makeMutants(const std::string &script, const Platform &platf
     std::string first = statement.substr(0, statement.find(' '));
     std::transform(first.begin(), first.end(), first.begin(), ::tolower);
     bool prose = first == "note" || first == "pause" || first == "prepare";
-
-    if (line.section == Section::Instrument) {
-      std::vector<std::string> dropped = original;
-      dropped.erase(dropped.begin() + static_cast<long>(i));
-      // A note or pause is a message for the operator, not a step the
-      // robot does: dropping one is its own kind.
-      add(first == "note" || first == "pause" ? "drop-note" : "drop", i,
-          "drop `" + statement + "`", dropEmptySections(dropped));
-
-      // A note or pause is for the operator in either section: moving it
-      // changes nothing, so it makes no mutant.
-      if (first != "note" && first != "pause") {
-      std::vector<std::string> moved(original.begin(), original.begin() + static_cast<long>(i));
-      moved.push_back("</INSTRUMENT>");
-      moved.push_back("<MANUAL>");
-      moved.push_back(original[i]);
-      moved.push_back("</MANUAL>");
-      moved.push_back("<INSTRUMENT>");
-      moved.insert(moved.end(), original.begin() + static_cast<long>(i) + 1, original.end());
-      add("to-manual", i, "move `" + statement + "` to MANUAL", dropEmptySections(moved));
-      }
-    }
-
-    if (!prose) {
-      const std::string &text = original[i];
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), token);
-           it != std::sregex_iterator(); ++it) {
-        const std::smatch &m = *it;
-        std::string unit = m[3].str();
-        double value = std::stod(m[2].str());
-        Dimension dimension;
-        if (unit == "x" || unit == "times") {
-          dimension = Dimension::Count;
-        } else if (auto u = lookupUnit(unit)) {
-          dimension = unitInfo(*u).dimension;
-        } else {
-          continue;
-        }
-        std::string wrong = wrongValue(dimension, value, unit, platform);
-        if (wrong.empty())
-          continue;
-        size_t begin = static_cast<size_t>(m.position(2));
-        size_t end = static_cast<size_t>(m.position(0) + m.length(0));
-        std::string original_quantity = text.substr(begin, end - begin);
-        std::vector<std::string> changed = original;
-        changed[i] = text.substr(0, begin) + wrong + text.substr(end);
-        add(std::string(dimensionName(dimension)), i, original_quantity + " -> " + wrong,
-            join(changed));
-      }
-      std::smatch m;
-      if (std::regex_search(text, m, roomTemperature) && first != "equilibrate") {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "37 C" + m.suffix().str();
-        add("temperature", i, m.str(0) + " -> 37 C", join(changed));
-      } else if (std::regex_search(text, m, roomTemperature)) {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "30 C" + m.suffix().str();
-        add("temperature", i, m.str(0) + " -> 30 C", join(changed));
-      }
-      if (std::regex_search(text, m, overnight)) {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "8 h" + m.suffix().str();
-        add("time", i, "overnight -> 8 h", join(changed));
-      }
-    }
-
+    if (line.section == Section::Instrument)
+      structuralMutants(original, i, statement, first, sink);
+    if (!prose)
+      parameterMutants(original, i, first, platform, sink);
     // Swap with the next statement of the same section run.
     if (i + 1 < lines.size() && lines[i + 1].statement && lines[i + 1].section == line.section &&
         withoutLabel(trim(lines[i + 1].text)) != statement) {
       std::vector<std::string> swapped = original;
       std::swap(swapped[i], swapped[i + 1]);
-      add("swap", i, "swap `" + statement + "` and `" + withoutLabel(trim(lines[i + 1].text)) + "`",
-          join(swapped));
+      sink.add("swap", i,
+               "swap `" + statement + "` and `" + withoutLabel(trim(lines[i + 1].text)) + "`",
+               join(swapped));
     }
   }
   // Normalise dimension names to the kinds of the report.
-  for (Mutant &m : mutants)
+  for (Mutant &m : sink.mutants)
     if (m.kind == "wavelength" || m.kind == "volume" || m.kind == "time" ||
         m.kind == "temperature" || m.kind == "speed" || m.kind == "count")
       continue;
     else if (m.kind != "drop" && m.kind != "drop-note" && m.kind != "swap" && m.kind != "to-manual")
       m.kind = "other";
-  return mutants;
+  return sink.mutants;
 }
 
 } // namespace plate::agent
