@@ -46,116 +46,139 @@ std::string liquidNames(const ir::Module &module, const std::vector<ir::Portion>
   return joined;
 }
 
+/// The fixed parameter list of each kind of op, so that a parameter a
+/// candidate leaves at its default still compares.
+struct StepParameters {
+  const ir::Module &module;
+  const Platform &platform;
+
+  std::string q(const Quantity &quantity) const { return renderQuantity(quantity, platform); }
+  std::string oq(const std::optional<Quantity> &quantity) const {
+    return renderOptional(quantity, platform);
+  }
+  static std::string tips(ir::TipPolicy policy) { return std::string(ir::tipPolicyName(policy)); }
+
+  std::vector<Param> operator()(const ir::DispenseOp &node) const {
+    WellSet wells;
+    for (const ir::Portion &portion : node.portions)
+      wells |= portion.wells;
+    return {{"volume", q(node.volume)},
+            {"source", liquidNames(module, node.portions)},
+            {"wells", wells.str()},
+            {"mix_cycles", node.mix ? std::to_string(node.mix->cycles) : "none"},
+            {"mix_volume", node.mix ? q(node.mix->volume) : "none"},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::AspirateOp &node) const {
+    return {{"wells", node.wells.str()},
+            {"volume", node.volume ? q(*node.volume) : "all"},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::WashOp &node) const {
+    return {{"reagent", module.liquid(node.reagent).name},
+            {"wells", node.wells.str()},
+            {"volume", q(node.volume)},
+            {"cycles", std::to_string(node.cycles)},
+            {"soak", oq(node.soak)},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::IncubateOp &node) const {
+    return {{"time", q(node.time)},
+            {"temperature", q(node.temperature)},
+            {"shaking", oq(node.shaking)},
+            {"lid", node.lidOn ? "on" : "off"},
+            {"dark", node.dark ? "yes" : "no"}};
+  }
+  std::vector<Param> operator()(const ir::ShakeOp &node) const {
+    return {{"time", q(node.time)}, {"speed", q(node.speed)}};
+  }
+  std::vector<Param> operator()(const ir::MixOp &node) const {
+    return {{"wells", node.wells.str()},
+            {"cycles", std::to_string(node.cycles)},
+            {"volume", q(node.volume)},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::TransferOp &node) const {
+    std::string pairs;
+    for (const auto &[from, to] : node.pairs)
+      pairs += fmt::format("{}{}>{}", pairs.empty() ? "" : ",", from.name(), to.name());
+    std::vector<Param> p = {
+        {"pairs", pairs}, {"volume", q(node.volume)}, {"tips", tips(node.tips)}};
+    if (node.mix) {
+      p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
+      p.emplace_back("mix_volume", q(node.mix->volume));
+    }
+    return p;
+  }
+  std::vector<Param> operator()(const ir::MagnetOp &node) const {
+    return {{"time", q(node.time)}};
+  }
+  std::vector<Param> operator()(const ir::ReadAbsorbanceOp &node) const {
+    return {{"wavelength", q(node.wavelength)},
+            {"reference", oq(node.reference)},
+            {"wells", node.wells.str()}};
+  }
+  std::vector<Param> operator()(const ir::ReadFluorescenceOp &node) const {
+    return {{"excitation", q(node.excitation)},
+            {"emission", q(node.emission)},
+            {"wells", node.wells.str()}};
+  }
+  std::vector<Param> operator()(const ir::AnalyzeOp &node) const {
+    // The kind goes into the model's value, so the parameter count
+    // (and every existing score) stays as it was.
+    std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
+                        : node.fourPL                         ? "4pl"
+                                                              : "linear";
+    if (node.kind == ir::AnalysisKind::Competitive)
+      model = "competitive " + model;
+    return {{"model", model},
+            {"wavelength", oq(node.wavelength)},
+            {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
+  }
+  std::vector<Param> operator()(const ir::WaitOp &node) const {
+    return {{"time", q(node.time)}};
+  }
+  std::vector<Param> operator()(const ir::PauseOp &node) const {
+    return {{"message", node.message}};
+  }
+  std::vector<Param> operator()(const ir::NoteOp &node) const { return {{"text", node.text}}; }
+  std::vector<Param> operator()(const ir::PrepareOp &node) const {
+    return {{"reagent", module.liquid(node.reagent).name},
+            {"from", node.from},
+            {"dilute", oq(node.dilute)},
+            {"volume", oq(node.volume)}};
+  }
+  std::vector<Param> operator()(const ir::EquilibrateOp &node) const {
+    std::vector<Param> p = {{"wells", node.wells.str()},
+                            {"temperature", q(node.temperature)},
+                            {"time", oq(node.time)}};
+    // Only for reagents, so the parameters of a plate's
+    // equilibration (and the scores of old sweeps) stay as they were.
+    if (!node.reagents.empty()) {
+      std::string reagents;
+      for (ir::LiquidId id : node.reagents)
+        reagents += (reagents.empty() ? "" : ",") + module.liquid(id).name;
+      p.emplace_back("reagents", reagents);
+    }
+    return p;
+  }
+  // Device ops do not occur in a checked module; they would carry only
+  // their section.
+  template <typename DeviceOp> std::vector<Param> operator()(const DeviceOp &) const {
+    return {};
+  }
+};
+
 } // namespace
 
 std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform &platform) {
   std::vector<StepRecord> steps;
-  auto q = [&](const Quantity &quantity) { return renderQuantity(quantity, platform); };
-  auto oq = [&](const std::optional<Quantity> &quantity) {
-    return renderOptional(quantity, platform);
-  };
+  StepParameters parameters{module, platform};
   for (const ir::Op &op : module.ops) {
     StepRecord step;
     step.type = std::string(ir::opMnemonic(op.kind()));
-    std::vector<Param> &p = step.params;
-    std::visit(
-        [&](const auto &node) {
-          using T = std::decay_t<decltype(node)>;
-          if constexpr (std::is_same_v<T, ir::DispenseOp>) {
-            WellSet wells;
-            for (const ir::Portion &portion : node.portions)
-              wells |= portion.wells;
-            p = {{"volume", q(node.volume)},
-                 {"source", liquidNames(module, node.portions)},
-                 {"wells", wells.str()},
-                 {"mix_cycles", node.mix ? std::to_string(node.mix->cycles) : "none"},
-                 {"mix_volume", node.mix ? q(node.mix->volume) : "none"},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::AspirateOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"volume", node.volume ? q(*node.volume) : "all"},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::WashOp>) {
-            p = {{"reagent", module.liquid(node.reagent).name},
-                 {"wells", node.wells.str()},
-                 {"volume", q(node.volume)},
-                 {"cycles", std::to_string(node.cycles)},
-                 {"soak", oq(node.soak)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::IncubateOp>) {
-            p = {{"time", q(node.time)},
-                 {"temperature", q(node.temperature)},
-                 {"shaking", oq(node.shaking)},
-                 {"lid", node.lidOn ? "on" : "off"},
-                 {"dark", node.dark ? "yes" : "no"}};
-          } else if constexpr (std::is_same_v<T, ir::ShakeOp>) {
-            p = {{"time", q(node.time)}, {"speed", q(node.speed)}};
-          } else if constexpr (std::is_same_v<T, ir::MixOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"cycles", std::to_string(node.cycles)},
-                 {"volume", q(node.volume)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::TransferOp>) {
-            std::string pairs;
-            for (const auto &[from, to] : node.pairs)
-              pairs += fmt::format("{}{}>{}", pairs.empty() ? "" : ",", from.name(), to.name());
-            p = {{"pairs", pairs},
-                 {"volume", q(node.volume)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-            if (node.mix) {
-              p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
-              p.emplace_back("mix_volume", q(node.mix->volume));
-            }
-          } else if constexpr (std::is_same_v<T, ir::MagnetOp>) {
-            p = {{"time", q(node.time)}};
-          } else if constexpr (std::is_same_v<T, ir::ReadAbsorbanceOp>) {
-            p = {{"wavelength", q(node.wavelength)},
-                 {"reference", oq(node.reference)},
-                 {"wells", node.wells.str()}};
-          } else if constexpr (std::is_same_v<T, ir::ReadFluorescenceOp>) {
-            p = {{"excitation", q(node.excitation)},
-                 {"emission", q(node.emission)},
-                 {"wells", node.wells.str()}};
-          } else if constexpr (std::is_same_v<T, ir::AnalyzeOp>) {
-            // The kind goes into the model's value, so the parameter count
-            // (and every existing score) stays as it was.
-            std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
-                                : node.fourPL                         ? "4pl"
-                                                                      : "linear";
-            if (node.kind == ir::AnalysisKind::Competitive)
-              model = "competitive " + model;
-            p = {{"model", model},
-                 {"wavelength", oq(node.wavelength)},
-                 {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
-          } else if constexpr (std::is_same_v<T, ir::WaitOp>) {
-            p = {{"time", q(node.time)}};
-          } else if constexpr (std::is_same_v<T, ir::PauseOp>) {
-            p = {{"message", node.message}};
-          } else if constexpr (std::is_same_v<T, ir::NoteOp>) {
-            p = {{"text", node.text}};
-          } else if constexpr (std::is_same_v<T, ir::PrepareOp>) {
-            p = {{"reagent", module.liquid(node.reagent).name},
-                 {"from", node.from},
-                 {"dilute", oq(node.dilute)},
-                 {"volume", oq(node.volume)}};
-          } else if constexpr (std::is_same_v<T, ir::EquilibrateOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"temperature", q(node.temperature)},
-                 {"time", oq(node.time)}};
-            // Only for reagents, so the parameters of a plate's
-            // equilibration (and the scores of old sweeps) stay as they were.
-            if (!node.reagents.empty()) {
-              std::string reagents;
-              for (ir::LiquidId id : node.reagents)
-                reagents += (reagents.empty() ? "" : ",") + module.liquid(id).name;
-              p.emplace_back("reagents", reagents);
-            }
-          }
-          // Device ops do not occur in a checked module; they would carry
-          // only their section.
-        },
-        op.payload);
-    p.emplace_back("section", op.manual ? "manual" : "instrument");
+    step.params = std::visit(parameters, op.payload);
+    step.params.emplace_back("section", op.manual ? "manual" : "instrument");
     steps.push_back(std::move(step));
   }
   return steps;
