@@ -46,116 +46,139 @@ std::string liquidNames(const ir::Module &module, const std::vector<ir::Portion>
   return joined;
 }
 
+/// The fixed parameter list of each kind of op, so that a parameter a
+/// candidate leaves at its default still compares.
+struct StepParameters {
+  const ir::Module &module;
+  const Platform &platform;
+
+  std::string q(const Quantity &quantity) const { return renderQuantity(quantity, platform); }
+  std::string oq(const std::optional<Quantity> &quantity) const {
+    return renderOptional(quantity, platform);
+  }
+  static std::string tips(ir::TipPolicy policy) { return std::string(ir::tipPolicyName(policy)); }
+
+  std::vector<Param> operator()(const ir::DispenseOp &node) const {
+    WellSet wells;
+    for (const ir::Portion &portion : node.portions)
+      wells |= portion.wells;
+    return {{"volume", q(node.volume)},
+            {"source", liquidNames(module, node.portions)},
+            {"wells", wells.str()},
+            {"mix_cycles", node.mix ? std::to_string(node.mix->cycles) : "none"},
+            {"mix_volume", node.mix ? q(node.mix->volume) : "none"},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::AspirateOp &node) const {
+    return {{"wells", node.wells.str()},
+            {"volume", node.volume ? q(*node.volume) : "all"},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::WashOp &node) const {
+    return {{"reagent", module.liquid(node.reagent).name},
+            {"wells", node.wells.str()},
+            {"volume", q(node.volume)},
+            {"cycles", std::to_string(node.cycles)},
+            {"soak", oq(node.soak)},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::IncubateOp &node) const {
+    return {{"time", q(node.time)},
+            {"temperature", q(node.temperature)},
+            {"shaking", oq(node.shaking)},
+            {"lid", node.lidOn ? "on" : "off"},
+            {"dark", node.dark ? "yes" : "no"}};
+  }
+  std::vector<Param> operator()(const ir::ShakeOp &node) const {
+    return {{"time", q(node.time)}, {"speed", q(node.speed)}};
+  }
+  std::vector<Param> operator()(const ir::MixOp &node) const {
+    return {{"wells", node.wells.str()},
+            {"cycles", std::to_string(node.cycles)},
+            {"volume", q(node.volume)},
+            {"tips", tips(node.tips)}};
+  }
+  std::vector<Param> operator()(const ir::TransferOp &node) const {
+    std::string pairs;
+    for (const auto &[from, to] : node.pairs)
+      pairs += fmt::format("{}{}>{}", pairs.empty() ? "" : ",", from.name(), to.name());
+    std::vector<Param> p = {
+        {"pairs", pairs}, {"volume", q(node.volume)}, {"tips", tips(node.tips)}};
+    if (node.mix) {
+      p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
+      p.emplace_back("mix_volume", q(node.mix->volume));
+    }
+    return p;
+  }
+  std::vector<Param> operator()(const ir::MagnetOp &node) const {
+    return {{"time", q(node.time)}};
+  }
+  std::vector<Param> operator()(const ir::ReadAbsorbanceOp &node) const {
+    return {{"wavelength", q(node.wavelength)},
+            {"reference", oq(node.reference)},
+            {"wells", node.wells.str()}};
+  }
+  std::vector<Param> operator()(const ir::ReadFluorescenceOp &node) const {
+    return {{"excitation", q(node.excitation)},
+            {"emission", q(node.emission)},
+            {"wells", node.wells.str()}};
+  }
+  std::vector<Param> operator()(const ir::AnalyzeOp &node) const {
+    // The kind goes into the model's value, so the parameter count
+    // (and every existing score) stays as it was.
+    std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
+                        : node.fourPL                         ? "4pl"
+                                                              : "linear";
+    if (node.kind == ir::AnalysisKind::Competitive)
+      model = "competitive " + model;
+    return {{"model", model},
+            {"wavelength", oq(node.wavelength)},
+            {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
+  }
+  std::vector<Param> operator()(const ir::WaitOp &node) const {
+    return {{"time", q(node.time)}};
+  }
+  std::vector<Param> operator()(const ir::PauseOp &node) const {
+    return {{"message", node.message}};
+  }
+  std::vector<Param> operator()(const ir::NoteOp &node) const { return {{"text", node.text}}; }
+  std::vector<Param> operator()(const ir::PrepareOp &node) const {
+    return {{"reagent", module.liquid(node.reagent).name},
+            {"from", node.from},
+            {"dilute", oq(node.dilute)},
+            {"volume", oq(node.volume)}};
+  }
+  std::vector<Param> operator()(const ir::EquilibrateOp &node) const {
+    std::vector<Param> p = {{"wells", node.wells.str()},
+                            {"temperature", q(node.temperature)},
+                            {"time", oq(node.time)}};
+    // Only for reagents, so the parameters of a plate's
+    // equilibration (and the scores of old sweeps) stay as they were.
+    if (!node.reagents.empty()) {
+      std::string reagents;
+      for (ir::LiquidId id : node.reagents)
+        reagents += (reagents.empty() ? "" : ",") + module.liquid(id).name;
+      p.emplace_back("reagents", reagents);
+    }
+    return p;
+  }
+  // Device ops do not occur in a checked module; they would carry only
+  // their section.
+  template <typename DeviceOp> std::vector<Param> operator()(const DeviceOp &) const {
+    return {};
+  }
+};
+
 } // namespace
 
 std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform &platform) {
   std::vector<StepRecord> steps;
-  auto q = [&](const Quantity &quantity) { return renderQuantity(quantity, platform); };
-  auto oq = [&](const std::optional<Quantity> &quantity) {
-    return renderOptional(quantity, platform);
-  };
+  StepParameters parameters{module, platform};
   for (const ir::Op &op : module.ops) {
     StepRecord step;
     step.type = std::string(ir::opMnemonic(op.kind()));
-    std::vector<Param> &p = step.params;
-    std::visit(
-        [&](const auto &node) {
-          using T = std::decay_t<decltype(node)>;
-          if constexpr (std::is_same_v<T, ir::DispenseOp>) {
-            WellSet wells;
-            for (const ir::Portion &portion : node.portions)
-              wells |= portion.wells;
-            p = {{"volume", q(node.volume)},
-                 {"source", liquidNames(module, node.portions)},
-                 {"wells", wells.str()},
-                 {"mix_cycles", node.mix ? std::to_string(node.mix->cycles) : "none"},
-                 {"mix_volume", node.mix ? q(node.mix->volume) : "none"},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::AspirateOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"volume", node.volume ? q(*node.volume) : "all"},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::WashOp>) {
-            p = {{"reagent", module.liquid(node.reagent).name},
-                 {"wells", node.wells.str()},
-                 {"volume", q(node.volume)},
-                 {"cycles", std::to_string(node.cycles)},
-                 {"soak", oq(node.soak)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::IncubateOp>) {
-            p = {{"time", q(node.time)},
-                 {"temperature", q(node.temperature)},
-                 {"shaking", oq(node.shaking)},
-                 {"lid", node.lidOn ? "on" : "off"},
-                 {"dark", node.dark ? "yes" : "no"}};
-          } else if constexpr (std::is_same_v<T, ir::ShakeOp>) {
-            p = {{"time", q(node.time)}, {"speed", q(node.speed)}};
-          } else if constexpr (std::is_same_v<T, ir::MixOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"cycles", std::to_string(node.cycles)},
-                 {"volume", q(node.volume)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-          } else if constexpr (std::is_same_v<T, ir::TransferOp>) {
-            std::string pairs;
-            for (const auto &[from, to] : node.pairs)
-              pairs += fmt::format("{}{}>{}", pairs.empty() ? "" : ",", from.name(), to.name());
-            p = {{"pairs", pairs},
-                 {"volume", q(node.volume)},
-                 {"tips", std::string(ir::tipPolicyName(node.tips))}};
-            if (node.mix) {
-              p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
-              p.emplace_back("mix_volume", q(node.mix->volume));
-            }
-          } else if constexpr (std::is_same_v<T, ir::MagnetOp>) {
-            p = {{"time", q(node.time)}};
-          } else if constexpr (std::is_same_v<T, ir::ReadAbsorbanceOp>) {
-            p = {{"wavelength", q(node.wavelength)},
-                 {"reference", oq(node.reference)},
-                 {"wells", node.wells.str()}};
-          } else if constexpr (std::is_same_v<T, ir::ReadFluorescenceOp>) {
-            p = {{"excitation", q(node.excitation)},
-                 {"emission", q(node.emission)},
-                 {"wells", node.wells.str()}};
-          } else if constexpr (std::is_same_v<T, ir::AnalyzeOp>) {
-            // The kind goes into the model's value, so the parameter count
-            // (and every existing score) stays as it was.
-            std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
-                                : node.fourPL                         ? "4pl"
-                                                                      : "linear";
-            if (node.kind == ir::AnalysisKind::Competitive)
-              model = "competitive " + model;
-            p = {{"model", model},
-                 {"wavelength", oq(node.wavelength)},
-                 {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
-          } else if constexpr (std::is_same_v<T, ir::WaitOp>) {
-            p = {{"time", q(node.time)}};
-          } else if constexpr (std::is_same_v<T, ir::PauseOp>) {
-            p = {{"message", node.message}};
-          } else if constexpr (std::is_same_v<T, ir::NoteOp>) {
-            p = {{"text", node.text}};
-          } else if constexpr (std::is_same_v<T, ir::PrepareOp>) {
-            p = {{"reagent", module.liquid(node.reagent).name},
-                 {"from", node.from},
-                 {"dilute", oq(node.dilute)},
-                 {"volume", oq(node.volume)}};
-          } else if constexpr (std::is_same_v<T, ir::EquilibrateOp>) {
-            p = {{"wells", node.wells.str()},
-                 {"temperature", q(node.temperature)},
-                 {"time", oq(node.time)}};
-            // Only for reagents, so the parameters of a plate's
-            // equilibration (and the scores of old sweeps) stay as they were.
-            if (!node.reagents.empty()) {
-              std::string reagents;
-              for (ir::LiquidId id : node.reagents)
-                reagents += (reagents.empty() ? "" : ",") + module.liquid(id).name;
-              p.emplace_back("reagents", reagents);
-            }
-          }
-          // Device ops do not occur in a checked module; they would carry
-          // only their section.
-        },
-        op.payload);
-    p.emplace_back("section", op.manual ? "manual" : "instrument");
+    step.params = std::visit(parameters, op.payload);
+    step.params.emplace_back("section", op.manual ? "manual" : "instrument");
     steps.push_back(std::move(step));
   }
   return steps;
@@ -411,22 +434,102 @@ std::string wrongValue(Dimension dimension, double value, const std::string &uni
 
 } // namespace
 
-std::vector<Mutant> makeMutants(const std::string &script, const Platform &platform) {
+namespace {
+
+/// Collects the mutants of one script; a change that leaves the text as it
+/// was is no mutant.
+struct MutantSink {
+  const std::string &script;
   std::vector<Mutant> mutants;
-  std::vector<ScriptLine> lines = classifyLines(script);
-  std::vector<std::string> original = texts(lines);
-  auto add = [&](std::string kind, size_t index, std::string description, std::string text) {
+  void add(std::string kind, size_t index, std::string description, std::string text) {
     if (text == script)
       return;
     mutants.push_back({std::move(kind), static_cast<unsigned>(index + 1), std::move(description),
                        std::move(text)});
-  };
+  }
+};
 
+/// The statement of INSTRUMENT line `i` dropped, and moved to a MANUAL
+/// section of its own.
+void structuralMutants(const std::vector<std::string> &original, size_t i,
+                       const std::string &statement, const std::string &first, MutantSink &sink) {
+  std::vector<std::string> dropped = original;
+  dropped.erase(dropped.begin() + static_cast<long>(i));
+  // A note or pause is a message for the operator, not a step the
+  // robot does: dropping one is its own kind.
+  sink.add(first == "note" || first == "pause" ? "drop-note" : "drop", i,
+           "drop `" + statement + "`", dropEmptySections(dropped));
+
+  // A note or pause is for the operator in either section: moving it
+  // changes nothing, so it makes no mutant.
+  if (first == "note" || first == "pause")
+    return;
+  std::vector<std::string> moved(original.begin(), original.begin() + static_cast<long>(i));
+  moved.push_back("</INSTRUMENT>");
+  moved.push_back("<MANUAL>");
+  moved.push_back(original[i]);
+  moved.push_back("</MANUAL>");
+  moved.push_back("<INSTRUMENT>");
+  moved.insert(moved.end(), original.begin() + static_cast<long>(i) + 1, original.end());
+  sink.add("to-manual", i, "move `" + statement + "` to MANUAL", dropEmptySections(moved));
+}
+
+/// Each quantity of line `i` changed to a plausible wrong value; room
+/// temperature and overnight, which have no number, changed too.
+void parameterMutants(const std::vector<std::string> &original, size_t i,
+                      const std::string &first, const Platform &platform, MutantSink &sink) {
   static const std::regex token(
       R"((^|[\s(,])(\d+(?:\.\d+)?)\s*(uL|µL|μL|ul|nL|mL|ml|L|s|sec|seconds?|min|minutes?|h|hr|hours?|°C|C|degC|rpm|nm|x|times)(?=$|[\s),]))");
   static const std::regex roomTemperature(R"(\b(RT|room temperature|ambient)\b)");
   static const std::regex overnight(R"(\bovernight\b)");
+  const std::string &text = original[i];
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), token);
+       it != std::sregex_iterator(); ++it) {
+    const std::smatch &m = *it;
+    std::string unit = m[3].str();
+    double value = std::stod(m[2].str());
+    Dimension dimension;
+    if (unit == "x" || unit == "times") {
+      dimension = Dimension::Count;
+    } else if (auto u = lookupUnit(unit)) {
+      dimension = unitInfo(*u).dimension;
+    } else {
+      continue;
+    }
+    std::string wrong = wrongValue(dimension, value, unit, platform);
+    if (wrong.empty())
+      continue;
+    size_t begin = static_cast<size_t>(m.position(2));
+    size_t end = static_cast<size_t>(m.position(0) + m.length(0));
+    std::string original_quantity = text.substr(begin, end - begin);
+    std::vector<std::string> changed = original;
+    changed[i] = text.substr(0, begin) + wrong + text.substr(end);
+    sink.add(std::string(dimensionName(dimension)), i, original_quantity + " -> " + wrong,
+             join(changed));
+  }
+  std::smatch m;
+  if (std::regex_search(text, m, roomTemperature) && first != "equilibrate") {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "37 C" + m.suffix().str();
+    sink.add("temperature", i, m.str(0) + " -> 37 C", join(changed));
+  } else if (std::regex_search(text, m, roomTemperature)) {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "30 C" + m.suffix().str();
+    sink.add("temperature", i, m.str(0) + " -> 30 C", join(changed));
+  }
+  if (std::regex_search(text, m, overnight)) {
+    std::vector<std::string> changed = original;
+    changed[i] = m.prefix().str() + "8 h" + m.suffix().str();
+    sink.add("time", i, "overnight -> 8 h", join(changed));
+  }
+}
 
+} // namespace
+
+std::vector<Mutant> makeMutants(const std::string &script, const Platform &platform) {
+  MutantSink sink{script, {}};
+  std::vector<ScriptLine> lines = classifyLines(script);
+  std::vector<std::string> original = texts(lines);
   for (size_t i = 0; i < lines.size(); ++i) {
     const ScriptLine &line = lines[i];
     if (!line.statement)
@@ -435,89 +538,28 @@ std::vector<Mutant> makeMutants(const std::string &script, const Platform &platf
     std::string first = statement.substr(0, statement.find(' '));
     std::transform(first.begin(), first.end(), first.begin(), ::tolower);
     bool prose = first == "note" || first == "pause" || first == "prepare";
-
-    if (line.section == Section::Instrument) {
-      std::vector<std::string> dropped = original;
-      dropped.erase(dropped.begin() + static_cast<long>(i));
-      // A note or pause is a message for the operator, not a step the
-      // robot does: dropping one is its own kind.
-      add(first == "note" || first == "pause" ? "drop-note" : "drop", i,
-          "drop `" + statement + "`", dropEmptySections(dropped));
-
-      // A note or pause is for the operator in either section: moving it
-      // changes nothing, so it makes no mutant.
-      if (first != "note" && first != "pause") {
-      std::vector<std::string> moved(original.begin(), original.begin() + static_cast<long>(i));
-      moved.push_back("</INSTRUMENT>");
-      moved.push_back("<MANUAL>");
-      moved.push_back(original[i]);
-      moved.push_back("</MANUAL>");
-      moved.push_back("<INSTRUMENT>");
-      moved.insert(moved.end(), original.begin() + static_cast<long>(i) + 1, original.end());
-      add("to-manual", i, "move `" + statement + "` to MANUAL", dropEmptySections(moved));
-      }
-    }
-
-    if (!prose) {
-      const std::string &text = original[i];
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), token);
-           it != std::sregex_iterator(); ++it) {
-        const std::smatch &m = *it;
-        std::string unit = m[3].str();
-        double value = std::stod(m[2].str());
-        Dimension dimension;
-        if (unit == "x" || unit == "times") {
-          dimension = Dimension::Count;
-        } else if (auto u = lookupUnit(unit)) {
-          dimension = unitInfo(*u).dimension;
-        } else {
-          continue;
-        }
-        std::string wrong = wrongValue(dimension, value, unit, platform);
-        if (wrong.empty())
-          continue;
-        size_t begin = static_cast<size_t>(m.position(2));
-        size_t end = static_cast<size_t>(m.position(0) + m.length(0));
-        std::string original_quantity = text.substr(begin, end - begin);
-        std::vector<std::string> changed = original;
-        changed[i] = text.substr(0, begin) + wrong + text.substr(end);
-        add(std::string(dimensionName(dimension)), i, original_quantity + " -> " + wrong,
-            join(changed));
-      }
-      std::smatch m;
-      if (std::regex_search(text, m, roomTemperature) && first != "equilibrate") {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "37 C" + m.suffix().str();
-        add("temperature", i, m.str(0) + " -> 37 C", join(changed));
-      } else if (std::regex_search(text, m, roomTemperature)) {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "30 C" + m.suffix().str();
-        add("temperature", i, m.str(0) + " -> 30 C", join(changed));
-      }
-      if (std::regex_search(text, m, overnight)) {
-        std::vector<std::string> changed = original;
-        changed[i] = m.prefix().str() + "8 h" + m.suffix().str();
-        add("time", i, "overnight -> 8 h", join(changed));
-      }
-    }
-
+    if (line.section == Section::Instrument)
+      structuralMutants(original, i, statement, first, sink);
+    if (!prose)
+      parameterMutants(original, i, first, platform, sink);
     // Swap with the next statement of the same section run.
     if (i + 1 < lines.size() && lines[i + 1].statement && lines[i + 1].section == line.section &&
         withoutLabel(trim(lines[i + 1].text)) != statement) {
       std::vector<std::string> swapped = original;
       std::swap(swapped[i], swapped[i + 1]);
-      add("swap", i, "swap `" + statement + "` and `" + withoutLabel(trim(lines[i + 1].text)) + "`",
-          join(swapped));
+      sink.add("swap", i,
+               "swap `" + statement + "` and `" + withoutLabel(trim(lines[i + 1].text)) + "`",
+               join(swapped));
     }
   }
   // Normalise dimension names to the kinds of the report.
-  for (Mutant &m : mutants)
+  for (Mutant &m : sink.mutants)
     if (m.kind == "wavelength" || m.kind == "volume" || m.kind == "time" ||
         m.kind == "temperature" || m.kind == "speed" || m.kind == "count")
       continue;
     else if (m.kind != "drop" && m.kind != "drop-note" && m.kind != "swap" && m.kind != "to-manual")
       m.kind = "other";
-  return mutants;
+  return sink.mutants;
 }
 
 } // namespace plate::agent
