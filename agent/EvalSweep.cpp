@@ -157,9 +157,15 @@ json runJob(const Job &job, const SweepSettings &settings, const EvalCompiler &c
   std::string error;
   std::optional<TranslationResult> result = translate(job, settings, compiler, platform, error);
   if (!result) {
+    // No attempt ran (a model without a client, such as a missing key): the
+    // run scores zero on every attempt, so the report still adds up.
     record["outcome"] = "final fail";
     record["error"] = error;
     record["attempts"] = json::array();
+    record["pa_by_attempt"] = paByAttempt(record["attempts"], settings.maxAttempts);
+    record["final_pa"] = 0.0;
+    record["final_pa_command"] = 0.0;
+    record["final_equivalent"] = nullptr;
     return record;
   }
   record["outcome"] = result->outcome;

@@ -11,9 +11,7 @@
 # Each script is compiled with --emit=ir (the passes' output, independent of
 # the backend) and --emit=bf1-json; stdout, stderr and the exit code are kept.
 set -eu
-# The build directory is made absolute: the loop below compiles from each
-# script's own folder, where a relative path would name nothing.
-build=$(cd "$1" && pwd) mode=$2 dir=$3
+build=$1 mode=$2 dir=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 # Absolute: each script is compiled from its own directory, where a relative
 # BUILD_DIR names nothing (and every run would "succeed" identically with
