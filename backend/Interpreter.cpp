@@ -346,14 +346,9 @@ bool Interpreter::confirm(size_t index, const Command &sent, DeviceResult outcom
     }
   }
   if (journal_.isOpen()) {
-    Json done{{"done", command.seq},
-              {"clock_s", result_.robotSeconds},
-              {"command", commandToJson(sent)}};
-    if (read)
-      done["read"] = plateReadJson(*read);
     // Durable before the next physical command (and before the read's
     // file, so the journal is never behind what is on disk).
-    if (!journal_.write(done)) {
+    if (!journal_.writeDone(command.seq, result_.robotSeconds, sent, read)) {
       stop(command);
       return false;
     }

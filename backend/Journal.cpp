@@ -51,9 +51,13 @@ bool JournalWriter::open(const std::string &path, bool truncate, std::string &er
 }
 
 bool JournalWriter::append(const Json &entry, bool durable) {
+  return appendLine(entry.dump(), durable);
+}
+
+bool JournalWriter::appendLine(std::string line, bool durable) {
   if (fd_ < 0)
     return false;
-  std::string line = entry.dump() + "\n";
+  line += '\n';
   const char *data = line.data();
   size_t left = line.size();
   while (left > 0) {

@@ -48,6 +48,8 @@ public:
   /// need not be durable (an unconfirmed command is re-verified on resume
   /// either way); every other line is.
   bool append(const Json &entry, bool durable = true);
+  /// The same for a line already written as JSON (without the newline).
+  bool appendLine(std::string line, bool durable = true);
   const std::string &path() const { return path_; }
   /// fdatasyncs so far: what durability cost this run.
   unsigned syncs() const { return syncs_; }

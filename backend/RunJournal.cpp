@@ -86,9 +86,27 @@ bool RunJournal::open(const RunOptions &options, const std::string &hash, size_t
   return write(entry);
 }
 
+bool RunJournal::writeDone(uint32_t seq, double clockSeconds, const Command &command,
+                           const std::optional<PlateRead> &read) {
+  // Byte for byte what `Json{{"done", ...}, {"clock_s", ...}, {"command",
+  // commandToJson(command)}, {"read", ...}}.dump()` writes.
+  std::string line = fmt::format("{{\"done\":{},\"clock_s\":{},\"command\":", seq,
+                                 Json(clockSeconds).dump());
+  line += commandToJsonLine(command);
+  if (read)
+    line += ",\"read\":" + plateReadJson(*read).dump();
+  line += '}';
+  bool written = !writer_.isOpen() || writer_.appendLine(std::move(line), syncEachLine_);
+  return recordWrite(written);
+}
+
 bool RunJournal::write(const Json &entry, bool durable) {
   bool last = entry.contains("end");
-  bool written = !writer_.isOpen() || writer_.append(entry, last || (durable && syncEachLine_));
+  return recordWrite(!writer_.isOpen() ||
+                     writer_.append(entry, last || (durable && syncEachLine_)));
+}
+
+bool RunJournal::recordWrite(bool written) {
   result_.journalSyncs = writer_.syncs();
   if (!written) {
     diags_.report(DiagId::BadJournal, SourceLoc{},

@@ -60,8 +60,15 @@ public:
   /// journal that cannot be written cannot protect the run, which stops
   /// before the next physical command.
   bool write(const Json &entry, bool durable = true);
+  /// The entry of a confirmed command, written from the serializer's line:
+  /// building a JSON object of every command only to dump it again was a
+  /// fifth of `plate run` on a 781-command stream (bench/README.md).
+  bool writeDone(uint32_t seq, double clockSeconds, const Command &command,
+                 const std::optional<PlateRead> &read);
 
 private:
+  /// Counts the syncs; reports a failed write (E944).
+  bool recordWrite(bool written);
   JournalWriter writer_;
   bool syncEachLine_;
   RunResult &result_;
