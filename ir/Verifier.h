@@ -24,7 +24,7 @@ namespace plate::ir {
 std::vector<std::string> verify(const Module &module);
 
 /// One violated invariant and what it is about, so that a reader of IR text
-/// (ir/Parser.h) can point at the line of the liquid or op.
+/// (ir/IRReader.h) can point at the line of the liquid or op.
 struct VerifierProblem {
   enum class Subject : uint8_t { Liquid, Op };
   Subject subject;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzCommon.h"
-#include "ir/Parser.h"
+#include "ir/IRReader.h"
 
 using namespace plate;
 

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/OptCommand.h"
 
-#include "ir/Parser.h"
+#include "ir/IRReader.h"
 #include "passes/Pass.h"
 #include "tools/plate/Compilation.h"
 #include "tools/plate/DiagnosticsSummary.h"

@@ -1,7 +1,7 @@
 //===- OptCommand.h - `plate opt`: run passes on IR text ------------------===//
 //
 // The counterpart of LLVM's opt and mlir-opt: reads the textual IR that
-// `plate compile --emit=ir` and `--print-after-all` print (ir/Parser.h),
+// `plate compile --emit=ir` and `--print-after-all` print (ir/IRReader.h),
 // verifies it, runs the chosen passes with the same registry and pass
 // manager as `plate compile` (the verifier between passes), and prints the
 // IR again. Lets each pass be tested from IR text, on its own.

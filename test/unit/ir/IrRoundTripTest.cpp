@@ -2,14 +2,14 @@
 //
 // Over every script the lit suite, the corpus and the examples hold that
 // compiles: the IR before any pass and after each pass of the default
-// pipeline is printed, parsed back (ir/Parser.h) and printed again, which
+// pipeline is printed, parsed back (ir/IRReader.h) and printed again, which
 // must give the same bytes. Then each pass is run on the module parsed from
 // the text before it, which must print what the pipeline printed after it:
 // the text holds everything the passes read, so `plate opt` can test any
 // pass on its own.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/Parser.h"
+#include "ir/IRReader.h"
 #include "ir/Verifier.h"
 #include "passes/Pass.h"
 #include "tools/plate/Compilation.h"

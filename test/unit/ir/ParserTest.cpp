@@ -5,7 +5,7 @@
 // quantities, escapes, the derived flags, and where errors point.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/Parser.h"
+#include "ir/IRReader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-//===- Parser.h - Reads the textual form of the IR back -------------------===//
+//===- IRReader.h - Reads the textual form of the IR back -----------------===//
 //
 // The inverse of ir::print: parses exactly the text the printer writes
 // (`--emit=ir`, `--print-after-all`, docs/ir.md) into a Module, so that a

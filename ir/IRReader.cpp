@@ -1,4 +1,4 @@
-//===- Parser.cpp - Recursive descent over the printer's lines ------------===//
+//===- IRReader.cpp - Recursive descent over the printer's lines ----------===//
 //
 // The grammar is the printer's (Printer.cpp), one line at a time: each
 // function below reads what one printer function writes, in the same
@@ -8,7 +8,7 @@
 // broken line.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/Parser.h"
+#include "ir/IRReader.h"
 
 #include "ir/Verifier.h"
 
