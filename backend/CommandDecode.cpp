@@ -8,6 +8,8 @@
 #include "backend/CommandDecode.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -53,7 +55,22 @@ std::optional<double> numberArg(const Json &value) {
   return value.get<double>();
 }
 
-unsigned indexArg(const Json &value) { return value.is_number() ? value.get<unsigned>() : 0u; }
+/// The well index a checked command uses. A number that is no index
+/// (negative, fractional, past the range, not finite) maps to 0, which no
+/// plate has: the checker reports the spelled value from `numberArg`, and
+/// converting it here would be undefined behaviour, not a diagnostic.
+unsigned indexArg(const Json &value) {
+  if (value.is_number_unsigned())
+    return value.get<uint64_t>() <= std::numeric_limits<unsigned>::max() ? value.get<unsigned>()
+                                                                          : 0u;
+  if (!value.is_number())
+    return 0u;
+  double number = value.get<double>();
+  if (!(number >= 0) || number > std::numeric_limits<unsigned>::max() ||
+      number != std::floor(number))
+    return 0u;
+  return static_cast<unsigned>(number);
+}
 
 void decodeMask(CommandFields &fields, const std::string &mask) {
   fields.maskLength = static_cast<uint32_t>(mask.size());

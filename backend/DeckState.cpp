@@ -493,12 +493,14 @@ std::optional<Violation> DeckState::tipsOn(const Channels &channels,
 
 std::optional<Violation> DeckState::rackInReach(const Command &command, const Channels &used,
                                                 DiagId outside) const {
-  unsigned row = command.fields.rowIndex, col = command.fields.colIndex;
+  // The spelled numbers, not the indices: an index cannot hold 1e300 or -5,
+  // and the message must name what the file says.
+  double row = command.fields.row.value_or(0), col = command.fields.col.value_or(0);
   for (unsigned channel : used)
     if (row < 1 || row > platform_.tipRackRows || col + channel < 1 ||
         col + channel > platform_.tipRackCols)
-      return violation(outside, channel + 1, row, col + channel, platform_.tipRackRows,
-                       platform_.tipRackCols);
+      return violation(outside, channel + 1, number(row), number(col + channel),
+                       platform_.tipRackRows, platform_.tipRackCols);
   return std::nullopt;
 }
 

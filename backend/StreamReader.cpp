@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -118,7 +119,13 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
       }
       return &*it;
     };
-    auto isCount = [](const Json &v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); };
+    // A count past 32 bits would wrap to a small seq or line, not fail.
+    auto isCount = [](const Json &v) {
+      constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
+      if (v.is_number_unsigned())
+        return v.get<uint64_t>() <= kMax;
+      return v.is_number_integer() && v.get<int64_t>() >= 0 && uint64_t(v.get<int64_t>()) <= kMax;
+    };
     auto isString = [](const Json &v) { return v.is_string(); };
     auto isObject = [](const Json &v) { return v.is_object(); };
     const Json *seq = field("seq", isCount, DiagId::StreamFieldNotCount, true);
