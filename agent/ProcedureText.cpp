@@ -583,9 +583,8 @@ private:
 
 bool Reader::prescan() {
   if (text_.size() > kMaxProtocolBytes) {
-    diags_.report(DiagId::AlignTooLarge, SourceLoc{fileId_, 1, 1, 1},
-                  fmt::format("the protocol text is {} bytes", text_.size()),
-                  fmt::format("{} bytes", kMaxProtocolBytes));
+    diags_.report(DiagId::ProtocolTextTooLarge, SourceLoc{fileId_, 1, 1, 1}, text_.size(),
+                  kMaxProtocolBytes);
     return false;
   }
   uint32_t line = 1;
@@ -612,10 +611,11 @@ bool Reader::prescan() {
       ++control;
     }
     if (bad) {
-      diags_.report(DiagId::AlignNotText,
-                    SourceLoc{fileId_, line, static_cast<uint32_t>(i - lineStart + 1), 1},
-                    c == 0 ? std::string("a NUL byte")
-                           : fmt::format("the byte 0x{:02x} is not UTF-8", static_cast<unsigned>(c)));
+      SourceLoc at{fileId_, line, static_cast<uint32_t>(i - lineStart + 1), 1};
+      if (c == 0)
+        diags_.report(DiagId::AlignNulByte, at);
+      else
+        diags_.report(DiagId::AlignNotUtf8, at, static_cast<unsigned>(c));
       return false;
     }
     if (c == '\n') {
@@ -625,14 +625,12 @@ bool Reader::prescan() {
     i += n;
   }
   if (control > 16 && control * 50 > text_.size()) {
-    diags_.report(DiagId::AlignNotText, SourceLoc{fileId_, 1, 1, 1},
-                  fmt::format("{} control characters", control));
+    diags_.report(DiagId::AlignControlCharacters, SourceLoc{fileId_, 1, 1, 1}, control);
     return false;
   }
   if (line > kMaxProtocolLines) {
-    diags_.report(DiagId::AlignTooLarge, SourceLoc{fileId_, 1, 1, 1},
-                  fmt::format("the protocol text has {} lines", line),
-                  fmt::format("{} lines", kMaxProtocolLines));
+    diags_.report(DiagId::ProtocolTextTooManyLines, SourceLoc{fileId_, 1, 1, 1}, line,
+                  kMaxProtocolLines);
     return false;
   }
   return true;
@@ -2557,9 +2555,8 @@ std::optional<ProcedureText> Reader::run() {
     }
     resolveSentence(i, before);
     if (out_.actions.size() > kMaxProtocolActions) {
-      diags_.report(DiagId::AlignTooLarge, out_.actions.back().loc,
-                    fmt::format("the protocol text has more than {} steps", kMaxProtocolActions),
-                    fmt::format("{} steps", kMaxProtocolActions));
+      diags_.report(DiagId::ProtocolTooManySteps, out_.actions.back().loc, kMaxProtocolActions,
+                    kMaxProtocolActions);
       return std::nullopt;
     }
   }

@@ -1213,10 +1213,8 @@ std::optional<StepAlignment> alignSteps(const ProcedureText &text, std::vector<A
                                         SourceLoc where) {
   size_t cells = (text.actions.size() + 1) * (script.size() + 1);
   if (cells > kMaxAlignmentCells) {
-    diags.report(DiagId::AlignTooLarge, where,
-                 fmt::format("aligning {} text steps with {} script steps needs {} cells",
-                             text.actions.size(), script.size(), cells),
-                 fmt::format("{} cells", kMaxAlignmentCells));
+    diags.report(DiagId::AlignmentTooLarge, where, text.actions.size(), script.size(), cells,
+                 kMaxAlignmentCells);
     return std::nullopt;
   }
   Aligner aligner(text, std::move(script), platform);

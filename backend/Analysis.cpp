@@ -130,9 +130,9 @@ int fourPLResiduals(const gsl_vector *p, void *data, gsl_vector *f) {
 } // namespace
 
 std::optional<CurveFit> fitLinear(const std::vector<double> &x, const std::vector<double> &y,
-                                  std::string &error) {
+                                  const AnalysisSite &site) {
   if (distinct(x) < 2) {
-    error = "a linear fit needs at least two calibrant levels";
+    site.fail(DiagId::LinearFitTooFewLevels);
     return std::nullopt;
   }
   double n = double(x.size());
@@ -151,9 +151,9 @@ std::optional<CurveFit> fitLinear(const std::vector<double> &x, const std::vecto
 }
 
 std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<double> &y,
-                               std::string &error) {
+                               const AnalysisSite &site) {
   if (distinct(x) < 4 || x.size() < 4) {
-    error = "a 4pl fit needs at least four calibrant levels";
+    site.fail(DiagId::FourPLTooFewLevels);
     return std::nullopt;
   }
   std::vector<size_t> order(x.size());
@@ -162,7 +162,7 @@ std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<d
   double xlow = x[order.front()], xhigh = x[order.back()];
   double positiveLow = xlow > 0 ? xlow : xhigh / 100;
   if (xhigh <= 0) {
-    error = "a 4pl fit needs positive calibrant concentrations";
+    site.fail(DiagId::FourPLNoPositiveLevel);
     return std::nullopt;
   }
 
@@ -201,7 +201,7 @@ std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<d
   bool finite = std::all_of(fit.params.begin(), fit.params.end(),
                             [](double value) { return std::isfinite(value); });
   if ((status != GSL_SUCCESS && status != GSL_EMAXITER) || !finite) {
-    error = fmt::format("the 4pl fit did not converge ({}); try `linear`", gsl_strerror(status));
+    site.fail(DiagId::FourPLDiverged, gsl_strerror(status));
     return std::nullopt;
   }
   fit.rSquared = rSquared(fit, x, y);
@@ -237,7 +237,7 @@ std::string cutoffCall(double index) {
 std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                                    const PlateRead &read,
                                                    const std::vector<LayoutLiquid> &layout,
-                                                   std::string &error) {
+                                                   const AnalysisSite &site) {
   AnalysisResult result;
   result.step = step;
   result.wavelengthNm = read.wavelengthNm;
@@ -259,7 +259,7 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   if (step.subtractBlank) {
     result.blankMean = roleMean(read, layout, ir::LiquidRole::Blank);
     if (!result.blankMean) {
-      error = "`subtract blank` but no blank well was read";
+      site.fail(DiagId::AnalysisNoBlankRead);
       return std::nullopt;
     }
   }
@@ -292,16 +292,15 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   if (competitive) {
     result.b0Mean = referenceMean(ir::LiquidRole::Bmax);
     if (!result.b0Mean) {
-      error = fmt::format("no B0 (`bmax`) well was read at {} nm; %B/B0 divides by their mean",
-                          formatNumber(read.wavelengthNm));
+      site.fail(DiagId::AnalysisNoB0Read, formatNumber(read.wavelengthNm));
       return std::nullopt;
     }
     result.nsbMean = referenceMean(ir::LiquidRole::Nsb);
     double background = result.nsbMean.value_or(0);
     if (*result.b0Mean - background <= 0) {
-      error = fmt::format("the B0 mean {:.4f} is not above the {} {:.4f}; %B/B0 has no scale",
-                          *result.b0Mean + offset,
-                          result.nsbMean ? "NSB mean" : "background", background + offset);
+      site.fail(result.nsbMean ? DiagId::AnalysisB0NotAboveNsb : DiagId::AnalysisB0NotPositive,
+                fmt::format("{:.4f}", *result.b0Mean + offset),
+                fmt::format("{:.4f}", background + offset));
       return std::nullopt;
     }
     double b0 = *result.b0Mean;
@@ -315,14 +314,13 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   if (cutoff) {
     result.cutoffMean = referenceMean(ir::LiquidRole::Cutoff);
     if (!result.cutoffMean) {
-      error = fmt::format("no cut-off calibrator well was read at {} nm",
-                          formatNumber(read.wavelengthNm));
+      site.fail(DiagId::AnalysisNoCutoffRead, formatNumber(read.wavelengthNm));
       return std::nullopt;
     }
     if (*result.cutoffMean <= 0) {
-      error = fmt::format("the cut-off calibrator's mean {:.4f}{} is not positive; the index "
-                          "has no scale",
-                          *result.cutoffMean, result.blankMean ? " (blank subtracted)" : "");
+      site.fail(result.blankMean ? DiagId::AnalysisCutoffNotPositiveBlanked
+                                 : DiagId::AnalysisCutoffNotPositive,
+                fmt::format("{:.4f}", *result.cutoffMean));
       return std::nullopt;
     }
     for (CurvePoint &point : result.references)
@@ -348,9 +346,7 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
       std::optional<double> nominal =
           convertConcentration(*liquid.conc, liquid.unit, result.unit);
       if (!nominal) {
-        error = fmt::format("calibrant `{}` is in {}, which does not convert to {} (the unit "
-                            "of the first calibrant); write every calibrant in one unit family",
-                            liquid.name, liquid.unit, result.unit);
+        site.fail(DiagId::AnalysisUnitFamilies, liquid.name, liquid.unit, result.unit);
         return std::nullopt;
       }
       point.nominal = *nominal;
@@ -359,13 +355,20 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
       result.calibrants.push_back(std::move(point));
     }
     if (xs.empty()) {
-      error = fmt::format("no calibrant well with a concentration was read at {} nm",
-                          formatNumber(read.wavelengthNm));
+      site.fail(DiagId::AnalysisNoCalibrantRead, formatNumber(read.wavelengthNm));
       return std::nullopt;
     }
-    auto fit = step.fourPL ? fit4PL(xs, ys, error) : fitLinear(xs, ys, error);
+    auto fit = step.fourPL ? fit4PL(xs, ys, site) : fitLinear(xs, ys, site);
     if (!fit)
       return std::nullopt;
+    // ODs such as 1e300 fit to a curve whose R² is NaN: a number that would
+    // pass silently into every concentration.
+    if (!std::isfinite(fit->rSquared)) {
+      auto [low, high] = std::minmax_element(ys.begin(), ys.end());
+      site.fail(DiagId::AnalysisFitNotFinite, step.fourPL ? "4pl" : "linear",
+                fmt::format("{:.4g}", *low), fmt::format("{:.4g}", *high));
+      return std::nullopt;
+    }
     result.fit = *fit;
     result.rangeLow = *std::min_element(xs.begin(), xs.end());
     result.rangeHigh = *std::max_element(xs.begin(), xs.end());

@@ -57,13 +57,25 @@ struct CurveFit {
   std::string describe() const;
 };
 
-/// Least-squares line through (x, y); nullopt with `error` set when fewer
-/// than two distinct x values.
+/// Where an analysis reports why it cannot be done: the `analyze` line of
+/// the script and its step label.
+struct AnalysisSite {
+  DiagnosticEngine &diags;
+  SourceLoc loc;
+  std::string step;
+
+  template <typename... Args> void fail(DiagId id, Args &&...args) const {
+    diags.report(id, loc, std::forward<Args>(args)...).step(step);
+  }
+};
+
+/// Least-squares line through (x, y); nullopt after a diagnostic at `site`
+/// when fewer than two distinct x values.
 std::optional<CurveFit> fitLinear(const std::vector<double> &x, const std::vector<double> &y,
-                                  std::string &error);
+                                  const AnalysisSite &site);
 /// 4PL fit; needs at least four distinct positive-or-zero x values.
 std::optional<CurveFit> fit4PL(const std::vector<double> &x, const std::vector<double> &y,
-                               std::string &error);
+                               const AnalysisSite &site);
 
 struct CurvePoint {
   std::string name;
@@ -116,13 +128,14 @@ struct AnalysisResult {
   std::string truthFile;
 };
 
-/// Runs one analysis (any kind) on a read. Returns nullopt with `error`
-/// (no wells read for the calibrants, too few levels, no blank to
-/// subtract, no B0 or cut-off wells read, B0 not above NSB, fit failure).
+/// Runs one analysis (any kind) on a read. Returns nullopt after a
+/// diagnostic at `site` (no wells read for the calibrants, too few levels,
+/// no blank to subtract, no B0 or cut-off wells read, B0 not above NSB,
+/// fit failure).
 std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                                    const PlateRead &read,
                                                    const std::vector<LayoutLiquid> &layout,
-                                                   std::string &error);
+                                                   const AnalysisSite &site);
 
 /// `value` in unit `from` expressed in unit `to` (unit spellings such as
 /// "ug/mL", "µg/mL", "nM"); nullopt when either is not a concentration

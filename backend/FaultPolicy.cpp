@@ -64,15 +64,12 @@ bool validateFaults(const FaultPlan &faults, const std::vector<Command> &command
                     const Platform &platform, DiagnosticEngine &diags) {
   for (const auto &[seq, kind] : faults.at)
     if (seq < 1 || seq > commands.size()) {
-      diags.report(DiagId::BadFaultSpec, SourceLoc{},
-                   fmt::format("{}:{}", seq, faultKindName(kind)),
-                   fmt::format("the stream has commands 1..{}", commands.size()));
+      diags.report(DiagId::FaultSeqOutOfRange, SourceLoc{}, seq, faultKindName(kind),
+                   commands.size());
       return false;
     } else if (!faultApplies(kind, commands[seq - 1], platform)) {
-      diags.report(DiagId::BadFaultSpec, SourceLoc{},
-                   fmt::format("{}:{}", seq, faultKindName(kind)),
-                   fmt::format("command {} is `{}`, which cannot fail that way", seq,
-                               commands[seq - 1].name()));
+      diags.report(DiagId::FaultCannotHappen, SourceLoc{}, seq, faultKindName(kind), seq,
+                   commands[seq - 1].name());
       return false;
     }
   return true;

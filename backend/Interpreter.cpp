@@ -49,18 +49,13 @@ bool validateSetup(const RunSetup &setup, const Platform &platform, DiagnosticEn
   for (const ReservoirLoad &load : setup.reservoir) {
     if (load.row < 1 || load.row > platform.reservoirRows || load.col < 1 ||
         load.col > platform.reservoirCols) {
-      diags.report(DiagId::BadPlanFile, SourceLoc{},
-                   fmt::format("reservoir position ({},{}) for `{}` does not exist; positions "
-                               "are (1,1)..({},{})",
-                               load.row, load.col, load.liquid, platform.reservoirRows,
-                               platform.reservoirCols));
+      diags.report(DiagId::PlanNoSuchReservoir, SourceLoc{}, load.row, load.col, load.liquid,
+                   platform.reservoirRows, platform.reservoirCols);
       return false;
     }
     if (load.volumeMl < 0 || load.volumeMl > platform.reservoirCapacityMl) {
-      diags.report(DiagId::BadPlanFile, SourceLoc{},
-                   fmt::format("reservoir ({},{}) is loaded with {} mL; a position holds 0..{} mL",
-                               load.row, load.col, formatNumber(load.volumeMl),
-                               formatNumber(platform.reservoirCapacityMl)));
+      diags.report(DiagId::PlanReservoirVolume, SourceLoc{}, load.row, load.col,
+                   formatNumber(load.volumeMl), formatNumber(platform.reservoirCapacityMl));
       return false;
     }
   }
@@ -73,16 +68,12 @@ const Labware *checkRun(const std::vector<Command> &commands, const RunSetup &se
                         const Platform &platform, const RunOptions &options,
                         DiagnosticEngine &diags) {
   if (commands.size() > kMaxCommands) {
-    diags.report(DiagId::InputLimit, SourceLoc{},
-                 fmt::format("the stream has {} commands", commands.size()),
-                 fmt::format("{} commands", kMaxCommands));
+    diags.report(DiagId::StreamTooLong, SourceLoc{}, commands.size(), kMaxCommands);
     return nullptr;
   }
   const Labware *labware = platform.findLabware(setup.plateType);
   if (!labware) {
-    diags.report(DiagId::BadPlanFile, SourceLoc{},
-                 fmt::format("plate type `{}` is not labware of `{}`", setup.plateType,
-                             platform.name));
+    diags.report(DiagId::PlanPlateType, SourceLoc{}, setup.plateType, platform.name);
     return nullptr;
   }
   if (!validateSetup(setup, platform, diags) ||
@@ -218,16 +209,14 @@ bool Interpreter::replay(const JournalRecord &record) {
     const Command &command = commands_[done.seq - 1];
     const Command &actual = remap_.apply(command);
     if (commandToJson(actual) != done.command) {
-      diags_.report(DiagId::BadJournal, SourceLoc{},
-                    fmt::format("confirmed command {} in `{}` is not command {} of the stream",
-                                done.seq, options_.resume, done.seq));
+      diags_.report(DiagId::JournalNotTheStream, SourceLoc{}, done.seq, options_.resume,
+                    done.seq);
       return false;
     }
     twin_.applyManualFills(command.seq);
     if (auto violation = twin_.execute(actual, /*commit=*/true)) {
-      diags_.report(DiagId::BadJournal, SourceLoc{},
-                    fmt::format("confirmed command {} cannot be replayed: {}", done.seq,
-                                violation->message()));
+      diags_.report(DiagId::JournalCannotReplay, SourceLoc{}, done.seq)
+          .note(SourceLoc{}, "{}", violation->message());
       return false;
     }
     device_->restoreConfirmed(actual);
@@ -242,14 +231,10 @@ bool Interpreter::replay(const JournalRecord &record) {
   // Re-verify the deck before touching it: the interrupted command may
   // or may not have run, and the deck may have been handled since.
   if (auto difference = device_->verifyState(twin_)) {
-    diags_.report(DiagId::BadJournal, SourceLoc{},
-                  fmt::format("the device does not match the journal after command {}: {}; "
-                              "{}check the deck before resuming",
-                              start, *difference,
-                              record.inFlight
-                                  ? fmt::format("command {} was sent but never confirmed; ",
-                                                *record.inFlight)
-                                  : std::string()));
+    auto diagnostic =
+        diags_.report(DiagId::JournalDeviceDiffers, SourceLoc{}, start, *difference);
+    if (record.inFlight)
+      diagnostic.note(SourceLoc{}, "command {} was sent but never confirmed", *record.inFlight);
     keepFinalState();
     return false;
   }

@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <unistd.h>
 
 namespace plate::backend {
@@ -94,10 +96,13 @@ Json plateReadJson(const PlateRead &read) {
 
 namespace {
 
-std::optional<PlateRead> plateReadFromJson(const Json &json, std::string &error) {
+/// `fail` reports the read's fault (a row of the journal's, with the
+/// offending value name when there is one).
+std::optional<PlateRead>
+plateReadFromJson(const Json &json, const std::function<void(DiagId, const std::string &)> &fail) {
   if (!json.is_object() || !json.contains("values") || !json["values"].is_object() ||
       !json.value("wavelength_nm", Json()).is_number()) {
-    error = "a read needs `wavelength_nm` and an object `values`";
+    fail(DiagId::JournalReadMalformed, std::string());
     return std::nullopt;
   }
   PlateRead read;
@@ -115,7 +120,7 @@ std::optional<PlateRead> plateReadFromJson(const Json &json, std::string &error)
   for (const auto &[name, value] : json["values"].items()) {
     auto well = Well::parse(name);
     if (!well || !value.is_number()) {
-      error = fmt::format("read value `{}` is not a well with a number", name);
+      fail(DiagId::JournalReadValue, name);
       return std::nullopt;
     }
     read.values[*well] = value.get<double>();
@@ -143,8 +148,8 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
   uint32_t lineCount = sources.lineCount(*fileId);
   std::string_view text = sources.contents(*fileId);
   bool tornTail = !text.empty() && text.back() != '\n';
-  auto bad = [&](uint32_t line, std::string message) {
-    diags.report(DiagId::BadJournal, SourceLoc{*fileId, line, 1, 1}, std::move(message));
+  auto bad = [&](uint32_t line, DiagId id, auto &&...args) {
+    diags.report(id, SourceLoc{*fileId, line, 1, 1}, std::forward<decltype(args)>(args)...);
     return std::nullopt;
   };
   uint32_t expectSeq = 1;
@@ -156,12 +161,12 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
     if (entry.is_discarded() || !entry.is_object()) {
       if (line == lineCount && tornTail)
         break; // the process died in the middle of this line
-      return bad(line, "line is not a JSON object");
+      return bad(line, DiagId::JournalLineNotObject);
     }
     ++record.lines;
     if (line == 1 || record.header.is_null()) {
       if (entry.value("journal", std::string()) != "plate-run")
-        return bad(line, "the first line is not a plate run journal header");
+        return bad(line, DiagId::JournalNoHeader);
       record.header = std::move(entry);
       continue;
     }
@@ -172,20 +177,23 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
       JournalRecord::Done done;
       if (!entry["done"].is_number_unsigned() || !entry.value("command", Json()).is_object() ||
           !entry.value("clock_s", Json()).is_number())
-        return bad(line, "a `done` entry needs a seq, `clock_s` and the `command`");
+        return bad(line, DiagId::JournalDoneMalformed);
       done.seq = entry["done"].get<uint32_t>();
       if (done.seq != expectSeq)
-        return bad(line, fmt::format("confirmed seq {} follows {}; the journal is not from one "
-                                     "run in order",
-                                     done.seq, expectSeq - 1));
+        return bad(line, DiagId::JournalOutOfOrder, done.seq, expectSeq - 1);
       ++expectSeq;
       done.clockSeconds = entry["clock_s"].get<double>();
       done.command = entry["command"];
       if (entry.contains("read")) {
-        std::string error;
-        done.read = plateReadFromJson(entry["read"], error);
+        done.read = plateReadFromJson(entry["read"], [&](DiagId id, const std::string &name) {
+          SourceLoc at{*fileId, line, 1, 1};
+          if (name.empty())
+            diags.report(id, at);
+          else
+            diags.report(id, at, name);
+        });
         if (!done.read)
-          return bad(line, error);
+          return std::nullopt;
       }
       record.events.push_back({std::move(done), std::nullopt});
       ++record.confirmed;
@@ -195,7 +203,7 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
     } else if (entry.contains("remap")) {
       auto from = position(entry["remap"]), to = position(entry.value("to", Json()));
       if (!from || !to)
-        return bad(line, "a `remap` entry needs [row, col] pairs");
+        return bad(line, DiagId::JournalRemapMalformed);
       record.events.push_back({std::nullopt, std::make_pair(*from, *to)});
     } else if (entry.contains("end")) {
       record.end = entry.value("end", std::string("stopped"));
@@ -203,15 +211,20 @@ std::optional<JournalRecord> readJournal(const std::string &path, SourceManager 
     } else if (entry.contains("resume")) {
       // a resumed session starts; nothing to keep
     } else {
-      return bad(line, "unknown journal entry");
+      return bad(line, DiagId::JournalUnknownEntry);
     }
   }
   if (record.header.is_null())
-    return bad(1, "the file is empty; it holds no run");
+    return bad(1, DiagId::JournalEmpty);
   return record;
 }
 
 bool journalUnfinished(const std::string &path) {
+  // Only a file can hold an earlier run; reading a device such as /dev/zero
+  // or a FIFO would never end.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    return false;
   std::ifstream in(path);
   if (!in)
     return false;

@@ -96,8 +96,8 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
     diags.report(DiagId::CannotRead, SourceLoc{}, path, std::strerror(errno));
     return std::nullopt;
   }
-  auto fail = [&](uint32_t line, uint32_t col, std::string message) {
-    diags.report(DiagId::ReaderDataShape, SourceLoc{*fileId, line, col, 1}, message);
+  auto fail = [&](uint32_t line, DiagId id, auto &&...args) {
+    diags.report(id, SourceLoc{*fileId, line, 1, 1}, std::forward<decltype(args)>(args)...);
     return std::nullopt;
   };
   // Data lines: skip blank ones at the end only.
@@ -117,22 +117,18 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
   }
   if (declaresSimulated)
     *declaresSimulated = simulated;
-  std::string expected = fmt::format("a header row of columns 1..{} and {} rows A..{}",
-                                     shape.cols, shape.rows, char('A' + shape.rows - 1));
+  char lastRow = char('A' + shape.rows - 1);
   if (headerLine > lines)
-    return fail(1, 1, fmt::format("the file is empty; expected {}", expected));
+    return fail(1, DiagId::ReaderDataEmpty, shape.cols, shape.rows, lastRow);
   std::vector<std::string> header = splitCells(sources.lineText(*fileId, headerLine));
   if (header.size() != shape.cols + 1)
-    return fail(headerLine, 1,
-                fmt::format("the header has {} column(s); a {}x{} plate map needs {} "
-                            "plus the corner cell",
-                            header.size() - 1, shape.rows, shape.cols, shape.cols));
+    return fail(headerLine, DiagId::ReaderHeaderWidth, header.size() - 1, shape.rows, shape.cols,
+                shape.cols);
   for (unsigned col = 1; col <= shape.cols; ++col)
     if (header[col] != std::to_string(col))
-      return fail(headerLine, 1, fmt::format("header cell {} is `{}`; expected column number {}",
-                                             col + 1, header[col], col));
+      return fail(headerLine, DiagId::ReaderHeaderCell, col + 1, header[col], col);
   if (lines - headerLine != shape.rows)
-    return fail(lines, 1, fmt::format("{} data row(s); expected {}", lines - headerLine, expected));
+    return fail(lines, DiagId::ReaderRowCount, lines - headerLine, shape.cols, shape.rows, lastRow);
 
   WellValues values;
   for (unsigned row = 1; row <= shape.rows; ++row) {
@@ -140,10 +136,9 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
     std::vector<std::string> cells = splitCells(sources.lineText(*fileId, lineNo));
     std::string label(1, char('A' + row - 1));
     if (cells[0] != label)
-      return fail(lineNo, 1, fmt::format("row label `{}`; expected `{}`", cells[0], label));
+      return fail(lineNo, DiagId::ReaderRowLabel, cells[0], label);
     if (cells.size() != shape.cols + 1)
-      return fail(lineNo, 1, fmt::format("row {} has {} value cell(s); expected {}", label,
-                                         cells.size() - 1, shape.cols));
+      return fail(lineNo, DiagId::ReaderRowWidth, label, cells.size() - 1, shape.cols);
     for (unsigned col = 1; col <= shape.cols; ++col) {
       const std::string &cell = cells[col];
       if (cell.empty())
@@ -151,12 +146,11 @@ std::optional<WellValues> readPlateCsv(const std::string &path,
       char *end = nullptr;
       double value = std::strtod(cell.c_str(), &end);
       if (end != cell.c_str() + cell.size())
-        return fail(lineNo, 1, fmt::format("well {}{} holds `{}`, not a number", label, col, cell));
+        return fail(lineNo, DiagId::ReaderCellNotNumber, label, col, cell);
       // strtod reads `nan`, `inf` and overflowing exponents; no reader
       // measures those, and a NaN would pass unnoticed into the fits.
       if (!std::isfinite(value))
-        return fail(lineNo, 1,
-                    fmt::format("well {}{} holds `{}`, not a finite number", label, col, cell));
+        return fail(lineNo, DiagId::ReaderCellNotFinite, label, col, cell);
       values[Well{uint8_t(row), uint8_t(col)}] = value;
     }
   }

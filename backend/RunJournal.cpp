@@ -38,15 +38,12 @@ std::optional<JournalRecord> prepareJournal(RunOptions &options,
   const Json &header = record->header;
   if (header.value("stream", std::string()) != hash ||
       header.value("commands", size_t(0)) != commands.size()) {
-    diags.report(DiagId::BadJournal, SourceLoc{},
-                 fmt::format("`{}` was written for another command stream (hash {}, this "
-                             "stream {}); resume with the input of that run",
-                             options.resume, header.value("stream", std::string("?")), hash));
+    diags.report(DiagId::JournalOtherStream, SourceLoc{}, options.resume,
+                 header.value("stream", std::string("?")), hash);
     return std::nullopt;
   }
   if (record->end == "complete") {
-    diags.report(DiagId::BadJournal, SourceLoc{},
-                 fmt::format("the run in `{}` is complete; nothing to resume", options.resume));
+    diags.report(DiagId::JournalRunComplete, SourceLoc{}, options.resume);
     return std::nullopt;
   }
   options.seed = header.value("seed", options.seed);
@@ -64,8 +61,7 @@ bool RunJournal::open(const RunOptions &options, const std::string &hash, size_t
                       std::optional<size_t> resumedBefore) {
   std::string error;
   if (!writer_.open(options.journal, /*truncate=*/!resumedBefore, error)) {
-    diags_.report(DiagId::BadJournal, SourceLoc{},
-                  fmt::format("cannot open `{}`: {}", options.journal, error));
+    diags_.report(DiagId::JournalCannotOpen, SourceLoc{}, options.journal, error);
     return false;
   }
   Json entry;
@@ -109,8 +105,7 @@ bool RunJournal::write(const Json &entry, bool durable) {
 bool RunJournal::recordWrite(bool written) {
   result_.journalSyncs = writer_.syncs();
   if (!written) {
-    diags_.report(DiagId::BadJournal, SourceLoc{},
-                  fmt::format("cannot write `{}`: {}", writer_.path(), std::strerror(errno)));
+    diags_.report(DiagId::JournalCannotWrite, SourceLoc{}, writer_.path(), std::strerror(errno));
     return false;
   }
   return true;

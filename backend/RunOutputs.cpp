@@ -83,20 +83,17 @@ void RunOutputs::runAnalyses(uint32_t doneSeq) {
     for (const PlateRead &candidate : result_.reads)
       if (!step.wavelengthNm || std::fabs(candidate.wavelengthNm - *step.wavelengthNm) < 1e-6)
         read = &candidate;
+    AnalysisSite site{diags_, loc, step.step};
     if (!read) {
-      diags_.report(DiagId::AnalysisFailed, loc,
-                    step.wavelengthNm ? fmt::format("no read at {} nm before this step",
-                                                    formatNumber(*step.wavelengthNm))
-                                      : std::string("no read before this step"))
-          .step(step.step);
+      if (step.wavelengthNm)
+        site.fail(DiagId::AnalysisNoReadAt, formatNumber(*step.wavelengthNm));
+      else
+        site.fail(DiagId::AnalysisNoRead);
       continue;
     }
-    std::string error;
-    auto analysis = analyzeStandardCurve(step, *read, setup_.layout, error);
-    if (!analysis) {
-      diags_.report(DiagId::AnalysisFailed, loc, error).step(step.step);
+    auto analysis = analyzeStandardCurve(step, *read, setup_.layout, site);
+    if (!analysis)
       continue;
-    }
     if (modelRead(*read)) {
       analysis->truths = result_.truths;
       analysis->truthFile = result_.truthFile;

@@ -224,16 +224,25 @@ std::optional<ir::LiquidRole> parseRole(const std::string &text) {
   return std::nullopt;
 }
 
-/// Small typed accessors that record the first error and return defaults.
+/// Small typed accessors that report the first error and return defaults:
+/// one wrong field is enough to refuse the plan, and later ones would
+/// mostly be consequences of it.
 struct Fields {
-  std::string &error;
+  DiagnosticEngine &diags;
+  SourceLoc at;
   std::string where;
+  bool failed = false;
 
+  template <typename... Args> void fail(DiagId id, Args &&...args) {
+    if (!failed)
+      diags.report(id, at, std::forward<Args>(args)...);
+    failed = true;
+  }
   const Json *get(const Json &object, const char *key, bool required) {
     auto it = object.find(key);
     if (it == object.end()) {
-      if (required && error.empty())
-        error = fmt::format("{} has no `{}`", where, key);
+      if (required)
+        fail(DiagId::PlanFieldMissing, where, key);
       return nullptr;
     }
     return &*it;
@@ -243,8 +252,7 @@ struct Fields {
     if (!value)
       return 0;
     if (!value->is_number()) {
-      if (error.empty())
-        error = fmt::format("`{}` of {} is not a number", key, where);
+      fail(DiagId::PlanFieldType, key, where, "a number");
       return 0;
     }
     return value->get<double>();
@@ -254,36 +262,34 @@ struct Fields {
     if (!value)
       return {};
     if (!value->is_string()) {
-      if (error.empty())
-        error = fmt::format("`{}` of {} is not a string", key, where);
+      fail(DiagId::PlanFieldType, key, where, "a string");
       return {};
     }
     return value->get<std::string>();
   }
   std::optional<Well> well(const std::string &text) {
     auto parsed = Well::parse(text);
-    if (!parsed && error.empty())
-      error = fmt::format("`{}` in {} is not a well name", text, where);
+    if (!parsed)
+      fail(DiagId::PlanNotAWell, text, where);
     return parsed;
   }
 };
 
 } // namespace
 
-std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
+std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags, SourceLoc at) {
   if (!json.is_object()) {
-    error = "the plan is not a JSON object";
+    diags.report(DiagId::PlanNotObject, at);
     return std::nullopt;
   }
   RunSetup setup;
-  Fields fields{error, "the plan"};
+  Fields fields{diags, at, "the plan"};
   auto array = [&](const char *key) -> const Json * {
     auto it = json.find(key);
     if (it == json.end())
       return nullptr;
     if (!it->is_array()) {
-      if (error.empty())
-        error = fmt::format("`{}` is not an array", key);
+      fields.fail(DiagId::PlanFieldType, key, "the plan", "an array");
       return nullptr;
     }
     return &*it;
@@ -293,7 +299,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       const Json &entry = (*reservoir)[i];
       fields.where = fmt::format("reservoir entry {}", i + 1);
       if (!entry.is_object()) {
-        error = fmt::format("{} is not an object", fields.where);
+        fields.fail(DiagId::PlanEntryNotObject, fields.where);
         return std::nullopt;
       }
       ReservoirLoad load;
@@ -315,7 +321,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       const Json &entry = (*layout)[i];
       fields.where = fmt::format("layout entry {}", i + 1);
       if (!entry.is_object()) {
-        error = fmt::format("{} is not an object", fields.where);
+        fields.fail(DiagId::PlanEntryNotObject, fields.where);
         return std::nullopt;
       }
       LayoutLiquid liquid;
@@ -323,10 +329,9 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       std::string role = fields.string(entry, "role");
       if (auto parsed = parseRole(role))
         liquid.role = *parsed;
-      else if (error.empty())
-        error = fmt::format("role `{}` of {} is not blank, calibrant, sample, control, "
-                            "nsb, bmax or cutoff",
-                            role, fields.where);
+      else
+        fields.fail(DiagId::PlanUnknownValue, "role", role, fields.where,
+                    "blank, calibrant, sample, control, nsb, bmax or cutoff");
       if (const Json *wells = fields.get(entry, "wells", true); wells && wells->is_array())
         for (const Json &well : *wells)
           if (auto parsed = fields.well(well.is_string() ? well.get<std::string>() : well.dump()))
@@ -345,9 +350,9 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
           liquid.polarity = ir::Polarity::Positive;
         else if (polarity == "negative")
           liquid.polarity = ir::Polarity::Negative;
-        else if (error.empty())
-          error = fmt::format("polarity `{}` of {} is not `positive` or `negative`", polarity,
-                              fields.where);
+        else
+          fields.fail(DiagId::PlanUnknownValue, "polarity", polarity, fields.where,
+                      "`positive` or `negative`");
       }
       setup.layout.push_back(std::move(liquid));
     }
@@ -377,9 +382,9 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
         if (auto into = fields.well(fields.string(entry, "into")))
           fill.into = *into;
         fill.volumeUl = fields.number(entry, "volume_ul");
-      } else if (error.empty()) {
-        error = fmt::format("`action` of {} is `{}`; actions are fill, remove, transfer",
-                            fields.where, kind);
+      } else {
+        fields.fail(DiagId::PlanUnknownValue, "action", kind, fields.where,
+                    "`fill`, `remove` or `transfer`");
       }
       if (entry.contains("line")) {
         fill.line = static_cast<uint32_t>(fields.number(entry, "line"));
@@ -399,14 +404,14 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
         step.kind = ir::AnalysisKind::Competitive;
       else if (kind == "cutoff")
         step.kind = ir::AnalysisKind::Cutoff;
-      else if (kind != "standard_curve" && error.empty())
-        error = fmt::format("kind `{}` of {} is not `standard_curve`, `competitive` or `cutoff`",
-                            kind, fields.where);
+      else if (kind != "standard_curve")
+        fields.fail(DiagId::PlanUnknownValue, "kind", kind, fields.where,
+                    "`standard_curve`, `competitive` or `cutoff`");
       std::string model = step.kind == ir::AnalysisKind::Cutoff && !entry.contains("model")
                               ? "linear"
                               : fields.string(entry, "model");
-      if (model != "linear" && model != "4pl" && error.empty())
-        error = fmt::format("model `{}` of {} is not `linear` or `4pl`", model, fields.where);
+      if (model != "linear" && model != "4pl")
+        fields.fail(DiagId::PlanUnknownValue, "model", model, fields.where, "`linear` or `4pl`");
       step.fourPL = model == "4pl";
       if (entry.contains("wavelength_nm"))
         step.wavelengthNm = fields.number(entry, "wavelength_nm");
@@ -417,7 +422,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, std::string &error) {
       setup.analyses.push_back(std::move(step));
     }
   }
-  if (!error.empty())
+  if (fields.failed)
     return std::nullopt;
   return setup;
 }
@@ -431,14 +436,10 @@ std::optional<RunSetup> readSetupFile(const std::string &path, SourceManager &so
   }
   Json json = parseJsonOrDiscarded<Json>(sources.contents(*fileId));
   if (json.is_discarded()) {
-    diags.report(DiagId::BadPlanFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
+    diags.report(DiagId::PlanNotJson, SourceLoc{*fileId, 1, 1, 1});
     return std::nullopt;
   }
-  std::string error;
-  auto setup = setupFromJson(json, error);
-  if (!setup)
-    diags.report(DiagId::BadPlanFile, SourceLoc{*fileId, 1, 1, 1}, error);
-  return setup;
+  return setupFromJson(json, diags, SourceLoc{*fileId, 1, 1, 1});
 }
 
 TipCount countTips(const std::vector<Command> &commands, const Platform &platform) {

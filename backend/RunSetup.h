@@ -124,7 +124,9 @@ Json setupToJson(const RunSetup &setup);
 /// is needed). Reports E900/E942 and returns nullopt on errors.
 std::optional<RunSetup> readSetupFile(const std::string &path, SourceManager &sources,
                                       DiagnosticEngine &diags);
-std::optional<RunSetup> setupFromJson(const Json &json, std::string &error);
+/// Reports the first error in `json` at `at` (a plan is one JSON document;
+/// its fields have no lines of their own once parsed).
+std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags, SourceLoc at);
 
 /// Tips picked fresh and racks used by a stream (returned tips picked again
 /// do not count; a swap starts a new rack).

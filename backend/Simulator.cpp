@@ -339,13 +339,12 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
   if (first != std::string_view::npos && text[first] == '{') {
     auto json = parseJsonOrDiscarded<nlohmann::json>(text);
     if (json.is_discarded()) {
-      diags.report(DiagId::BadTruthFile, SourceLoc{*fileId, 1, 1, 1}, "the file is not valid JSON");
+      diags.report(DiagId::TruthNotJson, SourceLoc{*fileId, 1, 1, 1});
       return std::nullopt;
     }
     for (const auto &[name, value] : json.items()) {
       if (!value.is_number()) {
-        diags.report(DiagId::BadTruthFile, SourceLoc{*fileId, 1, 1, 1},
-                     fmt::format("the value of `{}` is not a number", name));
+        diags.report(DiagId::TruthValueNotNumber, SourceLoc{*fileId, 1, 1, 1}, name);
         return std::nullopt;
       }
       truth[name] = value.get<double>();
@@ -367,9 +366,9 @@ readTruthFile(const std::string &path, SourceManager &sources, DiagnosticEngine 
     if (!ok) {
       if (truth.empty() && line == 1)
         continue; // header line
-      diags.report(DiagId::BadTruthFile,
+      diags.report(DiagId::TruthRowMalformed,
                    SourceLoc{*fileId, line, static_cast<uint32_t>(comma == std::string::npos ? 1 : comma + 2), 1},
-                   fmt::format("expected `name,value` with a number, found `{}`", row));
+                   row);
       return std::nullopt;
     }
     truth[name] = number;

@@ -90,13 +90,11 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
       continue;
     } catch (const nlohmann::json::exception &) {
       // A number beyond a double (`1e999`) throws out_of_range even here.
-      diags.report(DiagId::StreamBadJson, at(static_cast<uint32_t>(first + 1)),
-                   "a number is out of range");
+      diags.report(DiagId::StreamNumberOutOfRange, at(static_cast<uint32_t>(first + 1)));
       continue;
     }
     if (!json.is_object()) {
-      diags.report(DiagId::StreamBadJson, at(static_cast<uint32_t>(first + 1)),
-                   "the line is not an object");
+      diags.report(DiagId::StreamLineNotObject, at(static_cast<uint32_t>(first + 1)));
       continue;
     }
 
@@ -165,28 +163,28 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
     const CommandSpec *spec = findCommandSpec(command.module, opSpelling);
     if (!spec) {
       std::string hint = closestMatch(name, knownCommands);
-      diags.report(DiagId::StreamUnknownCommand, at(columnOf(line, "module"), 8), name,
-                   hint.empty() ? std::string("; see bioforge1.md section 3")
-                                : fmt::format("; did you mean `{}`?", hint));
+      if (hint.empty())
+        diags.report(DiagId::StreamUnknownCommand, at(columnOf(line, "module"), 8), name);
+      else
+        diags.report(DiagId::StreamUnknownCommandTypo, at(columnOf(line, "module"), 8), name,
+                     hint);
       continue;
     }
     for (const ArgSpec &arg : spec->args) {
       auto it = argsObject.find(arg.name);
       if (it == argsObject.end()) {
         if (arg.required) {
-          diags.report(DiagId::StreamBadArgument,
+          diags.report(DiagId::StreamMissingArgument,
                        at(args ? columnOf(line, "args") : static_cast<uint32_t>(first + 1), 6),
-                       name,
-                       fmt::format("missing argument `{}` ({})", arg.name, typeName(arg.type)));
+                       name, arg.name, typeName(arg.type));
           ok = false;
         }
         continue;
       }
       if (!hasType(*it, arg.type)) {
-        diags.report(DiagId::StreamBadArgument,
-                     at(columnOf(line, arg.name), std::strlen(arg.name) + 2), name,
-                     fmt::format("argument `{}` is {}; it must be {}", arg.name, it->dump(),
-                                 typeName(arg.type)));
+        diags.report(DiagId::StreamArgumentType,
+                     at(columnOf(line, arg.name), std::strlen(arg.name) + 2), name, arg.name,
+                     it->dump(), typeName(arg.type));
         ok = false;
       }
     }
@@ -196,8 +194,8 @@ std::optional<std::vector<Command>> parseCommandStream(uint32_t fileId,
       bool known = std::any_of(spec->args.begin(), spec->args.end(),
                                [&](const ArgSpec &arg) { return key == arg.name; });
       if (!known) {
-        diags.report(DiagId::StreamBadArgument, at(columnOf(line, key), key.size() + 2),
-                     name, fmt::format("unknown argument `{}`", key));
+        diags.report(DiagId::StreamUnknownArgument, at(columnOf(line, key), key.size() + 2),
+                     name, key);
         ok = false;
       }
     }

@@ -81,9 +81,8 @@ size_t utf8SequenceLength(std::string_view text, size_t i) {
 /// Returns false when the text must not be parsed.
 bool prescan(std::string_view text, uint32_t fileId, DiagnosticEngine &diags) {
   if (text.size() > kMaxFileBytes) {
-    diags.report(DiagId::InputTooLarge, SourceLoc{fileId, 1, 1, 1},
-                 fmt::format("file is {} bytes", text.size()),
-                 fmt::format("{} bytes (4 MiB)", kMaxFileBytes));
+    diags.report(DiagId::FileTooLarge, SourceLoc{fileId, 1, 1, 1}, text.size(), kMaxFileBytes,
+                 kMaxFileBytes >> 20);
     return false;
   }
   bool ok = true;
@@ -106,10 +105,8 @@ bool prescan(std::string_view text, uint32_t fileId, DiagnosticEngine &diags) {
       lineChars = 0;
       lineReported = false;
     } else if (++lineChars > kMaxLineChars && !lineReported) {
-      diags.report(DiagId::InputTooLarge, SourceLoc{fileId, line, 1, 1},
-                   fmt::format("line {} is longer than {} characters", line,
-                               kMaxLineChars),
-                   fmt::format("{} characters per line", kMaxLineChars));
+      diags.report(DiagId::LineTooLong, SourceLoc{fileId, line, 1, 1}, line, kMaxLineChars,
+                   kMaxLineChars);
       lineReported = true;
       ok = false;
     }
@@ -544,9 +541,7 @@ ast::Script ScriptParser::run() {
   }
 
   if (!sawInstrument)
-    diags_.report(DiagId::MissingSection, sources_.endLoc(fileId_),
-                  "INSTRUMENT",
-                  "add `<INSTRUMENT>` ... `</INSTRUMENT>` with the robot's steps");
+    diags_.report(DiagId::MissingSection, sources_.endLoc(fileId_));
   return std::move(script_);
 }
 
@@ -844,9 +839,7 @@ void ScriptParser::statementSection(const TokenList &body,
     case StatementLine::Kind::BlockOpen: {
       if (stack.size() >= kMaxNesting) {
         if (!nestingReported)
-          diags_.report(DiagId::InputTooLarge, parsed.braceLoc,
-                        fmt::format("blocks nested {} deep", stack.size() + 1),
-                        fmt::format("{} levels", kMaxNesting))
+          diags_.report(DiagId::NestingTooDeep, parsed.braceLoc, stack.size() + 1, kMaxNesting)
               .step(parsed.statement.stepLabel);
         nestingReported = true;
         openBlock(&scratch.emplace_back(), parsed.braceLoc, parsed.blockName);

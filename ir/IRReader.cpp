@@ -92,7 +92,7 @@ public:
       start = end + 1;
     }
     if (!moduleLine_)
-      diags_.report(DiagId::IrNoModule, SourceLoc{fileId_, 1, 1, 1}, "the text has no `module` line");
+      diags_.report(DiagId::IrNoModule, SourceLoc{fileId_, 1, 1, 1});
     resolveSeries();
     if (diags_.errorCount() != errorsBefore)
       return std::nullopt;
@@ -184,8 +184,7 @@ private:
       return std::nullopt;
     }
     if (error != std::errc()) {
-      fail(DiagId::IrOutOfRange, at(pos_, end - first), "number",
-           line_.substr(pos_, end - first), "whole numbers in IR text fit 32 bits");
+      fail(DiagId::IrNumberTooLarge, at(pos_, end - first), line_.substr(pos_, end - first));
       return std::nullopt;
     }
     pos_ += end - first;
@@ -295,9 +294,8 @@ private:
         if (!second)
           return std::nullopt;
         if (second->row < first->row || second->col < first->col) {
-          fail(DiagId::IrOutOfRange, at(start, pos_ - start), "well range",
-               line_.substr(start, pos_ - start),
-               "a range goes from its top left well to its bottom right one");
+          fail(DiagId::IrWellRangeReversed, at(start, pos_ - start),
+               line_.substr(start, pos_ - start));
           return std::nullopt;
         }
         last = *second;
@@ -377,8 +375,7 @@ private:
       size_t channel = pos_ - start;
       if (peek() == '1') {
         if (channel >= 8) {
-          fail(DiagId::IrOutOfRange, at(pos_), "channel", channel + 1,
-               "a head has at most 8 channels");
+          fail(DiagId::IrTooManyChannels, at(pos_), channel + 1, 8);
           return std::nullopt;
         }
         mask.bits |= static_cast<uint8_t>(1u << channel);
@@ -391,8 +388,7 @@ private:
       return std::nullopt;
     }
     if (length > 64) {
-      fail(DiagId::IrOutOfRange, at(start, length), "mask", line_.substr(start, length),
-           "a mask has at most 64 digits");
+      fail(DiagId::IrMaskTooLong, at(start, length), line_.substr(start, length), 64);
       return std::nullopt;
     }
     mask.channels = static_cast<uint8_t>(length);
@@ -486,8 +482,7 @@ private:
       parseHeader();
     } else if (!moduleLine_) {
       if (!reportedNoModule_)
-        fail(DiagId::IrNoModule, at(start, keyword.size()),
-             fmt::format("`{}` before any `module` line", keyword));
+        fail(DiagId::IrBeforeModule, at(start, keyword.size()), keyword);
       reportedNoModule_ = true;
       return;
     } else if (keyword == "liquid") {
@@ -543,9 +538,8 @@ private:
     if (!cols)
       return;
     if (*rows < 1 || *rows > kMaxRows || *cols < 1 || *cols > kMaxCols) {
-      fail(DiagId::IrOutOfRange, at(start, pos_ - start), "plate shape",
-           line_.substr(start, pos_ - start),
-           fmt::format("plates have 1..{} rows and 1..{} columns", kMaxRows, kMaxCols));
+      fail(DiagId::IrPlateShape, at(start, pos_ - start), line_.substr(start, pos_ - start),
+           kMaxRows, kMaxCols);
       return;
     }
     module_.shape = {*rows, *cols};

@@ -101,9 +101,7 @@ int runRunCommand(const RunCommandOptions &options) {
     char *end = nullptr;
     unsigned long seq = std::strtoul(seqText.c_str(), &end, 10);
     if (seqText.empty() || *end != '\0' || seq == 0 || seq > UINT32_MAX || !kind) {
-      diags.report(DiagId::BadFaultSpec, SourceLoc{}, spec,
-                   "expected SEQ:KIND with SEQ a command number and KIND one of tip_pickup, "
-                   "liquid_detect, gripper_drop, reader_timeout, disconnect, power_loss");
+      diags.report(DiagId::BadFaultSpec, SourceLoc{}, spec);
       return fail();
     }
     run.faults.at[static_cast<uint32_t>(seq)] = *kind;
@@ -189,8 +187,11 @@ int runRunCommand(const RunCommandOptions &options) {
             at = op.loc;
             break;
           }
-        script->diags().report(DiagId::StreamNotTheScript, at, options.compile.input,
-                               *validation.difference);
+        // The difference is the replay's own account (backend/WellHistory),
+        // one sentence per kind of departure, so it is the note.
+        script->diags()
+            .report(DiagId::StreamNotTheScript, at, options.compile.input)
+            .note(SourceLoc{}, "{}", *validation.difference);
         script->finishDiagnostics();
         return fail();
       }

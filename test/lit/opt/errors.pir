@@ -21,7 +21,7 @@ module "errors" platform=bioforge1 plate=plate96 wells=8x12 capacity=350
   incubate 600 s at 22 °C lid=maybe  loc=5:1
 // CHECK: errors.pir:[[@LINE-1]]:28: error: expected `lid=on` or `lid=off`, found `lid=maybe` [E970]
   dev.pick_tips rack (1,1) mask=111111111  loc=5:1
-// CHECK: errors.pir:[[@LINE-1]]:41: error: channel `9` is out of range; a head has at most 8 channels [E979]
+// CHECK: errors.pir:[[@LINE-1]]:41: error: channel `9` is out of range; a head has at most 8 channels [E953]
   wait 60 s  loc=12
 // CHECK: errors.pir:[[@LINE-1]]:18: error: expected a location `LINE:COL`, found `12` [E970]
   wait 60 s  loc=12:3 extra
@@ -30,6 +30,12 @@ module "errors" platform=bioforge1 plate=plate96 wells=8x12 capacity=350
 // CHECK: errors.pir:[[@LINE-1]]:8: error: `60 µL` is a volume; a wait takes a time [E974]
   transfer 10 µL [A1->B1,A2] tips=per_well  loc=5:1
 // CHECK: errors.pir:[[@LINE-1]]:29: error: expected `->`, found `]` [E970]
+  dev.pick_tips rack (99999999999,1) mask=1111  loc=5:1
+// CHECK: errors.pir:[[@LINE-1]]:23: error: number `99999999999` is out of range; whole numbers in IR text fit 32 bits [E979]
+  dispense 10 µL of %buffer->B2..A1 tips=new  loc=5:1
+// CHECK: errors.pir:[[@LINE-1]]:31: error: well range `B2..A1` is out of range; a range goes from its top left well to its bottom right one [E952]
+  dev.pick_tips rack (1,1) mask=00000000000000000000000000000000000000000000000000000000000000000  loc=5:1
+// CHECK: errors.pir:[[@LINE-1]]:33: error: mask `00000000000000000000000000000000000000000000000000000000000000000` is out of range; a mask has at most 64 digits [E954]
   liquid %late reagent
 // CHECK: errors.pir:[[@LINE-1]]:3: error: `liquid` line after the ops; a module lists its header, liquids, loading plan, tip count, then ops [E975]
-// CHECK: 14 errors generated.
+// CHECK: 17 errors generated.

@@ -30,13 +30,29 @@ std::string tempFile(const std::string &name, const std::string &text) {
 }
 } // namespace
 
+namespace {
+/// Where an analysis under test reports, and what it reported.
+struct Reported {
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  AnalysisSite site{diags, SourceLoc{}, "6"};
+
+  std::string last() const {
+    return diags.diagnostics().empty() ? std::string() : diags.diagnostics().back().message;
+  }
+  bool lastIs(DiagId id) const {
+    return !diags.diagnostics().empty() && diags.diagnostics().back().id == id;
+  }
+};
+} // namespace
+
 TEST(CurveFit, LinearRecoversAnExactLine) {
   std::vector<double> x = {0, 5, 10, 15, 20, 25}, y;
   for (double value : x)
     y.push_back(0.05 + 0.07 * value);
-  std::string error;
-  auto fit = fitLinear(x, y, error);
-  ASSERT_TRUE(fit) << error;
+  Reported error;
+  auto fit = fitLinear(x, y, error.site);
+  ASSERT_TRUE(fit) << error.last();
   EXPECT_NEAR(fit->params[0], 0.05, 1e-12);
   EXPECT_NEAR(fit->params[1], 0.07, 1e-12);
   EXPECT_NEAR(fit->rSquared, 1, 1e-12);
@@ -44,9 +60,9 @@ TEST(CurveFit, LinearRecoversAnExactLine) {
 }
 
 TEST(CurveFit, LinearNeedsTwoLevels) {
-  std::string error;
-  EXPECT_FALSE(fitLinear({5, 5}, {1, 1.1}, error));
-  EXPECT_NE(error.find("two calibrant levels"), std::string::npos);
+  Reported error;
+  EXPECT_FALSE(fitLinear({5, 5}, {1, 1.1}, error.site));
+  EXPECT_TRUE(error.lastIs(DiagId::LinearFitTooFewLevels)) << error.last();
 }
 
 TEST(CurveFit, FourPLRecoversParametersFromNoisySyntheticData) {
@@ -59,9 +75,9 @@ TEST(CurveFit, FourPLRecoversParametersFromNoisySyntheticData) {
       x.push_back(conc);
       y.push_back(d + (a - d) / (1 + std::pow(conc / c, b)) + noise(random));
     }
-  std::string error;
-  auto fit = fit4PL(x, y, error);
-  ASSERT_TRUE(fit) << error;
+  Reported error;
+  auto fit = fit4PL(x, y, error.site);
+  ASSERT_TRUE(fit) << error.last();
   EXPECT_NEAR(fit->params[0], a, 0.02);
   EXPECT_NEAR(fit->params[1], b, 0.05);
   EXPECT_NEAR(fit->params[2], c, 2.0);
@@ -72,9 +88,9 @@ TEST(CurveFit, FourPLRecoversParametersFromNoisySyntheticData) {
 }
 
 TEST(CurveFit, FourPLNeedsFourLevels) {
-  std::string error;
-  EXPECT_FALSE(fit4PL({1, 2, 3}, {0.1, 0.2, 0.3}, error));
-  EXPECT_NE(error.find("four calibrant levels"), std::string::npos);
+  Reported error;
+  EXPECT_FALSE(fit4PL({1, 2, 3}, {0.1, 0.2, 0.3}, error.site));
+  EXPECT_TRUE(error.lastIs(DiagId::FourPLTooFewLevels)) << error.last();
 }
 
 namespace {
@@ -122,9 +138,9 @@ TEST(Analysis, BackCalculatesSamplesTimesDilutionAndFlagsOutOfRange) {
                                                              : od(40);
   AnalysisStep step;
   step.subtractBlank = true;
-  std::string error;
-  auto result = analyzeStandardCurve(step, read, layout, error);
-  ASSERT_TRUE(result) << error;
+  Reported error;
+  auto result = analyzeStandardCurve(step, read, layout, error.site);
+  ASSERT_TRUE(result) << error.last();
   EXPECT_NEAR(*result->blankMean, 0.05, 1e-12);
   EXPECT_NEAR(result->fit.params[0], 0, 1e-9); // blank subtracted
   EXPECT_NEAR(result->fit.params[1], 0.06, 1e-9);
@@ -148,9 +164,9 @@ TEST(Analysis, SubtractBlankWithoutBlankWellsIsAnError) {
   read.values[Well{3, 1}] = 0.6;
   AnalysisStep step;
   step.subtractBlank = true;
-  std::string error;
-  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
-  EXPECT_NE(error.find("no blank well was read"), std::string::npos);
+  Reported error;
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error.site));
+  EXPECT_TRUE(error.lastIs(DiagId::AnalysisNoBlankRead)) << error.last();
 }
 
 namespace {
@@ -190,9 +206,9 @@ TEST(Analysis, CompetitiveFitsPercentBoundWithNsbSubtracted) {
   AnalysisStep step;
   step.kind = ir::AnalysisKind::Competitive;
   step.fourPL = true;
-  std::string error;
-  auto result = analyzeStandardCurve(step, read, layout, error);
-  ASSERT_TRUE(result) << error;
+  Reported error;
+  auto result = analyzeStandardCurve(step, read, layout, error.site);
+  ASSERT_TRUE(result) << error.last();
   EXPECT_NEAR(*result->nsbMean, nsb, 1e-12);
   EXPECT_NEAR(*result->b0Mean, b0, 1e-12);
   ASSERT_EQ(result->calibrants.size(), 5u);
@@ -216,8 +232,8 @@ TEST(Analysis, CompetitiveFitsPercentBoundWithNsbSubtracted) {
   // The same plate with the controls swapped: the positive control reads
   // more signal than the negative one, which a competitive assay forbids.
   std::swap(read.values[Well{1, 2}], read.values[Well{2, 2}]);
-  result = analyzeStandardCurve(step, read, layout, error);
-  ASSERT_TRUE(result) << error;
+  result = analyzeStandardCurve(step, read, layout, error.site);
+  ASSERT_TRUE(result) << error.last();
   ASSERT_EQ(result->invalid.size(), 1u);
   EXPECT_NE(result->invalid[0].find("not below"), std::string::npos);
 }
@@ -230,14 +246,17 @@ TEST(Analysis, CompetitiveNeedsB0AboveNsb) {
   read.values[Well{3, 1}] = 0.3;
   AnalysisStep step;
   step.kind = ir::AnalysisKind::Competitive;
-  std::string error;
-  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
-  EXPECT_NE(error.find("is not above the NSB mean"), std::string::npos) << error;
+  Reported error;
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error.site));
+  EXPECT_TRUE(error.lastIs(DiagId::AnalysisB0NotAboveNsb)) << error.last();
+  EXPECT_NE(error.last().find("the B0 mean 0.4000 is not above the NSB mean 0.5000"),
+            std::string::npos)
+      << error.last();
   read.values = {};
   read.values[Well{1, 1}] = 0.5;
   read.values[Well{3, 1}] = 0.3; // no B0 well read
-  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error));
-  EXPECT_NE(error.find("no B0 (`bmax`) well was read"), std::string::npos) << error;
+  EXPECT_FALSE(analyzeStandardCurve(step, read, layout, error.site));
+  EXPECT_TRUE(error.lastIs(DiagId::AnalysisNoB0Read)) << error.last();
 }
 
 TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
@@ -263,9 +282,9 @@ TEST(Analysis, CutoffIndexAndCallsAtTheGreyZoneEdges) {
   AnalysisStep step;
   step.kind = ir::AnalysisKind::Cutoff;
   step.subtractBlank = true;
-  std::string error;
-  auto result = analyzeStandardCurve(step, read, layout, error);
-  ASSERT_TRUE(result) << error;
+  Reported error;
+  auto result = analyzeStandardCurve(step, read, layout, error.site);
+  ASSERT_TRUE(result) << error.last();
   EXPECT_NEAR(*result->cutoffMean, 0.45, 1e-12);
   ASSERT_EQ(result->samples.size(), 5u);
   EXPECT_EQ(result->samples[0].call, "positive");
@@ -502,22 +521,24 @@ TEST(ReaderCsv, WrongShapeNamesFileAndLine) {
     std::string text;
     uint32_t line;
     std::string message;
+    DiagId id;
   } cases[] = {
-      {"x,1,2,3\nA,1,2,3\n", 1, "the header has 3 column(s)"},
-      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\n", 2, "1 data row(s); expected"},
+      {"x,1,2,3\nA,1,2,3\n", 1, "the header has 3 column(s)", DiagId::ReaderHeaderWidth},
+      {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\n", 2, "1 data row(s); expected",
+       DiagId::ReaderRowCount},
       {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nC,,,,,,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
-       "row label `C`; expected `B`"},
+       "row label `C`; expected `B`", DiagId::ReaderRowLabel},
       {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nB,,,,,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
-       "row B has 11 value cell(s); expected 12"},
+       "row B has 11 value cell(s); expected 12", DiagId::ReaderRowWidth},
       {"x,1,2,3,4,5,6,7,8,9,10,11,12\nA,,,,,,,,,,,,\nB,,,,,0.5x,,,,,,,\nC\nD\nE\nF\nG\nH\n", 3,
-       "well B5 holds `0.5x`, not a number"},
+       "well B5 holds `0.5x`, not a number", DiagId::ReaderCellNotNumber},
   };
   for (const Case &test : cases) {
     SourceManager sources;
     DiagnosticEngine diags(sources);
     EXPECT_FALSE(readPlateCsv(tempFile("shape.csv", test.text), shape, sources, diags));
     ASSERT_EQ(diags.diagnostics().size(), 1u);
-    EXPECT_EQ(diags.diagnostics()[0].id, DiagId::ReaderDataShape);
+    EXPECT_EQ(diags.diagnostics()[0].id, test.id) << diags.diagnostics()[0].message;
     EXPECT_EQ(diags.diagnostics()[0].loc.line, test.line) << diags.diagnostics()[0].message;
     EXPECT_NE(diags.diagnostics()[0].message.find(test.message), std::string::npos)
         << diags.diagnostics()[0].message;
@@ -585,9 +606,11 @@ TEST(RunSetup, PlanJsonRoundTrips) {
   setup.tipRacks = 1;
   setup.robotTimeSeconds = 1234.5;
   Json json = setupToJson(setup);
-  std::string error;
-  auto back = setupFromJson(Json::parse(json.dump()), error);
-  ASSERT_TRUE(back) << error;
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  auto back = setupFromJson(Json::parse(json.dump()), diags, SourceLoc{});
+  ASSERT_TRUE(back);
+  EXPECT_EQ(diags.errorCount(), 0u);
   EXPECT_EQ(setupToJson(*back).dump(), json.dump());
   EXPECT_EQ(json["reservoir"][0].dump(), R"({"row":1,"col":2,"liquid":"bradford","volume_ml":7.1})");
 }

@@ -211,7 +211,7 @@ TEST(StreamReader, ReportsEveryBadLineAndReturnsNothing) {
   for (const Diagnostic &diagnostic : diags.diagnostics())
     got.emplace_back(diagInfo(diagnostic.id).code, diagnostic.loc.line);
   std::vector<std::pair<std::string, uint32_t>> expected = {
-      {"E921", 2}, {"E922", 3}, {"E922", 4}, {"E923", 5}, {"E920", 6}};
+      {"E949", 2}, {"E922", 3}, {"E936", 4}, {"E923", 5}, {"E920", 6}};
   EXPECT_EQ(got, expected);
   EXPECT_NE(diags.diagnostics()[0].message.find("did you mean `LH.Aspirate`"), std::string::npos);
   EXPECT_NE(diags.diagnostics()[1].message.find("missing argument `seconds`"), std::string::npos);
@@ -537,5 +537,62 @@ TEST(JournalDurability, RobotSyncsEveryConfirmedCommandSimulatorOnlyTheEnd) {
   // The header, each command's "done" line and the end line; "begin" lines
   // need no sync.
   EXPECT_EQ(onRobot.result.journalSyncs, 1u + commands.size() + 1u);
+  std::filesystem::remove_all(dir);
+}
+
+namespace {
+/// A robot that stops at one command and, when the run is resumed, senses
+/// a deck other than the journal's: someone handled the plate while the
+/// run was stopped. Only a real device can tell; the simulator restores its
+/// deck from the journal.
+class HandledDeckRobot : public Device {
+public:
+  HandledDeckRobot(const RunSetup &setup, uint32_t stallAt, std::optional<std::string> sensed)
+      : simulator_(bioforge(), *bioforge().findLabware("plate96"), setup, {}, {}),
+        stallAt_(stallAt), sensed_(std::move(sensed)) {}
+  std::string name() const override { return "test robot"; }
+  DeviceResult execute(const Command &command) override {
+    if (command.seq == stallAt_)
+      return DeviceResult{DeviceStatus::Failed, "the head stalled", std::nullopt, FaultKind::None};
+    return simulator_.execute(command);
+  }
+  std::optional<std::string> verifyState(const DeckState &) override { return sensed_; }
+
+private:
+  SimulatedDevice simulator_;
+  uint32_t stallAt_;
+  std::optional<std::string> sensed_;
+};
+} // namespace
+
+TEST(JournalResume, ADeckHandledWhileStoppedIsNotResumedBlindly) {
+  std::vector<Command> commands = {cmd(1, "LH", "PickTips", {{"row", 1}, {"col", 1}, {"mask", "1111"}}),
+                                   cmd(2, "LH", "DropTips", {{"mask", "1111"}})};
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("plate-resume-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string journal = (dir / "run.jsonl").string();
+
+  HandledDeckRobot stalling(plateWithBuffer(), 2, std::nullopt);
+  RunOptions first;
+  first.device = &stalling;
+  first.journal = journal;
+  Outcome stopped = run(commands, plateWithBuffer(), first);
+  ASSERT_FALSE(stopped.result.ok);
+  EXPECT_EQ(stopped.result.executed, 1u);
+
+  HandledDeckRobot handled(plateWithBuffer(), 0, std::string("the plate is not in slot 1"));
+  RunOptions resumed;
+  resumed.device = &handled;
+  resumed.resume = journal;
+  resumed.journal = (dir / "resumed.jsonl").string();
+  Outcome refused = run(commands, plateWithBuffer(), resumed);
+  EXPECT_FALSE(refused.result.ok);
+  ASSERT_FALSE(refused.diagnostics.empty());
+  EXPECT_EQ(refused.diagnostics.back().id, DiagId::JournalDeviceDiffers);
+  EXPECT_NE(refused.diagnostics.back().message.find(
+                "after command 1: the plate is not in slot 1; check the deck"),
+            std::string::npos)
+      << refused.diagnostics.back().message;
   std::filesystem::remove_all(dir);
 }

@@ -123,10 +123,10 @@ TEST(ParseErrors, E110FileTooLarge) {
   EXPECT_EQ(p->codes(), Codes{"1:1 E110"});
 }
 
-TEST(ParseErrors, E110LineTooLong) {
+TEST(ParseErrors, E135LineTooLong) {
   std::string text = "<INSTRUMENT>\nnote \"" + std::string(10001, 'x') + "\"\n</INSTRUMENT>\n";
   auto p = parseText(text);
-  EXPECT_EQ(p->codes(), Codes{"2:1 E110"});
+  EXPECT_EQ(p->codes(), Codes{"2:1 E135"});
   // 10000 characters (not bytes) is fine: `µ` is two bytes.
   std::string ok = "<INSTRUMENT>\nnote \"";
   for (int i = 0; i < 4000; ++i)
@@ -135,7 +135,7 @@ TEST(ParseErrors, E110LineTooLong) {
   EXPECT_FALSE(parseText(ok)->diags->hasErrors());
 }
 
-TEST(ParseErrors, E110NestingTooDeep) {
+TEST(ParseErrors, E136NestingTooDeep) {
   std::string text;
   for (int i = 0; i < 40; ++i)
     text += "repeat 2 {\n";
@@ -144,7 +144,7 @@ TEST(ParseErrors, E110NestingTooDeep) {
     text += "}\n";
   auto p = parseStatements(text);
   // The 33rd `{` is on line 34 (the section tag is line 1), column 10.
-  EXPECT_EQ(p->codes(), Codes{"34:10 E110"});
+  EXPECT_EQ(p->codes(), Codes{"34:10 E136"});
 }
 
 TEST(ParseErrors, NestingAtTheLimitIsFine) {
@@ -244,7 +244,7 @@ TEST(ParseHostile, DeepNesting) {
   text += "</INSTRUMENT>\n";
   auto p = parseText(text);
   ASSERT_TRUE(p->diags->hasErrors());
-  EXPECT_EQ(p->codes().front(), "34:10 E110");
+  EXPECT_EQ(p->codes().front(), "34:10 E136");
 }
 
 TEST(ParseHostile, DeepParenthesesOnOneLine) {

@@ -25,7 +25,7 @@ TEST(FuzzRegression, StreamNumberOverflowIsADiagnostic) {
   EXPECT_NO_THROW(commands = backend::parseCommandStream(fileId, sources, diags));
   EXPECT_FALSE(commands.has_value());
   ASSERT_EQ(diags.errorCount(), 1u);
-  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::StreamBadJson);
+  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::StreamNumberOutOfRange);
   EXPECT_EQ(diags.diagnostics()[0].loc.line, 1u);
 }
 
@@ -99,7 +99,7 @@ TEST(FuzzRegression, ReaderCsvRejectsNonFiniteValues) {
     DiagnosticEngine diags(sources);
     EXPECT_FALSE(backend::readPlateCsv(path, PlateShape{1, 2}, sources, diags)) << cell;
     ASSERT_EQ(diags.errorCount(), 1u) << cell;
-    EXPECT_EQ(diags.diagnostics()[0].id, DiagId::ReaderDataShape);
+    EXPECT_EQ(diags.diagnostics()[0].id, DiagId::ReaderCellNotFinite);
     EXPECT_EQ(diags.diagnostics()[0].loc.line, 2u);
   }
 }
