@@ -1550,6 +1550,35 @@ void Reader::readSentence(unsigned index) {
                 toks[k - 1].is("turnaround") || toks[k - 1].is("working"))))
             cls = ActionClass::Note;
         }
+        // "-> 0.45 mg/mL final, 220 uL": after an arrow, every value up to the
+        // next verb states what there is afterwards, even past a comma.
+        for (size_t k = q->first; k-- > 0;) {
+          const Token &w = toks[k];
+          if ((w.isWord() && isAnyVerb(w.lower)) || w.isPunct(";"))
+            break;
+          if (w.isPunct("->") || w.isPunct("→") || w.isPunct("=>") ||
+              (w.isPunct(">") && k > 0 && toks[k - 1].isPunct("-"))) {
+            cls = ActionClass::Note;
+            break;
+          }
+        }
+        // "That leaves about 50 uL behind", "10 µl per well gives 0.5 mM
+        // final": a value whose clause goes on to a result verb is the
+        // premise of a calculation or a state, not a step.
+        for (size_t k = q->last; k < toks.size() && k < q->last + 8; ++k) {
+          const Token &w = toks[k];
+          if (w.isPunct(",") || w.isPunct(";") || w.isPunct("."))
+            break;
+          if (w.is("gives") || w.is("give") || w.is("yields") || w.is("giving") ||
+              w.is("yielding") || w.is("leaves") || w.is("leaving"))
+            cls = ActionClass::Note;
+        }
+        for (size_t k = q->first; p == Param::Volume && k-- > 0 && k + 4 >= q->first;) {
+          if (toks[k].isPunct(",") || toks[k].isPunct(";"))
+            break;
+          if (toks[k].is("leaves") || toks[k].is("left"))
+            cls = ActionClass::Note;
+        }
         // "Block: 200 uL, 1-2 h at RT. We use 1 h when ...": the value chosen
         // from the range the step before gave, not a step of its own.
         if ((p == Param::Time || p == Param::Temperature) && drafts.empty() &&

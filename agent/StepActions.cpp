@@ -840,6 +840,17 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
   q.dimension = info.dimension;
   q.first = i;
   q.last = unitEnd;
+  // "-20 °C", "−80 °C": a dash glued to the number with no number before it
+  // is a sign, not a range; of the quantities a protocol states, only a
+  // temperature goes below zero (a freezer is not room temperature).
+  if (info.dimension == Dimension::Temperature && i > 0 && t.glued &&
+      (toks[i - 1].isPunct("-") || toks[i - 1].isPunct("−") || toks[i - 1].isPunct("–")) &&
+      !(i > 1 && toks[i - 2].isNumber())) {
+    n1 = -n1;
+    if (!range)
+      n2 = n1;
+    q.first = i - 1;
+  }
   double a = n1 * info.factor, b = n2 * factor2;
   q.value.low = std::min(a, b) - tolerance * info.factor;
   q.value.high = std::max(a, b) + tolerance * info.factor;

@@ -7,7 +7,9 @@
 // scripts go through the same compile hook as `plate translate`.
 //
 //===----------------------------------------------------------------------===//
+#include "agent/StepActions.h"
 #include "agent/Translator.h"
+#include "ir/Platform.h"
 #include "tools/plate/TranslateCommand.h"
 
 #include <gtest/gtest.h>
@@ -611,6 +613,58 @@ Before you start
 )",
                                 R"(<INSTRUMENT>
 1. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(hasCertain(dropped, "missing")) << describe(dropped.certain);
+}
+
+// Held-out text 81: "stock ..., stored at -20 °C" lost its sign and was read
+// as a 20 °C incubation the script lacked. A dash glued to a number with no
+// number before it is a sign; a freezer is beyond the platform, so no
+// certain finding. "2-8 °C" stays a range.
+TEST(StepAlignmentHeldOutCauses, AFreezerTemperatureIsBelowZero) {
+  expectNoCertainFinding(R"(Materials: capture stock 10 mg/mL in PBS, stored at -20 °C.
+
+1. Add 100 µl of standard, blank or sample to each well.
+2. Read at 450 nm.
+)",
+                         kLayoutThenRead450);
+  plate::SourceManager sources;
+  plate::DiagnosticEngine diags(sources);
+  std::optional<plate::Platform> platform =
+      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  ASSERT_TRUE(platform);
+  std::vector<plate::agent::ProseQuantity> quantities = plate::agent::proseQuantities(
+      "stored at -20 °C or at −80 °C, shipped at 2-8 °C", *platform);
+  ASSERT_EQ(quantities.size(), 3u);
+  EXPECT_EQ(quantities[0].value.low, -20);
+  EXPECT_EQ(quantities[1].value.low, -80);
+  EXPECT_EQ(quantities[2].value.low, 2);
+  EXPECT_EQ(quantities[2].value.high, 8);
+}
+
+// Held-out texts 78 and 82: values stating what a step leaves or what a
+// dilution gives were read as steps: "-> 0.45 mg/mL final, 220 uL." across
+// a line wrap, "That leaves about 50 uL behind", "20 ul in a 200 ul well
+// gives 0.02 U/ml final". A dropped step is still missing.
+TEST(StepAlignmentHeldOutCauses, ResultsAndCalculationPremisesAreNoSteps) {
+  const char *text = R"(Solutions
+- Conjugate: 1:100 in buffer; 10 µl in a 100 µl well gives 1:1000 final.
+
+1. Robot adds 100 ul of each standard, blank or sample to its wells ->
+   about 1 ug/mL final, 100 uL.
+2. Robot removes 70 uL from each well. That leaves about 30 uL behind.
+3. Read at 450 nm.
+)";
+  expectNoCertainFinding(text, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. aspirate 70 uL from all
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  CompileReport dropped = align(text, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+3. read absorbance at 450 nm
 </INSTRUMENT>
 )");
   EXPECT_TRUE(hasCertain(dropped, "missing")) << describe(dropped.certain);
