@@ -2148,6 +2148,8 @@ void Reader::readSentence(unsigned index) {
     a.robotNearby = robot || a.domain == Domain::Robot;
     a.conditional = s.conditional;
     a.aside = d.inParens && !d.explicitVerb;
+    a.named = d.explicitVerb;
+    a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
     a.orderLoose = s.loose;
     a.inProcedure = unit.kind == UnitKind::Procedure;
     if (unit.kind == UnitKind::Preparation && robotClass(a.cls) && a.cls != ActionClass::Analyze)

@@ -114,6 +114,10 @@ struct Action {
   bool inProcedure = true; ///< from a procedure unit (not a note, summary, title)
   bool conditional = false; ///< "if ...", "optionally", "alternatively"
   bool aside = false; ///< a value in parentheses with no verb ("(takes five minutes)")
+  /// A verb names the step ("read at 405 nm"); not only a value of a
+  /// sentence that describes ("the 405 nm filter is what we use").
+  bool named = false;
+  bool inParagraph = false; ///< from running prose, not a list item or a table row
   bool orderLoose = false;  ///< "... after adding", "before reading": text order is not time order
   std::string copiedFrom;   ///< "step 3", "the previous step": made by a reference
   bool inexactCopy = false; ///< "as above", "as before": which step is meant is a guess

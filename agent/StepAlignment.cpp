@@ -479,9 +479,14 @@ void Aligner::crossings() {
         beforeText = k;
         break;
       }
+    // In running prose a step moved elsewhere is certain only where a verb
+    // asks for it: a value in a sentence that describes (an introduction's
+    // "the 405 nm filter is what we use") has no place in the time order to
+    // be out of (held-out 82). List items and table rows are steps as
+    // written, verb or not ("100 ul of each std into B1-H2").
     bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
                    orderMatters(t, c.s) && c.c.equal > 0 &&
-                   !tableAndProse(c.t, beforeText);
+                   !tableAndProse(c.t, beforeText) && (t.named || !t.inParagraph);
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
     add(FindingKind::Order, certain, static_cast<int>(c.t), static_cast<int>(c.s),
