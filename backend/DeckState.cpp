@@ -884,10 +884,6 @@ std::optional<Violation> DeckState::shake(const Command &command) {
 }
 
 std::optional<Violation> DeckState::read(const Command &command) {
-  auto hasFilter = [&](double nm) {
-    return std::any_of(platform_.readerFiltersNm.begin(), platform_.readerFiltersNm.end(),
-                       [&](double filter) { return std::fabs(filter - nm) < 1e-6; });
-  };
   auto filters = [&] {
     std::vector<std::string> names;
     for (double filter : platform_.readerFiltersNm)
@@ -896,7 +892,7 @@ std::optional<Violation> DeckState::read(const Command &command) {
   };
   for (const std::optional<double> &nm :
        {command.fields.wavelengthNm, command.fields.referenceNm}) {
-    if (nm && !hasFilter(*nm))
+    if (nm && !platform_.hasFilter(*nm))
       return violation(DiagId::TwinNoFilter, Quantity::nanometers(*nm), filters());
   }
   const std::vector<Well> &wells = command.fields.wells;

@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Platform.h"
+#include "ir/Units.h"
 
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -48,6 +50,11 @@ const Pipette *Platform::findPipette(std::string_view wanted) const {
     if (pipette.name == wanted)
       return &pipette;
   return nullptr;
+}
+
+bool Platform::hasFilter(double nm) const {
+  return std::any_of(readerFiltersNm.begin(), readerFiltersNm.end(),
+                     [&](double filter) { return std::fabs(filter - nm) <= kQuantitySlack; });
 }
 
 std::optional<double> Platform::wellCapacityUl(const std::string &type) const {

@@ -175,6 +175,9 @@ struct Platform {
   std::string moverBetween(const std::string &from, const std::string &to) const;
   const Labware *findLabware(const std::string &name) const;
   const Pipette *findPipette(std::string_view name) const;
+  /// Whether the reader has a filter at `nm` (within kQuantitySlack): the
+  /// one answer check-platform, semantic analysis and the twin give.
+  bool hasFilter(double nm) const;
   /// Capacity of a well of plate `type`; nullopt for a plate the platform
   /// has no definition for.
   std::optional<double> wellCapacityUl(const std::string &type) const;

@@ -159,10 +159,7 @@ private:
   }
   void checkFilter(const Quantity &wavelength) {
     const std::vector<double> &filters = platform_.readerFiltersNm;
-    bool found = std::any_of(filters.begin(), filters.end(), [&](double filter) {
-      return std::fabs(filter - wavelength.value) <= kQuantitySlack;
-    });
-    if (found)
+    if (platform_.hasFilter(wavelength.value))
       return;
     std::string list;
     for (double filter : filters)
