@@ -18,7 +18,6 @@
 namespace plate::backend {
 
 namespace {
-constexpr double kEpsilon = 1e-9;
 
 /// A volume as messages print it: rounded to 1e-6 µL.
 Quantity ul(double value) { return Quantity::microliters(std::round(value * 1e6) / 1e6); }
@@ -137,7 +136,7 @@ void LiquidMix::add(uint32_t liquid, double ul) {
 LiquidMix LiquidMix::take(double amount) {
   LiquidMix taken;
   double sum = total();
-  if (sum <= kEpsilon || amount <= 0)
+  if (sum <= kQuantitySlack || amount <= 0)
     return taken;
   double fraction = std::min(1.0, amount / sum);
   size_t kept = 0;
@@ -145,7 +144,7 @@ LiquidMix LiquidMix::take(double amount) {
     double part = parts[i].ul * fraction;
     taken.parts.push_back(Part{parts[i].liquid, 0.0 + part});
     parts[i].ul -= part;
-    if (parts[i].ul > kEpsilon)
+    if (parts[i].ul > kQuantitySlack)
       parts[kept++] = parts[i];
   }
   parts.resize(kept);
@@ -155,7 +154,7 @@ LiquidMix LiquidMix::take(double amount) {
 void LiquidMix::moveTo(LiquidMix &destination, double amount) {
   PLATE_ASSERT(&destination != this, "a mix moves into another mix");
   double sum = total();
-  if (sum <= kEpsilon || amount <= 0)
+  if (sum <= kQuantitySlack || amount <= 0)
     return;
   double fraction = std::min(1.0, amount / sum);
   size_t kept = 0;
@@ -163,7 +162,7 @@ void LiquidMix::moveTo(LiquidMix &destination, double amount) {
     double part = parts[i].ul * fraction;
     destination.add(parts[i].liquid, 0.0 + part);
     parts[i].ul -= part;
-    if (parts[i].ul > kEpsilon)
+    if (parts[i].ul > kQuantitySlack)
       parts[kept++] = parts[i];
   }
   parts.resize(kept);
@@ -632,19 +631,19 @@ std::optional<Violation> DeckState::checkAspirate(const Command &command, Plan &
     }
   }
   for (unsigned channel : used)
-    if (tipTotal(channel) + volume > platform_.tipCapacityUl + kEpsilon)
+    if (tipTotal(channel) + volume > platform_.tipCapacityUl + kQuantitySlack)
       return violation(DiagId::TwinTipOverflow, channel + 1, ul(tipTotal(channel) + volume),
                        ul(platform_.tipCapacityUl));
   if (fromReservoir) {
     const Reservoir &position = reservoir_[(row - 1) * platform_.reservoirCols + (col - 1)];
     double after = position.volumeUl - volume * used.size();
-    if (after < platform_.reservoirDeadMl * 1000 - kEpsilon)
+    if (after < platform_.reservoirDeadMl * 1000 - kQuantitySlack)
       return violation(DiagId::TwinReservoirDeadVolume, row, col, ul(position.volumeUl),
                        ul(std::max(0.0, after)),
                        Quantity{platform_.reservoirDeadMl, Unit::MilliLiter});
   } else {
     for (const Well &well : wells)
-      if (wellMix(well).total() + kEpsilon < volume)
+      if (wellMix(well).total() + kQuantitySlack < volume)
         return violation(DiagId::TwinWellGivesTooMuch, well, ul(wellMix(well).total()),
                          ul(volume));
   }
@@ -698,18 +697,18 @@ std::optional<Violation> DeckState::checkDispense(const Command &command, Plan &
   }
   if (auto v = tipsOn(used, "Dispense")) return v;
   for (unsigned channel : used)
-    if (tipTotal(channel) + kEpsilon < volume)
+    if (tipTotal(channel) + kQuantitySlack < volume)
       return violation(DiagId::TwinTipGivesTooMuch, channel + 1, ul(tipTotal(channel)),
                        ul(volume));
   if (toWaste) {
     double capacity = platform_.solutionWasteMl * 1000;
-    if (solutionWasteUl_ + volume * used.size() > capacity + kEpsilon)
+    if (solutionWasteUl_ + volume * used.size() > capacity + kQuantitySlack)
       return violation(DiagId::TwinSolutionWasteFull,
                        Quantity{platform_.solutionWasteMl, Unit::MilliLiter},
                        ul(solutionWasteUl_), ul(volume * used.size()));
   } else {
     for (const Well &well : wells)
-      if (wellMix(well).total() + volume > labware_.wellCapacityUl + kEpsilon)
+      if (wellMix(well).total() + volume > labware_.wellCapacityUl + kQuantitySlack)
         return violation(DiagId::TwinWellOverflow, well, ul(wellMix(well).total() + volume),
                          labware_.name, ul(labware_.wellCapacityUl));
   }
@@ -756,7 +755,7 @@ std::optional<Violation> DeckState::checkMix(const Command &command, Plan &plan)
       // touch the well") relies on it. From then on it belongs to the well
       // and never returns to the reservoir. A tip still holding liquid may
       // not mix.
-      if (tip.contact == Contact::Reservoir && tip.contents.total() > kEpsilon)
+      if (tip.contact == Contact::Reservoir && tip.contents.total() > kQuantitySlack)
         return violation(DiagId::TwinReservoirTipMix, used[i] + 1, tip.contactRow,
                          tip.contactCol, wells[i]);
       if (tip.contact == Contact::Well &&
@@ -766,10 +765,10 @@ std::optional<Violation> DeckState::checkMix(const Command &command, Plan &plan)
     }
   }
   for (size_t i = 0; i < used.size(); ++i) {
-    if (tipTotal(used[i]) + volume > platform_.tipCapacityUl + kEpsilon)
+    if (tipTotal(used[i]) + volume > platform_.tipCapacityUl + kQuantitySlack)
       return violation(DiagId::TwinMixTipOverflow, used[i] + 1, ul(tipTotal(used[i]) + volume),
                        ul(platform_.tipCapacityUl));
-    if (wellMix(wells[i]).total() + kEpsilon < volume)
+    if (wellMix(wells[i]).total() + kQuantitySlack < volume)
       return violation(DiagId::TwinMixWellTooLittle, wells[i], ul(wellMix(wells[i]).total()),
                        ul(volume));
   }
@@ -885,10 +884,6 @@ std::optional<Violation> DeckState::shake(const Command &command) {
 }
 
 std::optional<Violation> DeckState::read(const Command &command) {
-  auto hasFilter = [&](double nm) {
-    return std::any_of(platform_.readerFiltersNm.begin(), platform_.readerFiltersNm.end(),
-                       [&](double filter) { return std::fabs(filter - nm) < 1e-6; });
-  };
   auto filters = [&] {
     std::vector<std::string> names;
     for (double filter : platform_.readerFiltersNm)
@@ -897,7 +892,7 @@ std::optional<Violation> DeckState::read(const Command &command) {
   };
   for (const std::optional<double> &nm :
        {command.fields.wavelengthNm, command.fields.referenceNm}) {
-    if (nm && !hasFilter(*nm))
+    if (nm && !platform_.hasFilter(*nm))
       return violation(DiagId::TwinNoFilter, Quantity::nanometers(*nm), filters());
   }
   const std::vector<Well> &wells = command.fields.wells;

@@ -20,6 +20,9 @@ struct FrontendOptions {
   std::string stdlibDir;          ///< for `use` modules and platforms
   std::string layoutCsv;          ///< --layout FILE.csv (grid as CSV)
   std::string defaultPlatform = "bioforge1";
+  /// Chosen on the command line: wins over `<PLATFORM>` and may name a
+  /// description in a vendor folder (PlatformLookup::CommandLine).
+  std::string platform;
 };
 
 /// Parses one buffer. Always returns a Script (possibly partial); syntax

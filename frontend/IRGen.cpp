@@ -643,8 +643,7 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
   auto readerHas = [&](double wanted) {
     if (!platform_)
       return true;
-    return std::any_of(platform_->readerFiltersNm.begin(), platform_->readerFiltersNm.end(),
-                       [&](double filter) { return sameNm(filter, wanted); });
+    return platform_->hasFilter(wanted);
   };
   auto manualMatch = std::find_if(manual.rbegin(), manual.rend(), matches);
   if (manualMatch != manual.rend()) {

@@ -38,11 +38,15 @@ Sema::Sema(const ast::Script &script, SourceManager &sources, DiagnosticEngine &
 std::optional<CheckedProgram> Sema::run() {
   std::string platformName = options_.defaultPlatform;
   SourceLoc platformLoc;
-  if (script_.platform) {
+  PlatformLookup lookup = PlatformLookup::Script;
+  if (!options_.platform.empty()) {
+    platformName = options_.platform;
+    lookup = PlatformLookup::CommandLine;
+  } else if (script_.platform) {
     platformName = script_.platform->text;
     platformLoc = script_.platform->loc;
   }
-  platform_ = loadPlatform(platformName, stdlibDir_, diags_, platformLoc);
+  platform_ = loadPlatform(platformName, stdlibDir_, diags_, platformLoc, lookup);
   if (!platform_)
     return std::nullopt;
   module_.fileId = script_.fileId;

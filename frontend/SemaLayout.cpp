@@ -10,8 +10,9 @@
 #include "frontend/LayoutCsv.h"
 #include "frontend/Sema.h"
 
-#include <set>
 #include <cctype>
+#include <filesystem>
+#include <set>
 
 namespace plate::sema {
 
@@ -75,9 +76,19 @@ void Sema::buildLayout() {
     std::vector<std::string> known;
     for (const auto &[name, _] : platform_->labware)
       known.push_back(name);
-    auto diag = report(DiagId::UnknownLabware, typeLoc, type, fmt::format("{}", fmt::join(known, ", ")));
-    if (std::string close = closestMatch(type, known); !close.empty())
-      diag.suggest(close);
+    // A plate stdlib/labware/ describes that this robot has no definition
+    // for (an OT-2 without a 24-well plate) is the platform's limit, not a
+    // misspelling.
+    if (std::filesystem::exists(stdlibDir_ + "/labware/" + type + ".toml")) {
+      report(DiagId::NoLabwareDefinition, typeLoc, type,
+             platform_->robotType.empty() ? platform_->name : platform_->robotType,
+             fmt::format("{}", fmt::join(known, ", ")));
+    } else {
+      auto diag = report(DiagId::UnknownLabware, typeLoc, type,
+                         fmt::format("{}", fmt::join(known, ", ")));
+      if (std::string close = closestMatch(type, known); !close.empty())
+        diag.suggest(close);
+    }
     // Go on with a known plate so that the rest of the script is checked.
     labware = platform_->labware.empty() ? nullptr : &platform_->labware.begin()->second;
   }

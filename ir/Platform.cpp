@@ -1,9 +1,17 @@
 //===- Platform.cpp - Load platform and labware TOML files ----------------===//
+//
+// One loader for both description formats (Platform.h): the Opentrons one
+// is read into the same fields as BioForge-1's, so a pass asking for a
+// well's capacity or the waste's gets the selected robot's number.
+//
+//===----------------------------------------------------------------------===//
 #include "ir/Platform.h"
+#include "ir/Units.h"
 
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -35,6 +43,33 @@ std::string Platform::moverBetween(const std::string &from,
 const Labware *Platform::findLabware(const std::string &name) const {
   auto it = labware.find(name);
   return it == labware.end() ? nullptr : &it->second;
+}
+
+const Pipette *Platform::findPipette(std::string_view wanted) const {
+  for (const Pipette &pipette : pipettes)
+    if (pipette.name == wanted)
+      return &pipette;
+  return nullptr;
+}
+
+bool Platform::hasFilter(double nm) const {
+  return std::any_of(readerFiltersNm.begin(), readerFiltersNm.end(),
+                     [&](double filter) { return std::fabs(filter - nm) <= kQuantitySlack; });
+}
+
+std::optional<double> Platform::wellCapacityUl(const std::string &type) const {
+  if (const Labware *plate = findLabware(type))
+    return plate->wellCapacityUl;
+  return std::nullopt;
+}
+
+Container Platform::reservoir() const {
+  return {reservoirLoadName, reservoirRows * reservoirCols, reservoirCapacityMl * 1000,
+          reservoirDeadMl * 1000};
+}
+
+Container Platform::solutionWaste() const {
+  return {solutionWasteLoadName, 1, solutionWasteMl * 1000, 0};
 }
 
 std::string defaultStdlibDir() {
@@ -121,32 +156,24 @@ std::optional<toml::table> parseFile(const std::string &path, std::string &error
   }
 }
 
-} // namespace
+/// Where a format keeps a plate's name, extent, pitch and well capacity.
+struct PlateKeys {
+  std::string_view name, rows, cols, pitch, capacity;
+};
 
-std::optional<Platform> loadPlatform(const std::string &name,
-                                     const std::string &stdlibDir,
-                                     DiagnosticEngine &diags, SourceLoc useLoc) {
-  std::string path = stdlibDir + "/platforms/" + name + ".toml";
-  if (!std::filesystem::exists(path)) {
-    std::vector<std::string> known = availablePlatforms(stdlibDir);
-    std::string list;
-    for (const std::string &k : known)
-      list += (list.empty() ? "" : ", ") + k;
-    auto diag = diags.report(DiagId::UnknownPlatform, useLoc, name,
-                             list.empty() ? "none in " + stdlibDir : list);
-    if (std::string guess = closestMatch(name, known); !guess.empty())
-      diag.suggest(guess);
-    return std::nullopt;
-  }
-  std::string parseError;
-  std::optional<toml::table> table = parseFile(path, parseError);
-  if (!table) {
-    diags.report(DiagId::MalformedPlatform, useLoc, parseError);
-    return std::nullopt;
-  }
+void readPlate(Reader &r, const PlateKeys &keys, const std::string &file, Labware &plate) {
+  r.get(keys.name, plate.name);
+  r.get(keys.rows, plate.shape.rows);
+  r.get(keys.cols, plate.shape.cols);
+  r.get(keys.pitch, plate.pitchMm);
+  r.get(keys.capacity, plate.wellCapacityUl);
+  if (plate.shape.rows == 0 || plate.shape.rows > kMaxRows || plate.shape.cols == 0 ||
+      plate.shape.cols > kMaxCols)
+    r.fail(fmt::format("plate extent of `{}` in {} must be within 16 x 24", plate.name, file));
+}
 
-  Platform p;
-  Reader r(*table, path);
+/// The fields both formats share: names and the room.
+void readCommon(Reader &r, Platform &p) {
   r.get("platform.name", p.name);
   r.get("platform.description", p.description, false);
   r.get("platform.ambient_celsius", p.ambientCelsius);
@@ -155,7 +182,13 @@ std::optional<Platform> loadPlatform(const std::string &name,
   double overnightHours = 16;
   r.get("platform.overnight_hours", overnightHours);
   p.overnightSeconds = overnightHours * 3600;
+}
 
+/// BioForge-1's format: a fixed deck whose modules the command stream
+/// names, and the labware it lists from stdlib/labware/.
+void readBioForge1(const toml::table &root, const std::string &path,
+                   const std::string &stdlibDir, Reader &r, Platform &p) {
+  const toml::table *table = &root;
   r.get("head.module", p.liquidHandler);
   r.get("head.channels", p.channels);
   r.get("head.channel_spacing_mm", p.channelSpacingMm);
@@ -290,14 +323,10 @@ std::optional<Platform> loadPlatform(const std::string &name,
       }
       Reader lr(*labwareTable, labwarePath);
       Labware lw;
-      lr.get("labware.name", lw.name);
-      lr.get("labware.rows", lw.shape.rows);
-      lr.get("labware.cols", lw.shape.cols);
-      lr.get("labware.pitch_mm", lw.pitchMm);
-      lr.get("labware.well_capacity_ul", lw.wellCapacityUl);
-      if (lw.shape.rows == 0 || lw.shape.rows > kMaxRows || lw.shape.cols == 0 ||
-          lw.shape.cols > kMaxCols)
-        lr.fail(fmt::format("plate extent in {} must be within 16 x 24", labwarePath));
+      readPlate(lr,
+                {"labware.name", "labware.rows", "labware.cols", "labware.pitch_mm",
+                 "labware.well_capacity_ul"},
+                labwarePath, lw);
       if (!lr.error().empty())
         r.fail(lr.error());
       else
@@ -307,6 +336,158 @@ std::optional<Platform> loadPlatform(const std::string &name,
     r.fail(fmt::format("`platform.labware` is missing in {}", path));
   }
 
+  p.heaterMinCelsius = p.roomTempMaxCelsius;
+  r.get("heater.min_celsius", p.heaterMinCelsius, false);
+  p.pipettes.push_back({p.liquidHandler, "", p.channels, 0, p.tipCapacityUl, ""});
+}
+
+/// Opentrons' format (stdlib/platforms/opentrons/): pipettes, labware and
+/// modules loaded by name onto a free deck. Read into the same fields, so
+/// that the passes see the OT-2's wells, waste and ranges.
+void readOpentrons(const toml::table &root, const std::string &path, Reader &r, Platform &p) {
+  r.get("platform.robot_type", p.robotType);
+  r.get("platform.api_level", p.apiLevel);
+  r.get("platform.trash_slot", p.tipWasteSlot);
+  r.get("platform.channel_spacing_mm", p.channelSpacingMm);
+  // Reads the fields of one entry of an array of tables; the first problem
+  // goes to `r` with the file's name.
+  auto entries = [&](std::string_view key, auto &&read) {
+    const toml::array *array = root.at_path(key).as_array();
+    if (!array) {
+      r.fail(fmt::format("`{}` is missing in {}", key, path));
+      return;
+    }
+    for (const toml::node &node : *array) {
+      const toml::table *entry = node.as_table();
+      if (!entry) {
+        r.fail(fmt::format("every `[[{}]]` entry in {} must be a table", key, path));
+        continue;
+      }
+      Reader er(*entry, fmt::format("[[{}]] of {}", key, path));
+      read(er);
+      if (!er.error().empty())
+        r.fail(er.error());
+    }
+  };
+  p.channels = 0;
+  p.tipCapacityUl = 0;
+  entries("pipettes", [&](Reader &er) {
+    Pipette pipette;
+    er.get("name", pipette.name);
+    er.get("label", pipette.label);
+    er.get("channels", pipette.channels);
+    er.get("min_ul", pipette.minUl);
+    er.get("max_ul", pipette.maxUl);
+    er.get("tip_rack", pipette.tipRack);
+    p.channels = std::max(p.channels, pipette.channels);
+    p.tipCapacityUl = std::max(p.tipCapacityUl, pipette.maxUl);
+    p.pipettes.push_back(std::move(pipette));
+  });
+  entries("plates", [&](Reader &er) {
+    Labware plate;
+    readPlate(er, {"type", "rows", "cols", "pitch_mm", "capacity_ul"}, path, plate);
+    er.get("load_name", plate.loadName);
+    er.get("multichannel", plate.multichannel);
+    p.labware[plate.name] = plate;
+  });
+
+  // The reservoir's columns are its positions: one row of `wells`.
+  r.get("reservoir.load_name", p.reservoirLoadName);
+  p.reservoirRows = 1;
+  r.get("reservoir.wells", p.reservoirCols);
+  r.get("reservoir.capacity_ml", p.reservoirCapacityMl);
+  r.get("reservoir.dead_volume_ml", p.reservoirDeadMl);
+  p.reservoirMaxChannels = p.channels;
+  r.get("large_reservoir.load_name", p.largeReservoir.loadName);
+  r.get("large_reservoir.capacity_ml", p.largeReservoir.capacityUl);
+  r.get("large_reservoir.dead_volume_ml", p.largeReservoir.deadUl);
+  p.largeReservoir.capacityUl *= 1000;
+  p.largeReservoir.deadUl *= 1000;
+  r.get("tube_rack.load_name", p.tubeRack.loadName);
+  r.get("tube_rack.tubes", p.tubeRack.wells);
+  r.get("tube_rack.capacity_ul", p.tubeRack.capacityUl);
+  r.get("tube_rack.dead_volume_ul", p.tubeRack.deadUl);
+  r.get("liquid_waste.load_name", p.solutionWasteLoadName);
+  r.get("liquid_waste.capacity_ml", p.solutionWasteMl);
+
+  // The heater-shaker heats and shakes at once; the plate stands on it,
+  // as on the temperature module, in the plate's slot.
+  r.get("deck.plate_slot", p.samplePlateSlot);
+  r.get("heater_shaker.load_name", p.heaterModule);
+  r.get("heater_shaker.adapter", p.heaterAdapter);
+  r.get("heater_shaker.min_celsius", p.heaterMinCelsius);
+  r.get("heater_shaker.max_celsius", p.heaterMaxCelsius);
+  r.get("heater_shaker.min_rpm", p.shakerMinRpm);
+  r.get("heater_shaker.max_rpm", p.shakerMaxRpm);
+  p.shakerModule = p.heaterModule;
+  p.heaterSlot = p.shakerSlot = p.samplePlateSlot;
+  p.shakerHeated = true;
+  r.get("temperature_module.load_name", p.coolerModule);
+  r.get("temperature_module.adapter", p.coolerAdapter);
+  r.get("temperature_module.min_celsius", p.coolerMinCelsius);
+  r.get("temperature_module.max_celsius", p.coolerMaxCelsius);
+
+  if (const toml::array *slots = root.at_path("deck.slots").as_array())
+    for (const toml::node &slot : *slots)
+      if (auto id = slot.value<std::string>())
+        p.freeSlots.push_back(*id);
+  if (p.pipettes.empty() || p.labware.empty() || p.freeSlots.empty())
+    r.fail(fmt::format("{} lists no pipettes, plates or deck slots", path));
+}
+
+/// The description file of `name`; empty when there is none.
+std::string platformFile(const std::string &name, const std::string &stdlibDir,
+                         PlatformLookup lookup) {
+  std::string top = stdlibDir + "/platforms/" + name + ".toml";
+  if (std::filesystem::exists(top))
+    return top;
+  if (lookup == PlatformLookup::Script)
+    return {};
+  std::error_code error;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(stdlibDir + "/platforms", error))
+    if (entry.is_directory() && std::filesystem::exists(entry.path() / (name + ".toml")))
+      return (entry.path() / (name + ".toml")).string();
+  return {};
+}
+
+} // namespace
+
+std::optional<Platform> loadPlatform(const std::string &name,
+                                     const std::string &stdlibDir,
+                                     DiagnosticEngine &diags, SourceLoc useLoc,
+                                     PlatformLookup lookup) {
+  std::string path = platformFile(name, stdlibDir, lookup);
+  if (path.empty()) {
+    std::vector<std::string> known = availablePlatforms(stdlibDir);
+    std::string list;
+    for (const std::string &k : known)
+      list += (list.empty() ? "" : ", ") + k;
+    auto diag = diags.report(DiagId::UnknownPlatform, useLoc, name,
+                             list.empty() ? "none in " + stdlibDir : list);
+    if (std::string guess = closestMatch(name, known); !guess.empty())
+      diag.suggest(guess);
+    return std::nullopt;
+  }
+  std::string parseError;
+  std::optional<toml::table> table = parseFile(path, parseError);
+  if (!table) {
+    diags.report(DiagId::MalformedPlatform, useLoc, parseError);
+    return std::nullopt;
+  }
+
+  Platform p;
+  Reader r(*table, path);
+  readCommon(r, p);
+  p.backend = "bioforge1";
+  r.get("platform.backend", p.backend, false);
+  if (p.backend == "bioforge1")
+    readBioForge1(*table, path, stdlibDir, r, p);
+  else if (p.backend == "ot2")
+    readOpentrons(*table, path, r, p);
+  else
+    r.fail(fmt::format("`platform.backend` in {} is `{}`; the backends are bioforge1 and ot2",
+                       path, p.backend));
   if (!r.error().empty()) {
     diags.report(DiagId::MalformedPlatform, useLoc, r.error());
     return std::nullopt;

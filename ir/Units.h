@@ -105,6 +105,13 @@ struct Quantity {
   friend bool operator==(const Quantity &, const Quantity &) = default;
 };
 
+/// Values within this much of a limit count as on it, wherever quantities
+/// are compared (a well's capacity, a range, a remaining volume): canonical
+/// values are snapped to 12 digits, far finer than any device resolution,
+/// so 0.1 + 0.2 µL fills a 0.3 µL well exactly. One constant, so that the
+/// passes, the backends and the twin agree on what "on the limit" means.
+inline constexpr double kQuantitySlack = 1e-9;
+
 /// Shortest round-trip decimal for a value: 37.5, 0.1, 1e-05 never appear
 /// as 37.500000 or 0.1000000001 in dumps and messages.
 std::string formatNumber(double value);

@@ -25,11 +25,9 @@ std::vector<double> reservoirNeedsUl(const ir::Module &module) {
 
 namespace {
 
-constexpr double kSlack = 1e-9;
-
 /// Rounds up to 0.1 mL; the slack keeps 24.5 from becoming 24.6 through
 /// binary noise, the final round() keeps 7.1 from printing 7.1000000001.
-double roundUpTenth(double ml) { return std::round(std::ceil(ml * 10 - kSlack)) / 10; }
+double roundUpTenth(double ml) { return std::round(std::ceil(ml * 10 - kQuantitySlack)) / 10; }
 
 std::string ml(double value) {
   return fmt::format("{}", Quantity{std::round(value * 1e6) / 1e6, Unit::MilliLiter});
@@ -59,7 +57,7 @@ public:
       if (!liquid.pipettedByInstrument && need <= 0)
         continue;
       unsigned positions =
-          std::max(1u, static_cast<unsigned>(std::ceil(need / (capacity - dead) - kSlack)));
+          std::max(1u, static_cast<unsigned>(std::ceil(need / (capacity - dead) - kQuantitySlack)));
       requests.push_back({liquid.id, need, positions});
       checkDeclared(liquid, need, positions, dead);
     }
@@ -162,7 +160,7 @@ private:
       return;
     double declaredMl = liquid.declaredVolume->value / 1000;
     double required = needMl + positions * dead;
-    if (declaredMl >= required - kSlack)
+    if (declaredMl >= required - kQuantitySlack)
       return;
     double loadAtLeast = positions * roundUpTenth(needMl / positions + dead);
     context_.diags

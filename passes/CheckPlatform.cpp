@@ -13,16 +13,10 @@
 namespace plate {
 
 double wellCapacityUl(const ir::Module &module, const Platform &platform) {
-  if (const Labware *labware = platform.findLabware(module.plateType))
-    return labware->wellCapacityUl;
-  return module.wellCapacityUl;
+  return platform.wellCapacityUl(module.plateType).value_or(module.wellCapacityUl);
 }
 
 namespace {
-
-// Values within this much of a limit count as on it: canonical values are
-// snapped to 12 digits, far finer than any device resolution.
-constexpr double kSlack = 1e-9;
 
 std::string celsius(double value) { return formatNumber(value) + " °C"; }
 
@@ -53,29 +47,42 @@ private:
 
   void checkTemperature(const Quantity &temperature) {
     double value = temperature.value;
-    if (value < platform_.roomTempMinCelsius - kSlack) {
-      report(DiagId::Cooling, fmt::format("{}", temperature),
-             celsius(platform_.ambientCelsius), platform_.name);
+    if (value < platform_.roomTempMinCelsius - kQuantitySlack) {
+      if (platform_.coolerModule.empty()) {
+        report(DiagId::Cooling, fmt::format("{}", temperature),
+               celsius(platform_.ambientCelsius), platform_.name);
+        return;
+      }
+      if (value < platform_.coolerMinCelsius - kQuantitySlack)
+        report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", temperature),
+               fmt::format("`{}`", platform_.coolerModule),
+               formatNumber(platform_.coolerMinCelsius),
+               celsius(platform_.coolerMaxCelsius));
       return;
     }
-    if (value <= platform_.roomTempMaxCelsius + kSlack)
+    if (value <= platform_.roomTempMaxCelsius + kQuantitySlack)
       return; // room temperature: no device
     if (platform_.heaterModule.empty() ||
         platform_.heaterMaxCelsius <= platform_.roomTempMaxCelsius) {
       report(DiagId::NoHeater, temperature, platform_.name);
       return;
     }
-    if (value > platform_.heaterMaxCelsius + kSlack)
+    // Between room temperature and a heater that starts higher (the OT-2's
+    // heater-shaker, from 37 °C) a cooler that also warms holds it.
+    bool coolerHolds = !platform_.coolerModule.empty() &&
+                       value <= platform_.coolerMaxCelsius + kQuantitySlack;
+    if (value > platform_.heaterMaxCelsius + kQuantitySlack ||
+        (value < platform_.heaterMinCelsius - kQuantitySlack && !coolerHolds))
       report(DiagId::OutOfRange, "incubation temperature",
              fmt::format("{}", temperature),
              fmt::format("heating plate `{}`", platform_.heaterModule),
-             formatNumber(platform_.roomTempMaxCelsius),
+             formatNumber(platform_.heaterMinCelsius),
              celsius(platform_.heaterMaxCelsius));
   }
 
   void checkSpeed(const Quantity &speed, std::string_view what) {
-    if (speed.value < platform_.shakerMinRpm - kSlack ||
-        speed.value > platform_.shakerMaxRpm + kSlack)
+    if (speed.value < platform_.shakerMinRpm - kQuantitySlack ||
+        speed.value > platform_.shakerMaxRpm + kQuantitySlack)
       report(DiagId::OutOfRange, what, fmt::format("{}", speed),
              fmt::format("shaker `{}`", platform_.shakerModule),
              formatNumber(platform_.shakerMinRpm),
@@ -90,10 +97,10 @@ private:
   /// draws its whole volume into the tip at once (`inOneTip`).
   void checkVolume(const Quantity &volume, std::optional<Well> firstWell, bool fillsWell,
                    bool inOneTip = false) {
-    if (inOneTip && volume.value > platform_.tipCapacityUl + kSlack)
+    if (inOneTip && volume.value > platform_.tipCapacityUl + kQuantitySlack)
       report(DiagId::TipOverflow, fmt::format("{}", volume),
              fmt::format("{}", Quantity::microliters(platform_.tipCapacityUl)));
-    if (fillsWell && firstWell && volume.value > wellCapacity_ + kSlack)
+    if (fillsWell && firstWell && volume.value > wellCapacity_ + kQuantitySlack)
       report(DiagId::WellOverflow, firstWell->name(), fmt::format("{}", volume),
              module_.plateType, fmt::format("{}", Quantity::microliters(wellCapacity_)));
   }
@@ -127,7 +134,7 @@ private:
     if (!op.shaking)
       return;
     checkSpeed(*op.shaking, "shaking speed");
-    if (op.temperature.value > platform_.roomTempMaxCelsius + kSlack &&
+    if (op.temperature.value > platform_.roomTempMaxCelsius + kQuantitySlack &&
         !platform_.shakerHeated)
       report(DiagId::NoHeatedShaker, op.temperature, platform_.shakerModule, platform_.name);
   }
@@ -152,10 +159,7 @@ private:
   }
   void checkFilter(const Quantity &wavelength) {
     const std::vector<double> &filters = platform_.readerFiltersNm;
-    bool found = std::any_of(filters.begin(), filters.end(), [&](double filter) {
-      return std::fabs(filter - wavelength.value) <= kSlack;
-    });
-    if (found)
+    if (platform_.hasFilter(wavelength.value))
       return;
     std::string list;
     for (double filter : filters)

@@ -1,9 +1,10 @@
 //===- LowerPipetting.h - Pipetting steps to head commands ---------------===//
 //
 // `lower-pipetting` replaces every INSTRUMENT dispense, aspirate, wash, mix
-// and transfer by LH commands (PickTips, Aspirate, Dispense, Mix,
-// ReturnTips, DropTips) and PT.SwapTipRack, and sets module.tipsUsed and
-// module.tipRacksUsed. MANUAL ops are left alone.
+// and transfer by commands of the platform's liquid handler (PickTips,
+// Aspirate, Dispense, Mix, ReturnTips, DropTips) and its tip swapper's
+// SwapTipRack, and sets module.tipsUsed and module.tipRacksUsed. MANUAL
+// ops are left alone.
 //
 // Preconditions (run after):
 //  - normalize-units: every quantity canonical (µL, s);

@@ -163,7 +163,8 @@ private:
       if (places.count(slot.id))
         free += (free.empty() ? "" : ", ") + slotName(slot.id);
     text += fmt::format("  [ ] nothing on {}\n", free);
-    text += fmt::format("  [ ] {} off\n", slotName(platform_.heaterSlot));
+    if (!platform_.heaterModule.empty()) // a robot without a heater has none to check
+      text += fmt::format("  [ ] {} off\n", slotName(platform_.heaterSlot));
     return text + "confirm when all of the above is done";
   }
 

@@ -3,7 +3,8 @@
 // `operator-checklist` is the last pass. The robot can only start once a
 // person has done the leading `<MANUAL>` steps, loaded the reservoir and
 // set up the deck, and it must wait for a MANUAL section in the middle of
-// a run; each becomes one SYS.Prompt (dev.prompt) the operator confirms:
+// a run; each becomes one Prompt of the platform's system module
+// (dev.prompt) the operator confirms:
 //
 //  - before the first robot command, always (deck set-up and the loading
 //    plan are needed by every run): a set-up checklist of the MANUAL steps

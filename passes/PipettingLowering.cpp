@@ -24,7 +24,7 @@
 namespace plate::lowering {
 namespace {
 
-constexpr double kEpsilon = 1e-9;
+constexpr double kEpsilon = kQuantitySlack;
 
 /// Column-major index of a well in a plate of the largest shape; -1 for a
 /// position off every plate.

@@ -6,19 +6,22 @@
 // high-level ops:
 //
 //  - pipetting device ops on the plate: plate to the sample slot, lid off;
-//  - incubate: RT -> one SYS.Wait of its duration where the plate stands;
-//    above room temperature -> HP.SetTemperature (unless already set), plate
-//    to the heater slot, Wait, HP.Off once no later incubation needs heat;
-//    `shaking` -> plate to the shaker, one SHK.Shake of the duration (the
-//    shake is the incubation; no separate Wait). Lid on unless `lid off`;
-//    `dark` forces it on;
-//  - shake -> plate to the shaker, SHK.Shake; magnet -> plate to the
-//    magnet slot, SYS.Wait;
-//  - read absorbance -> plate to the reader (e.g. PT to A1, then PL to A3),
-//    lid off, RDR.ReadAbsorbance of the wells in column-major order (all
-//    layout wells when the step names none);
-//  - wait -> SYS.Wait; pause -> SYS.Prompt; note and analyze stay (host
-//    ops, no command);
+// Every module, slot and route comes from the Platform (its heater, shaker,
+// reader and system modules as the description names them):
+//
+//  - incubate: RT -> one system Wait of its duration where the plate
+//    stands; above room temperature -> the heater's SetTemperature (unless
+//    already set), plate to the heater slot, Wait, the heater's Off once no
+//    later incubation needs heat; `shaking` -> plate to the shaker, one
+//    Shake of the duration (the shake is the incubation; no separate
+//    Wait). Lid on unless `lid off`; `dark` forces it on;
+//  - shake -> plate to the shaker, Shake; magnet -> plate to the magnet
+//    slot, Wait;
+//  - read absorbance -> plate to the reader (along the routes, e.g. two
+//    movers), lid off, the reader's ReadAbsorbance of the wells in
+//    column-major order (all layout wells when the step names none);
+//  - wait -> Wait; pause -> Prompt; note and analyze stay (host ops, no
+//    command);
 //  - MANUAL ops stay as they are; operator-checklist
 //    (passes/OperatorChecklist.h) puts the prompts that ask for them.
 //

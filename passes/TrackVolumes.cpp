@@ -12,9 +12,6 @@
 namespace plate {
 namespace {
 
-// Volumes within this much of a limit count as on it.
-constexpr double kSlack = 1e-9;
-
 /// Volumes for messages and for resolved amounts, rounded to 1e-6 µL so
 /// that sums of decimals (0.1 + 0.2) print as the user wrote them.
 Quantity microliters(double value) {
@@ -93,7 +90,7 @@ private:
     lastFill_[index(well)] = op_;
     for (ir::LiquidId liquid : liquids)
       addLiquid(state, liquid);
-    if (state.volumeUl > capacity_ + kSlack) {
+    if (state.volumeUl > capacity_ + kQuantitySlack) {
       if (overflow.count++ == 0)
         overflow.args = {well.name(), show(state.volumeUl), module_.plateType,
                          show(capacity_)};
@@ -104,13 +101,13 @@ private:
   /// Takes `volume` from a well; records taking more than it holds.
   void take(Well well, double volume, Findings &shortfall) {
     WellState &state = at(well);
-    if (volume > state.volumeUl + kSlack) {
+    if (volume > state.volumeUl + kQuantitySlack) {
       if (shortfall.count++ == 0)
         shortfall.args = {show(volume), well.name(), show(state.volumeUl)};
       volume = state.volumeUl;
     }
     state.volumeUl -= volume;
-    if (state.volumeUl <= kSlack)
+    if (state.volumeUl <= kQuantitySlack)
       empty(state);
   }
 
@@ -126,12 +123,12 @@ private:
   /// that overflows, not at the well where it happened to cross the line.
   void checkWaste() {
     double limitUl = context_.platform.solutionWasteMl * 1000;
-    if (wasteReported_ || wasteUl_ <= limitUl + kSlack)
+    if (wasteReported_ || wasteUl_ <= limitUl + kQuantitySlack)
       return;
     wasteReported_ = true;
     context_.diags
         .report(DiagId::WasteOverflow, op_->loc,
-                fmt::format("{} mL", formatNumber(std::ceil(wasteUl_ / 100 - kSlack) / 10)),
+                fmt::format("{} mL", formatNumber(std::ceil(wasteUl_ / 100 - kQuantitySlack) / 10)),
                 fmt::format("{} mL", formatNumber(context_.platform.solutionWasteMl)))
         .step(op_->step)
         .note(op_->loc, "the aspirations and washes up to this step fill it; empty the "
@@ -163,7 +160,7 @@ private:
                                       [&](ir::LiquidId id) {
                                         return module_.liquid(id).role != ir::LiquidRole::Reagent;
                                       });
-      if (state.volumeUl > kSlack && (readLater.contains(wellAt(i)) || layoutLiquid))
+      if (state.volumeUl > kQuantitySlack && (readLater.contains(wellAt(i)) || layoutLiquid))
         leftOut.insert(wellAt(i));
     }
     leftOut.subtract(module_.layoutWells());
@@ -251,7 +248,7 @@ private:
         continue;
       }
       WellState &state = at(well);
-      if (state.volumeUl <= kSlack) {
+      if (state.volumeUl <= kQuantitySlack) {
         if (lastFill_[index(well)]) {
           if (emptied.count++ == 0)
             emptied.args = {well.name()};
@@ -273,7 +270,7 @@ private:
     op.emptied.clear();
     for (Well well : op.wells.columnMajor()) {
       WellState &state = at(well);
-      if (state.volumeUl > kSlack)
+      if (state.volumeUl > kQuantitySlack)
         op.emptied.push_back({well, microliters(state.volumeUl)});
       toWaste(state.volumeUl + op.volume.value * op.cycles);
       empty(state);
@@ -287,7 +284,7 @@ private:
 
   void checkMix(Well well, double volume, Findings &shortfall) {
     const WellState &state = at(well);
-    if (volume > state.volumeUl + kSlack && shortfall.count++ == 0)
+    if (volume > state.volumeUl + kQuantitySlack && shortfall.count++ == 0)
       shortfall.args = {show(volume), well.name(), show(state.volumeUl)};
   }
 
@@ -307,7 +304,7 @@ private:
       double before = at(from).volumeUl;
       take(from, op.volume.value, shortfall);
       double taken = before - at(from).volumeUl;
-      if (taken > kSlack)
+      if (taken > kQuantitySlack)
         fill(to, taken, moved, overflow);
     }
     flush(shortfall);

@@ -23,8 +23,6 @@ namespace plate::ot2 {
 
 namespace {
 
-constexpr double kSlack = 1e-9;
-
 std::string number(double value) { return formatNumber(std::round(value * 1e6) / 1e6); }
 
 /// A Python string literal.
@@ -89,10 +87,10 @@ struct Unit {
 
 class Emitter {
 public:
-  Emitter(const ir::Module &module, const Ot2Platform &platform, const SourceManager &sources,
+  Emitter(const ir::Module &module, const Platform &platform, const SourceManager &sources,
           DiagnosticEngine &diags, const EmitOptions &options)
-      : module_(module), platform_(platform), sources_(sources), diags_(diags),
-        options_(options) {}
+      : module_(module), platform_(platform), reservoir_(platform.reservoir()),
+        sources_(sources), diags_(diags), options_(options) {}
 
   std::optional<std::string> run();
 
@@ -164,11 +162,12 @@ private:
   }
 
   const ir::Module &module_;
-  const Ot2Platform &platform_;
+  const Platform &platform_;
+  const Container reservoir_;
   const SourceManager &sources_;
   DiagnosticEngine &diags_;
   const EmitOptions &options_;
-  const PlateLabware *plate_ = nullptr;
+  const Labware *plate_ = nullptr;
 
   bool planning_ = true;
   const ir::Op *op_ = nullptr;
@@ -176,8 +175,6 @@ private:
   std::vector<Mounted> mounted_;
   std::map<ir::LiquidId, Source> sourcesByLiquid_;
   std::vector<ir::LiquidId> sourceOrder_;
-  double wasteUl_ = 0;
-  bool wasteReported_ = false;
   bool needsHeaterShaker_ = false;
   /// The plate sits on the temperature module for the whole run: the
   /// script keeps it below the heater-shaker's range and never shakes it
@@ -236,7 +233,8 @@ Mounted *Emitter::pipetteFor(double volumeUl, bool column) {
   for (Mounted &candidate : mounted_) {
     if (candidate.multi() != column)
       continue;
-    if (volumeUl < candidate.pipette->minUl - kSlack || volumeUl > candidate.pipette->maxUl + kSlack)
+    if (volumeUl < candidate.pipette->minUl - kQuantitySlack ||
+        volumeUl > candidate.pipette->maxUl + kQuantitySlack)
       continue;
     // The largest pipette that takes the volume: fewer trips, and the
     // P300 is the one every OT-2 has.
@@ -256,8 +254,8 @@ std::vector<Unit> Emitter::unitsOf(const std::vector<Well> &wells, double volume
     // Planning asks for the 8-channel; emitting uses it only if mounted.
     bool mountedMulti = false;
     for (const Mounted &candidate : mounted_)
-      mountedMulti |= candidate.multi() && volumeUl >= candidate.pipette->minUl - kSlack &&
-                      volumeUl <= candidate.pipette->maxUl + kSlack;
+      mountedMulti |= candidate.multi() && volumeUl >= candidate.pipette->minUl - kQuantitySlack &&
+                      volumeUl <= candidate.pipette->maxUl + kQuantitySlack;
     multi = mountedMulti;
   }
   WellSet set;
@@ -295,11 +293,12 @@ std::string Emitter::draw(ir::LiquidId liquid, double ul, const Mounted &pipette
     source.needUl += total;
     return "source";
   }
-  const Container &kind = source.kind == SourceKind::Column  ? platform_.reservoir
+  const Container &kind = source.kind == SourceKind::Column  ? reservoir_
                           : source.kind == SourceKind::Large ? platform_.largeReservoir
                                                              : platform_.tubeRack;
   double usable = kind.capacityUl - kind.deadUl;
-  if (source.containers.empty() || source.containers.back().drawnUl + total > usable + kSlack) {
+  if (source.containers.empty() ||
+      source.containers.back().drawnUl + total > usable + kQuantitySlack) {
     SourceContainer container;
     switch (source.kind) {
     case SourceKind::Column: {
@@ -345,9 +344,9 @@ double Emitter::largestTrip(bool column) const {
 
 unsigned Emitter::tripsFor(double volumeUl) const {
   double largest = std::max(largestTrip(false), largestTrip(true));
-  if (largest <= 0 || volumeUl <= largest + kSlack)
+  if (largest <= 0 || volumeUl <= largest + kQuantitySlack)
     return 1;
-  return static_cast<unsigned>(std::ceil(volumeUl / largest - kSlack));
+  return static_cast<unsigned>(std::ceil(volumeUl / largest - kQuantitySlack));
 }
 
 std::optional<Emitter::PipetteUnits> Emitter::byPipette(const std::vector<Unit> &units,
@@ -384,7 +383,7 @@ void Emitter::fillFromAbove(Mounted &pipette, ir::LiquidId liquid, double volume
     return;
   }
   size_t perTrip = std::max<size_t>(
-      1, static_cast<size_t>(std::floor(pipette.pipette->maxUl / volume + kSlack)));
+      1, static_cast<size_t>(std::floor(pipette.pipette->maxUl / volume + kQuantitySlack)));
   for (size_t at = 0; at < units.size(); at += perTrip) {
     size_t count = std::min(perTrip, units.size() - at);
     call(fmt::format("{}.aspirate({}, {})", pipette.var, number(volume * count),
@@ -452,7 +451,7 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
   std::map<Well, double> amountOf;
   std::vector<Well> wells;
   for (const ir::WellAmount &amount : amounts)
-    if (amount.volume.value > kSlack) {
+    if (amount.volume.value > kQuantitySlack) {
       amountOf[amount.well] = amount.volume.value;
       wells.push_back(amount.well);
     }
@@ -463,7 +462,7 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
     bool same = true;
     if (unit.column)
       for (uint8_t row = 1; row <= 8; ++row)
-        same &= std::abs(amountOf[Well{row, unit.well.col}] - amountOf[unit.well]) < 1e-9;
+        same &= std::abs(amountOf[Well{row, unit.well.col}] - amountOf[unit.well]) < kQuantitySlack;
     if (same || !unit.column) {
       units.push_back(unit);
       continue;
@@ -481,7 +480,6 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
              platform_.robotType, pipetteRanges());
       return;
     }
-    wasteUl_ += amount * pipette->pipette->channels;
     std::string key = fmt::format("{}:{}", pipette->var, unit.well.name());
     if (reuse) {
       if (!holding[pipette])
@@ -495,7 +493,7 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
         (*parked)[key] = tip;
       call(fmt::format("{}.pick_up_tip({})", pipette->var, tip));
     }
-    for (double left = amount; left > kSlack;) {
+    for (double left = amount; left > kQuantitySlack;) {
       double trip = std::min(left, pipette->pipette->maxUl);
       call(fmt::format("{}.aspirate({}, {})", pipette->var, number(trip), target(unit)));
       call(fmt::format("{}.dispense({}, {})", pipette->var, number(trip), wasteTop()));
@@ -507,11 +505,6 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
   for (auto &[pipette, holds] : holding)
     if (holds)
       call(fmt::format("{}.drop_tip()", pipette->var));
-  if (wasteUl_ > platform_.liquidWaste.capacityUl + kSlack && !wasteReported_) {
-    wasteReported_ = true;
-    report(DiagId::WasteOverflow, fmt::format("{}", Quantity::microliters(wasteUl_)),
-           fmt::format("{} µL", number(platform_.liquidWaste.capacityUl)));
-  }
 }
 
 void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
@@ -602,10 +595,10 @@ void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
 
 void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
   double celsius = incubate.temperature.value;
-  bool heated = celsius > platform_.roomTempMaxCelsius + kSlack;
-  bool cooled = celsius < platform_.roomTempMinCelsius - kSlack;
-  const HeaterShaker &heaterShaker = platform_.heaterShaker;
-  if (!onTemperatureModule_ && (cooled || (heated && celsius < heaterShaker.minCelsius - kSlack))) {
+  bool heated = celsius > platform_.roomTempMaxCelsius + kQuantitySlack;
+  bool cooled = celsius < platform_.roomTempMinCelsius - kQuantitySlack;
+  if (!onTemperatureModule_ &&
+      (cooled || (heated && celsius < platform_.heaterMinCelsius - kQuantitySlack))) {
     // Only reached when the script also shakes (choosePlateHolder): the
     // plate stays on the heater-shaker, which cannot hold this temperature.
     lacking(fmt::format("an incubation at {} in a script that shakes", incubate.temperature),
@@ -615,14 +608,14 @@ void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
             fmt::format("line {}: incubate the plate at {} for {} s off the deck, put it back in "
                         "slot {}, then resume",
                         op_->loc.line, incubate.temperature, number(incubate.time.value),
-                        platform_.plateSlot));
+                        platform_.samplePlateSlot));
     return;
   }
   bool lid = incubate.lidOn || incubate.dark;
   if (lid)
     lacking("an incubation with the lid on", "lid handling",
             fmt::format("line {}: put the lid on the plate in slot {}{}, then resume",
-                        op_->loc.line, platform_.plateSlot,
+                        op_->loc.line, platform_.samplePlateSlot,
                         incubate.dark ? " and keep it out of the light" : ""),
             false);
   if (onTemperatureModule_ && (heated || cooled))
@@ -632,20 +625,22 @@ void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
   if (lid && options_.manualFallback) // without it, the error is reported once, above
     lacking("an incubation with the lid on", "lid handling",
             fmt::format("line {}: take the lid off the plate in slot {}, then resume",
-                        op_->loc.line, platform_.plateSlot),
+                        op_->loc.line, platform_.samplePlateSlot),
             false);
 }
 
 void Emitter::holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated) {
-  const HeaterShaker &module = platform_.heaterShaker;
+  const Platform &module = platform_;
   double celsius = incubate.temperature.value;
-  if (heated && celsius > module.maxCelsius + kSlack)
+  if (heated && celsius > module.heaterMaxCelsius + kQuantitySlack)
     report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", incubate.temperature),
-           "heater-shaker", number(module.minCelsius), fmt::format("{} °C", number(module.maxCelsius)));
-  if (incubate.shaking && (incubate.shaking->value < module.minRpm - kSlack ||
-                           incubate.shaking->value > module.maxRpm + kSlack))
+           "heater-shaker", number(module.heaterMinCelsius),
+           fmt::format("{} °C", number(module.heaterMaxCelsius)));
+  if (incubate.shaking && (incubate.shaking->value < module.shakerMinRpm - kQuantitySlack ||
+                           incubate.shaking->value > module.shakerMaxRpm + kQuantitySlack))
     report(DiagId::OutOfRange, "shaking speed", fmt::format("{}", *incubate.shaking),
-           "heater-shaker", number(module.minRpm), fmt::format("{} rpm", number(module.maxRpm)));
+           "heater-shaker", number(module.shakerMinRpm),
+           fmt::format("{} rpm", number(module.shakerMaxRpm)));
   needsHeaterShaker_ |= heated || incubate.shaking.has_value();
   if (heated)
     call(fmt::format("heater_shaker.set_and_wait_for_temperature({})", number(celsius)));
@@ -660,12 +655,12 @@ void Emitter::holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated) {
 }
 
 void Emitter::holdOnTemperatureModule(const ir::IncubateOp &incubate) {
-  const TemperatureModule &module = platform_.temperatureModule;
   double celsius = incubate.temperature.value;
-  if (celsius < module.minCelsius - kSlack || celsius > module.maxCelsius + kSlack)
+  if (celsius < platform_.coolerMinCelsius - kQuantitySlack ||
+      celsius > platform_.coolerMaxCelsius + kQuantitySlack)
     report(DiagId::OutOfRange, "incubation temperature", fmt::format("{}", incubate.temperature),
-           "temperature module", number(module.minCelsius),
-           fmt::format("{} °C", number(module.maxCelsius)));
+           "temperature module", number(platform_.coolerMinCelsius),
+           fmt::format("{} °C", number(platform_.coolerMaxCelsius)));
   call(fmt::format("temperature_module.set_temperature({})", number(celsius)));
   call(fmt::format("protocol.delay(seconds={})", number(incubate.time.value)));
   call("temperature_module.deactivate()");
@@ -681,19 +676,19 @@ void Emitter::choosePlateHolder() {
     if (const auto *incubate = op.as<ir::IncubateOp>()) {
       double celsius = incubate->temperature.value;
       shakes |= incubate->shaking.has_value();
-      bool offRoom = celsius < platform_.roomTempMinCelsius - kSlack ||
-                     celsius > platform_.roomTempMaxCelsius + kSlack;
-      belowHeaterShaker |= offRoom && celsius < platform_.heaterShaker.minCelsius - kSlack;
+      bool offRoom = celsius < platform_.roomTempMinCelsius - kQuantitySlack ||
+                     celsius > platform_.roomTempMaxCelsius + kQuantitySlack;
+      belowHeaterShaker |= offRoom && celsius < platform_.heaterMinCelsius - kQuantitySlack;
     }
   }
   onTemperatureModule_ = belowHeaterShaker && !shakes;
 }
 
 void Emitter::emitShake(const ir::ShakeOp &shake) {
-  const HeaterShaker &module = platform_.heaterShaker;
-  if (shake.speed.value < module.minRpm - kSlack || shake.speed.value > module.maxRpm + kSlack)
+  if (shake.speed.value < platform_.shakerMinRpm - kQuantitySlack ||
+      shake.speed.value > platform_.shakerMaxRpm + kQuantitySlack)
     report(DiagId::OutOfRange, "shaking speed", fmt::format("{}", shake.speed), "heater-shaker",
-           number(module.minRpm), fmt::format("{} rpm", number(module.maxRpm)));
+           number(platform_.shakerMinRpm), fmt::format("{} rpm", number(platform_.shakerMaxRpm)));
   needsHeaterShaker_ = true;
   call(fmt::format("heater_shaker.set_and_wait_for_shake_speed({})", number(shake.speed.value)));
   call(fmt::format("protocol.delay(seconds={})", number(shake.time.value)));
@@ -755,7 +750,7 @@ void Emitter::emitOp(const ir::Op &op) {
           lacking("`magnet`", "a magnetic module",
                   fmt::format("line {}: hold the plate on a magnet for {} s, put it back in "
                               "slot {}, then resume",
-                              op.loc.line, number(payload.time.value), platform_.plateSlot));
+                              op.loc.line, number(payload.time.value), platform_.samplePlateSlot));
         } else if constexpr (std::is_same_v<T, ir::ReadAbsorbanceOp>) {
           std::string reference =
               payload.reference ? fmt::format(" with reference {} nm", number(payload.reference->value))
@@ -764,7 +759,7 @@ void Emitter::emitOp(const ir::Op &op) {
                   fmt::format("line {}: read absorbance at {} nm{} of wells {} on your plate "
                               "reader (lid off), put the plate back in slot {}, then resume",
                               op.loc.line, number(payload.wavelength.value), reference,
-                              module_.readWells(payload.wells).str(), platform_.plateSlot));
+                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot));
         } else if constexpr (std::is_same_v<T, ir::ReadFluorescenceOp>) {
           lacking("`read fluorescence`", "a plate reader",
                   fmt::format("line {}: read fluorescence (excitation {} nm, emission {} nm) of "
@@ -772,7 +767,7 @@ void Emitter::emitOp(const ir::Op &op) {
                               "then resume",
                               op.loc.line, number(payload.excitation.value),
                               number(payload.emission.value),
-                              module_.readWells(payload.wells).str(), platform_.plateSlot));
+                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot));
         } else if constexpr (std::is_same_v<T, ir::AnalyzeOp>) {
           comment(fmt::format("{}: the analysis is done on the reader's data, not by the robot",
                               lineComment()));
@@ -794,7 +789,6 @@ void Emitter::emitOp(const ir::Op &op) {
 
 void Emitter::walk() {
   body_.clear();
-  wasteUl_ = 0;
   for (size_t i = 0; i < module_.ops.size();) {
     if (module_.ops[i].manual) {
       size_t last = i;
@@ -819,7 +813,7 @@ std::string Emitter::lineOf(SourceLoc loc) const {
 /// Rounds a load up to what an operator measures: 0.1 mL, or 10 µL in a tube.
 double roundedLoad(double ul, bool tube) {
   double step = tube ? 10 : 100;
-  return std::ceil(ul / step - 1e-9) * step;
+  return std::ceil(ul / step - kQuantitySlack) * step;
 }
 
 bool Emitter::checkLoads() {
@@ -827,14 +821,14 @@ bool Emitter::checkLoads() {
   for (ir::LiquidId id : sourceOrder_) {
     const Source &source = sourcesByLiquid_.at(id);
     const ir::Liquid &liquid = module_.liquid(id);
-    const Container &kind = source.kind == SourceKind::Column  ? platform_.reservoir
+    const Container &kind = source.kind == SourceKind::Column  ? reservoir_
                             : source.kind == SourceKind::Large ? platform_.largeReservoir
                                                                : platform_.tubeRack;
     double need = 0;
     for (const SourceContainer &container : source.containers)
       need += container.drawnUl;
     double withDead = need + kind.deadUl * source.containers.size();
-    if (liquid.declaredVolume && liquid.declaredVolume->value + kSlack < withDead) {
+    if (liquid.declaredVolume && liquid.declaredVolume->value + kQuantitySlack < withDead) {
       diags_.report(DiagId::ReagentShortfall, liquid.loc, liquid.name,
                     fmt::format("{}", *liquid.declaredVolume),
                     fmt::format("{} mL", number(withDead / 1000)),
@@ -869,9 +863,9 @@ std::optional<std::string> Emitter::header() {
   };
   std::vector<Item> items;
   if (needsWaste_)
-    items.push_back({"waste", platform_.liquidWaste.loadName, "Liquid waste", false});
-  for (unsigned i = 0; i * platform_.reservoir.wells < columnsUsed_; ++i)
-    items.push_back({fmt::format("reservoir_{}", i + 1), platform_.reservoir.loadName,
+    items.push_back({"waste", platform_.solutionWasteLoadName, "Liquid waste", false});
+  for (unsigned i = 0; i * reservoir_.wells < columnsUsed_; ++i)
+    items.push_back({fmt::format("reservoir_{}", i + 1), reservoir_.loadName,
                      "Reagents", false});
   for (unsigned i = 0; i < largeUsed_; ++i)
     items.push_back({fmt::format("trough_{}", i + 1), platform_.largeReservoir.loadName,
@@ -906,22 +900,22 @@ std::optional<std::string> Emitter::header() {
   std::string plateLabel = fmt::format("Sample plate ({})", module_.plateType);
   if (onTemperatureModule_) {
     deck += fmt::format("    temperature_module = protocol.load_module({}, {})  # deck setup\n",
-                        pyString(platform_.temperatureModule.loadName),
-                        pyString(platform_.plateSlot));
+                        pyString(platform_.coolerModule),
+                        pyString(platform_.samplePlateSlot));
     deck += fmt::format("    adapter = temperature_module.load_adapter({})  # deck setup\n",
-                        pyString(platform_.temperatureModule.adapter));
+                        pyString(platform_.coolerAdapter));
     deck += fmt::format("    plate = adapter.load_labware({}, {})  # deck setup\n",
                         pyString(plate_->loadName), pyString(plateLabel));
   } else if (needsHeaterShaker_) {
     deck += fmt::format("    heater_shaker = protocol.load_module({}, {})  # deck setup\n",
-                        pyString(platform_.heaterShaker.loadName), pyString(platform_.plateSlot));
+                        pyString(platform_.heaterModule), pyString(platform_.samplePlateSlot));
     deck += fmt::format("    adapter = heater_shaker.load_adapter({})  # deck setup\n",
-                        pyString(platform_.heaterShaker.adapter));
+                        pyString(platform_.heaterAdapter));
     deck += fmt::format("    plate = adapter.load_labware({}, {})  # deck setup\n",
                         pyString(plate_->loadName), pyString(plateLabel));
   } else {
     deck += fmt::format("    plate = protocol.load_labware({}, {}, {})  # deck setup\n",
-                        pyString(plate_->loadName), pyString(platform_.plateSlot),
+                        pyString(plate_->loadName), pyString(platform_.samplePlateSlot),
                         pyString(plateLabel));
   }
   std::vector<std::string> unplaced;
@@ -969,7 +963,7 @@ std::optional<std::string> Emitter::header() {
     const Source &source = sourcesByLiquid_.at(id);
     const ir::Liquid &liquid = module_.liquid(id);
     bool tube = source.kind == SourceKind::Tube;
-    const Container &kind = source.kind == SourceKind::Column  ? platform_.reservoir
+    const Container &kind = source.kind == SourceKind::Column  ? reservoir_
                             : source.kind == SourceKind::Large ? platform_.largeReservoir
                                                                : platform_.tubeRack;
     for (const SourceContainer &container : source.containers) {
@@ -988,28 +982,11 @@ std::optional<std::string> Emitter::header() {
 }
 
 std::optional<std::string> Emitter::run() {
-  plate_ = platform_.findPlate(module_.plateType);
-  if (!plate_) {
-    std::string known;
-    for (const PlateLabware &plate : platform_.plates)
-      known += (known.empty() ? "" : ", ") + plate.type;
-    // The module keeps no location for the `plate` line: find it.
-    SourceLoc where{};
-    for (uint32_t line = 1; line <= sources_.lineCount(module_.fileId); ++line) {
-      std::string_view text = sources_.lineText(module_.fileId, line);
-      size_t at = text.find_first_not_of(" \t");
-      if (at != std::string_view::npos && text.substr(at).starts_with("plate ") &&
-          text.find(module_.plateType) != std::string_view::npos) {
-        size_t col = text.find(module_.plateType, at + 6);
-        where = {module_.fileId, line, static_cast<uint32_t>(col + 1),
-                 static_cast<uint32_t>(module_.plateType.size())};
-        break;
-      }
-    }
-    diags_.report(DiagId::NoLabwareDefinition, where,
-                  module_.plateType, platform_.robotType, known);
-    return std::nullopt;
-  }
+  // Semantic analysis checked the plate type against this platform's
+  // labware (E604 or E209 at the `plate` line).
+  plate_ = platform_.findLabware(module_.plateType);
+  PLATE_ASSERT(plate_, "ot2: the module was checked against another platform than " +
+                           platform_.name);
   choosePlateHolder();
   // Planning: every pipette available.
   for (const Pipette &pipette : platform_.pipettes) {
@@ -1046,7 +1023,7 @@ std::optional<std::string> Emitter::run() {
     const ir::Liquid &liquid = module_.liquid(id);
     if (liquid.role != ir::LiquidRole::Reagent)
       source.kind = SourceKind::Tube;
-    else if (source.needUl + platform_.reservoir.deadUl <= platform_.reservoir.capacityUl + kSlack)
+    else if (source.needUl + reservoir_.deadUl <= reservoir_.capacityUl + kQuantitySlack)
       source.kind = SourceKind::Column;
     else
       source.kind = SourceKind::Large;
@@ -1064,7 +1041,7 @@ std::optional<std::string> Emitter::run() {
 
 } // namespace
 
-std::optional<std::string> emitProtocol(const ir::Module &module, const Ot2Platform &platform,
+std::optional<std::string> emitProtocol(const ir::Module &module, const Platform &platform,
                                         const SourceManager &sources, DiagnosticEngine &diags,
                                         const EmitOptions &options) {
   Emitter emitter(module, platform, sources, diags, options);

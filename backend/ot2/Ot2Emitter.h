@@ -4,8 +4,10 @@
 // Protocol API that does what the script says on an OT-2: the same layout,
 // volumes, tip policies and order as on BioForge-1 (docs/porting.md).
 //
-// Input: the module after normalize-units and track-volumes (canonical
-// quantities; `aspirate all` and the emptying of a wash resolved). The
+// Input: the module after normalize-units and track-volumes, run on the
+// OT-2's Platform (stdlib/platforms/opentrons/ot2.toml): canonical
+// quantities; `aspirate all` and the emptying of a wash resolved; wells and
+// the liquid waste checked against the OT-2's labware. The
 // BioForge-1 lowering passes do not run: the OT-2's 8 channels lie along a
 // column, not a row, and its deck is another one.
 //
@@ -19,8 +21,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backend/ot2/Ot2Platform.h"
 #include "ir/IR.h"
+#include "ir/Platform.h"
 
 #include <optional>
 #include <string>
@@ -35,7 +37,7 @@ struct EmitOptions {
 };
 
 /// The protocol's Python text, or nullopt after reporting errors.
-std::optional<std::string> emitProtocol(const ir::Module &module, const Ot2Platform &platform,
+std::optional<std::string> emitProtocol(const ir::Module &module, const Platform &platform,
                                         const SourceManager &sources, DiagnosticEngine &diags,
                                         const EmitOptions &options);
 

@@ -99,20 +99,19 @@ static int runOt2Compile(const CompileCommandOptions &options) {
   CompileOptions compileOptions = options.compile;
   if (!compileOptions.passes)
     compileOptions.passes = kOt2Pipeline;
+  // The passes check the script against the OT-2's description.
+  compileOptions.platform = options.platform;
   Compilation compilation(compileOptions);
   std::ostringstream dump;
   bool ok = compilation.compile(dump);
   std::cout << dump.str();
-  std::optional<ot2::Ot2Platform> platform;
-  if (ok)
-    platform = ot2::loadOt2Platform(compilation.options().stdlibDir, compilation.diags());
   std::optional<std::string> protocol;
-  if (ok && platform) {
+  if (ok) {
     ot2::EmitOptions emitOptions;
     emitOptions.manualFallback = options.manualFallback;
     emitOptions.sourceName = std::filesystem::path(options.compile.input).filename().string();
-    protocol = ot2::emitProtocol(compilation.module(), *platform, compilation.sources(),
-                                 compilation.diags(), emitOptions);
+    protocol = ot2::emitProtocol(compilation.module(), compilation.platform(),
+                                 compilation.sources(), compilation.diags(), emitOptions);
   }
   ok = protocol && !compilation.diags().hasErrors() &&
        writeOutput(options.output, *protocol, compilation.diags());

@@ -79,6 +79,7 @@ bool Compilation::check() {
   FrontendOptions frontendOptions;
   frontendOptions.stdlibDir = options_.stdlibDir;
   frontendOptions.layoutCsv = options_.layoutCsv;
+  frontendOptions.platform = options_.platform;
   program_ = checkScript(*script_, sources_, diags_, frontendOptions);
   if (program_)
     checked_ = program_->module;

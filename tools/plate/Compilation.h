@@ -44,6 +44,10 @@ struct CompileOptions {
   std::optional<std::string> source;
   std::string layoutCsv;
   std::string stdlibDir;
+  /// The platform chosen on the command line (`--platform ot2`), which
+  /// wins over the script's `<PLATFORM>`; empty: the script's, else
+  /// bioforge1.
+  std::string platform;
   DiagnosticsFormat diagnosticsFormat = DiagnosticsFormat::Text;
   bool warningsAsErrors = false;
   bool color = false;

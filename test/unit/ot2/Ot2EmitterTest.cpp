@@ -29,40 +29,62 @@ std::optional<std::string> emitOt2(const std::string &path, bool fallback,
   options.stdlibDir = PLATE_STDLIB_DIR;
   options.diagnosticsFormat = DiagnosticsFormat::Collect;
   options.passes = "normalize-units,track-volumes,lint-protocol";
+  options.platform = "ot2";
   Compilation compilation(options);
   std::ostringstream dump;
   if (!compilation.compile(dump))
-    return std::nullopt;
-  std::optional<ot2::Ot2Platform> platform =
-      ot2::loadOt2Platform(PLATE_STDLIB_DIR, compilation.diags());
-  if (!platform)
     return std::nullopt;
   ot2::EmitOptions emitOptions;
   emitOptions.manualFallback = fallback;
   emitOptions.sourceName = "test.plate";
   std::optional<std::string> protocol = ot2::emitProtocol(
-      compilation.module(), *platform, compilation.sources(), compilation.diags(), emitOptions);
+      compilation.module(), compilation.platform(), compilation.sources(), compilation.diags(), emitOptions);
   if (codes)
     for (const Diagnostic &diagnostic : compilation.diags().diagnostics())
       codes->push_back(std::string(diagInfo(diagnostic.id).code));
   return protocol;
 }
 
+std::optional<Platform> loadOt2(const std::string &stdlibDir, DiagnosticEngine &diags) {
+  return loadPlatform("ot2", stdlibDir, diags, SourceLoc{}, PlatformLookup::CommandLine);
+}
+
 TEST(Ot2Platform, LoadsTheStdlibDescription) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
-  std::optional<ot2::Ot2Platform> platform = ot2::loadOt2Platform(PLATE_STDLIB_DIR, diags);
+  std::optional<Platform> platform = loadOt2(PLATE_STDLIB_DIR, diags);
   ASSERT_TRUE(platform);
+  EXPECT_EQ(platform->backend, "ot2");
   EXPECT_EQ(platform->apiLevel, "2.20");
-  ASSERT_NE(platform->findPlate("plate96"), nullptr);
-  EXPECT_EQ(platform->findPlate("plate96")->loadName, "corning_96_wellplate_360ul_flat");
+  ASSERT_NE(platform->findLabware("plate96"), nullptr);
+  EXPECT_EQ(platform->findLabware("plate96")->loadName, "corning_96_wellplate_360ul_flat");
   // BioForge-1's plate96 holds 350 µL: the OT-2 plate must hold as much.
-  EXPECT_GE(platform->findPlate("plate96")->capacityUl, 350.0);
+  EXPECT_GE(platform->findLabware("plate96")->wellCapacityUl, 350.0);
+  EXPECT_EQ(platform->findLabware("plate384")->shape.rows, 16u);
   ASSERT_NE(platform->findPipette("p300_multi_gen2"), nullptr);
   EXPECT_EQ(platform->findPipette("p300_multi_gen2")->channels, 8u);
   EXPECT_DOUBLE_EQ(platform->findPipette("p20_single_gen2")->minUl, 1.0);
-  EXPECT_EQ(platform->reservoir.wells, 12u);
+  EXPECT_EQ(platform->reservoir().wells, 12u);
   EXPECT_DOUBLE_EQ(platform->largeReservoir.capacityUl, 290000.0);
+  // What the passes ask: the same fields as BioForge-1's, the OT-2's values.
+  EXPECT_DOUBLE_EQ(platform->solutionWasteMl, 290.0);
+  EXPECT_EQ(platform->channels, 8u);
+  EXPECT_DOUBLE_EQ(platform->tipCapacityUl, 300.0);
+  EXPECT_DOUBLE_EQ(platform->heaterMinCelsius, 37.0);
+  EXPECT_DOUBLE_EQ(platform->shakerMaxRpm, 3000.0);
+  EXPECT_DOUBLE_EQ(platform->coolerMinCelsius, 4.0);
+  EXPECT_TRUE(platform->readerModule.empty());
+  EXPECT_TRUE(platform->magnetSlot.empty());
+}
+
+TEST(Ot2Platform, AScriptTagDoesNotReachAVendorFolder) {
+  // stdlib/platforms/*.toml are what `<PLATFORM>` names; the OT-2 is a
+  // compile target, chosen on the command line.
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  EXPECT_FALSE(loadPlatform("ot2", PLATE_STDLIB_DIR, diags, SourceLoc{}));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E208");
 }
 
 TEST(Ot2Platform, AMissingKeyIsE902NamingIt) {
@@ -75,10 +97,10 @@ TEST(Ot2Platform, AMissingKeyIsE902NamingIt) {
   std::ofstream(dir / "platforms" / "opentrons" / "ot2.toml") << text;
   SourceManager sources;
   DiagnosticEngine diags(sources);
-  EXPECT_FALSE(ot2::loadOt2Platform(dir.string(), diags));
+  EXPECT_FALSE(loadOt2(dir.string(), diags));
   ASSERT_EQ(diags.diagnostics().size(), 1u);
   EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E902");
-  EXPECT_NE(diags.diagnostics()[0].message.find("`api_level`"), std::string::npos);
+  EXPECT_NE(diags.diagnostics()[0].message.find("`platform.api_level`"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -215,5 +215,56 @@ TEST_F(CheckPlatformTest, SmallPlateWellCapacityComesFromLabware) {
   EXPECT_NE(d.message.find("plate384"), std::string::npos);
 }
 
+/// The same pass on the OT-2's description: its cooler (the temperature
+/// module) holds what BioForge-1 cannot cool, its heater-shaker starts at
+/// its own minimum, and the ranges quoted are the OT-2's.
+class CheckPlatformOt2Test : public CheckPlatformTest {
+protected:
+  void SetUp() override {
+    CheckPlatformTest::SetUp();
+    std::optional<Platform> loaded = loadPlatform("ot2", PLATE_STDLIB_DIR, diags, SourceLoc{},
+                                                  PlatformLookup::CommandLine);
+    ASSERT_TRUE(loaded.has_value());
+    platform = std::move(*loaded);
+    usePlate("plate96");
+  }
+};
+
+TEST_F(CheckPlatformOt2Test, TheCoolerHoldsBelowRoomTemperature) {
+  ASSERT_FALSE(platform.coolerModule.empty());
+  incubate(platform.coolerMinCelsius);
+  incubate(platform.roomTempMinCelsius - 1);
+  // Above room temperature but below the heater-shaker: the cooler warms.
+  incubate(platform.heaterMinCelsius - 1);
+  incubate(platform.heaterMinCelsius, platform.shakerMinRpm);
+  EXPECT_TRUE(check());
+  EXPECT_TRUE(codes().empty());
+}
+
+TEST_F(CheckPlatformOt2Test, RangesAreTheOt2s) {
+  size_t cold = incubate(platform.coolerMinCelsius - 1);
+  size_t hot = incubate(platform.heaterMaxCelsius + 1);
+  size_t slow =
+      addOp(ir::ShakeOp{Quantity::seconds(30), Quantity::rpm(platform.shakerMinRpm - 1)});
+  EXPECT_FALSE(check());
+  ASSERT_EQ(codes(), (std::vector<std::string>{"E503", "E503", "E503"}));
+  const auto &found = diags.diagnostics();
+  expectAt(found[0], cold);
+  EXPECT_NE(found[0].message.find(platform.coolerModule), std::string::npos) << found[0].message;
+  EXPECT_NE(found[0].message.find(fmt::format("{}..", formatNumber(platform.coolerMinCelsius))),
+            std::string::npos)
+      << found[0].message;
+  expectAt(found[1], hot);
+  EXPECT_NE(found[1].message.find(fmt::format("{}..{} °C", formatNumber(platform.heaterMinCelsius),
+                                              formatNumber(platform.heaterMaxCelsius))),
+            std::string::npos)
+      << found[1].message;
+  expectAt(found[2], slow);
+  EXPECT_NE(found[2].message.find(fmt::format("{}..{} rpm", formatNumber(platform.shakerMinRpm),
+                                              formatNumber(platform.shakerMaxRpm))),
+            std::string::npos)
+      << found[2].message;
+}
+
 } // namespace
 } // namespace plate::test
