@@ -9,6 +9,7 @@
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
 #include "backend/CommandSerializer.h"
+#include "backend/CommandTiming.h"
 
 #include <gtest/gtest.h>
 
@@ -207,6 +208,12 @@ TEST(PlatePipetting, NoScheduleBeatsTheBound) {
       EXPECT_GT(step.bound, 0u) << script << " line " << step.line;
       ++checkedSteps;
     }
+    // Nor may the stream's robot time undercut its bound.
+    const Platform &platform = benchPlatform();
+    double robot = backend::robotSeconds(result.commands, platform);
+    double bound = robotTimeLowerBound(*result.highLevel, result.commands, platform,
+                                       tipLowerBound(*result.highLevel, platform));
+    EXPECT_LE(bound, robot + 1e-6) << script;
   }
   EXPECT_GT(checkedSteps, 200u);
 }
