@@ -790,6 +790,13 @@ void PipettingLowering::dispenseTogether(const ir::DispenseOp &op,
                                          const WellLiquids &liquidAt) {
   std::vector<SharedItem> items =
       sharedItemsFor(blocks, liquidAt, op.volume.canonicalValue(), op.mix.has_value());
+  // Without a mix, `new` tips are fresh per aspiration, not per window: a
+  // channel may keep its tip over several windows while the others change
+  // theirs, when one position per liquid gives the whole statement's share
+  // (then the windows only order the positions).
+  std::map<ir::LiquidId, Position *> wholeSources;
+  bool byChannel = op.tips == ir::TipPolicy::New && !op.mix && sourcesForAll(items, wholeSources);
+  std::vector<SharedItem> order;
   std::vector<bool> served(items.size(), false);
   for (size_t first = 0; first < items.size(); ++first) {
     if (served[first])
@@ -869,6 +876,11 @@ void PipettingLowering::dispenseTogether(const ir::DispenseOp &op,
       if (shared.item.mixAfter || op.tips == ir::TipPolicy::PerWell)
         break;
     }
+    if (byChannel) {
+      PLATE_ASSERT(!window.empty(), "a position whose liquids all have a source fits no window");
+      order.insert(order.end(), window.begin(), window.end());
+      continue;
+    }
     if (window.empty()) {
       served[first] = true;
       dispenseSeparately(items[first], op.tips, op.mix);
@@ -876,6 +888,92 @@ void PipettingLowering::dispenseTogether(const ir::DispenseOp &op,
     }
     emitSharedWindow(window, sources, op.tips, op.mix);
   }
+  if (byChannel)
+    emitChannelRuns(order, wholeSources);
+}
+
+/// Whether one position per liquid gives all that `items` take of it;
+/// those positions in `sources`.
+bool PipettingLowering::sourcesForAll(const std::vector<SharedItem> &items,
+                                      std::map<ir::LiquidId, Position *> &sources) {
+  std::map<ir::LiquidId, std::pair<double, double>> needs; // total, smallest share
+  for (const SharedItem &shared : items)
+    for (unsigned k = 0; k < channels_; ++k) {
+      double ul = shared.item.perChannel[k];
+      if (ul <= kEpsilon)
+        continue;
+      auto [it, fresh] = needs.try_emplace(shared.liquid[k], 0.0, ul);
+      it->second.first += ul;
+      it->second.second = std::min(it->second.second, ul);
+    }
+  for (const auto &[liquid, need] : needs) {
+    Position *position = sharedSource(liquid, need.first, need.second);
+    if (!position)
+      return false;
+    sources[liquid] = position;
+  }
+  return true;
+}
+
+/// Head positions in `order`, each channel on its own: a channel takes a
+/// fresh tip and aspirates what it gives over its next positions that
+/// take the same liquid (up to the tip's capacity), and keeps that tip,
+/// masked out where it has nothing to give, until its liquid changes or
+/// the tip runs dry. So a blank that runs down channel 1 next to a sample
+/// per row costs one tip and one aspiration, not one per row.
+void PipettingLowering::emitChannelRuns(const std::vector<SharedItem> &order,
+                                        const std::map<ir::LiquidId, Position *> &sources) {
+  size_t firstOp = emitter_.ops.size();
+  // loads[i][k]: what channel k aspirates, with a fresh tip, just before
+  // position i; 0: it keeps what it has.
+  std::vector<PerChannel> loads(order.size(), PerChannel(channels_, 0.0));
+  for (unsigned k = 0; k < channels_; ++k) {
+    std::optional<size_t> start;
+    for (size_t i = 0; i < order.size(); ++i) {
+      double ul = order[i].item.perChannel[k];
+      if (ul <= kEpsilon)
+        continue;
+      if (!start || order[*start].liquid[k] != order[i].liquid[k] ||
+          loads[*start][k] + ul > capacity_ + kEpsilon)
+        start = i;
+      loads[*start][k] += ul;
+    }
+  }
+  double aspirating = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const SharedItem &shared = order[i];
+    ir::ChannelMask reload = maskFor(loads[i]);
+    if (reload.bits) {
+      tips_.acquire(want(reload,
+                         [&](unsigned k) {
+                           return TipBinding::source(sources.at(shared.liquid[k])->pos);
+                         }),
+                    TipAllocator::Mode::Fresh);
+      std::vector<ir::LiquidId> liquids;
+      for (unsigned k = 0; k < channels_; ++k)
+        if (reload.test(k) &&
+            std::find(liquids.begin(), liquids.end(), shared.liquid[k]) == liquids.end())
+          liquids.push_back(shared.liquid[k]);
+      for (ir::LiquidId liquid : liquids) {
+        PerChannel own(channels_, 0.0);
+        for (unsigned k = 0; k < channels_; ++k)
+          if (reload.test(k) && shared.liquid[k] == liquid)
+            own[k] = loads[i][k];
+        Position *position = sources.at(liquid);
+        size_t before = emitter_.ops.size();
+        aspirateFrom(*position, liquid, own);
+        double s = secondsSince(before);
+        outcome_.sourceSeconds[position->pos] += s;
+        aspirating += s;
+      }
+    }
+    dispenseItem(shared.item, ir::TipPolicy::New, std::nullopt);
+  }
+  tips_.releaseAll([](const TipBinding &) { return false; });
+  // The picks, dispenses and drops serve every liquid alike.
+  double common = secondsSince(firstOp) - aspirating;
+  for (const auto &[liquid, position] : sources)
+    outcome_.sourceSeconds[position->pos] += common / static_cast<double>(sources.size());
 }
 
 void PipettingLowering::emitSharedWindow(

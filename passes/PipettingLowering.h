@@ -213,6 +213,10 @@ private:
   Position *sharedSource(ir::LiquidId liquid, double needUl, double smallestUl);
   void dispenseSeparately(const SharedItem &shared, ir::TipPolicy policy,
                           const std::optional<ir::MixSpec> &mix);
+  bool sourcesForAll(const std::vector<SharedItem> &items,
+                     std::map<ir::LiquidId, Position *> &sources);
+  void emitChannelRuns(const std::vector<SharedItem> &order,
+                       const std::map<ir::LiquidId, Position *> &sources);
   void emitSharedWindow(const std::vector<SharedItem> &window,
                         const std::vector<std::pair<ir::LiquidId, Position *>> &sources,
                         ir::TipPolicy policy, const std::optional<ir::MixSpec> &mix);
