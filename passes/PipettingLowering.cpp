@@ -682,8 +682,11 @@ PipettingLowering::itemsFor(const std::vector<ir::HeadPosition> &blocks,
 // it) and one Dispense per position serves every channel (the volume is
 // the statement's, so every channel gives the same). A window runs on
 // while each channel keeps one liquid and one position per liquid gives
-// the window's share; the contact rule holds because every channel
-// aspirates once, from its liquid's position, with a fresh tip.
+// the window's share; without a mix the windows only order the positions
+// and each channel keeps its tip while its liquid stays (emitChannelRuns).
+// The contact rule holds because every tip aspirates once, fresh, from its
+// liquid's position. The statement is also lowered liquid by liquid, and
+// the cheaper stream kept (lower(DispenseOp)).
 
 struct PipettingLowering::SharedItem {
   Item item;
