@@ -415,6 +415,99 @@ std::vector<StepPipetting> platePipettingBySteps(const ir::Module &highLevel,
   return steps;
 }
 
+// The argument. Robot time is the sum of the commands' durations
+// (bioforge1.md §5), so it is at least the sum of lower bounds on disjoint
+// groups of commands:
+//  - everything that is not pipetting or tip handling (waits, incubations,
+//    shaking, heater settling, reads, plate moves and lids) as the stream
+//    has it: the statements fix the waits, shakes and reads, and the
+//    transport is the fewest moves and lids the incubations and reads need
+//    (docs/schedule.md, "Checked and left as is"), so this bound is relative
+//    to that transport;
+//  - plate pipetting: each statement's bound on plate commands
+//    (platePipettingBound) at the base time each, plus the volume term: a
+//    command moves at most `channels` × v µL in v / rate seconds, so the
+//    µL that enter and leave wells take at least µL / (channels × rate);
+//    each Mix takes cycles × 2 × v / rate beyond its base;
+//  - the reservoir side: each reservoir liquid needs at least
+//    ceil(µL / (channels × tip capacity)) aspirates there, and the µL
+//    removed from wells at least as many dispenses into the waste, each
+//    with its volume term;
+//  - tips: the fewest fresh tips (tipLowerBound) need ceil(tips / channels)
+//    picks, all but the last set leave the head again, and every rack
+//    beyond the first is a swap.
+double robotTimeLowerBound(const ir::Module &highLevel,
+                           const std::vector<backend::Command> &commands,
+                           const Platform &platform, unsigned tipBound) {
+  const TimingModel &t = platform.timing;
+  const double channels = platform.channels, capacity = platform.tipCapacityUl;
+  double seconds = 0;
+  for (const backend::Command &command : commands)
+    if (!isPipettingCommand(command))
+      seconds += backend::commandSeconds(command, platform);
+  std::optional<HeadGeometry> geometry = headGeometry(highLevel, platform);
+  if (!geometry)
+    return seconds;
+  auto positions = [&](const WellSet &wells) { return headPositionLowerBound(wells, *geometry); };
+  double plateUl = 0, removedUl = 0, mixSeconds = 0;
+  unsigned plateCommands = 0;
+  std::map<ir::LiquidId, double> reservoirUl;
+  for (const ir::Op &op : highLevel.ops) {
+    if (op.manual)
+      continue;
+    plateCommands += platePipettingBound(op, *geometry, capacity);
+    if (const auto *dispense = op.as<ir::DispenseOp>()) {
+      for (const ir::Portion &portion : dispense->portions) {
+        double ul = dispense->volume.value * portion.wells.size();
+        plateUl += ul;
+        reservoirUl[portion.liquid] += ul;
+      }
+      if (dispense->mix)
+        mixSeconds += positions(pipettedWells(op)) * dispense->mix->cycles * 2 *
+                      dispense->mix->volume.value / t.pipetteUlPerSecond;
+    } else if (const auto *aspirate = op.as<ir::AspirateOp>()) {
+      double ul = 0;
+      if (aspirate->resolved.empty() && aspirate->volume)
+        ul = aspirate->volume->value * aspirate->wells.size();
+      for (const ir::WellAmount &amount : aspirate->resolved)
+        ul += amount.volume.value;
+      plateUl += ul;
+      removedUl += ul;
+    } else if (const auto *wash = op.as<ir::WashOp>()) {
+      double fills = wash->volume.value * wash->wells.size() * wash->cycles;
+      double emptied = 0;
+      for (const ir::WellAmount &amount : wash->emptied)
+        emptied += amount.volume.value;
+      plateUl += 2 * fills + emptied;
+      removedUl += fills + emptied;
+      reservoirUl[wash->reagent] += fills;
+    } else if (const auto *mix = op.as<ir::MixOp>()) {
+      mixSeconds += positions(mix->wells) * mix->cycles * 2 * mix->volume.value /
+                    t.pipetteUlPerSecond;
+    } else if (const auto *transfer = op.as<ir::TransferOp>()) {
+      plateUl += 2 * transfer->volume.value * transfer->pairs.size();
+      if (transfer->mix)
+        mixSeconds += transferLowerBound(*transfer, *geometry) * transfer->mix->cycles * 2 *
+                      transfer->mix->volume.value / t.pipetteUlPerSecond;
+    }
+  }
+  auto trips = [&](double ul) { return std::ceil(ul / (channels * capacity) - 1e-9); };
+  seconds += plateCommands * t.pipetteBaseSeconds + plateUl / (channels * t.pipetteUlPerSecond) +
+             mixSeconds;
+  for (const auto &[liquid, ul] : reservoirUl)
+    seconds += std::max(1.0, trips(ul)) * t.pipetteBaseSeconds +
+               ul / (channels * t.pipetteUlPerSecond);
+  if (removedUl > 0)
+    seconds += trips(removedUl) * t.pipetteBaseSeconds +
+               removedUl / (channels * t.pipetteUlPerSecond);
+  if (tipBound > 0) {
+    double picks = std::ceil(tipBound / channels - 1e-9);
+    double racks = std::ceil(double(tipBound) / (platform.tipRackRows * platform.tipRackCols));
+    seconds += (2 * picks - 1) * t.tipSeconds + (racks - 1) * t.swapRackSeconds;
+  }
+  return seconds;
+}
+
 Quality measureQuality(const CompileResult &result, const Platform &platform) {
   Quality quality;
   quality.headPositions = result.headPositions;
@@ -432,6 +525,8 @@ Quality measureQuality(const CompileResult &result, const Platform &platform) {
   if (!result.highLevel)
     return quality;
   quality.tipBound = tipLowerBound(*result.highLevel, platform);
+  quality.robotSecondsBound =
+      robotTimeLowerBound(*result.highLevel, result.commands, platform, quality.tipBound);
   // The naive schedule moves the plate, reads and waits as the compiled one
   // does; only the pipetting is replaced.
   NaiveLowering naive(*result.highLevel, platform);

@@ -100,7 +100,7 @@ struct Quality {
   unsigned plateCommands = 0, plateCommandBound = 0;
   std::vector<StepPipetting> steps;
   unsigned tipsUsed = 0, tipBound = 0;
-  double robotSeconds = 0;
+  double robotSeconds = 0, robotSecondsBound = 0;
   double handlingSeconds = 0;      ///< robot time less waits, shaking, heating
   double naiveHandlingSeconds = 0; ///< the same for the naive schedule
   size_t naiveCommands = 0;
@@ -126,6 +126,13 @@ std::vector<backend::Command> naivePipetting(const ir::Module &highLevel,
 /// A lower bound on the tips any legal schedule of `highLevel` uses under
 /// its tip policies (see BenchLib.cpp for the argument).
 unsigned tipLowerBound(const ir::Module &highLevel, const Platform &platform);
+
+/// A lower bound on the robot time of any schedule of `highLevel` that
+/// keeps the transport, waits and reads of `commands` (its stream) and
+/// uses at least `tipBound` fresh tips (see BenchLib.cpp for the argument).
+double robotTimeLowerBound(const ir::Module &highLevel,
+                           const std::vector<backend::Command> &commands,
+                           const Platform &platform, unsigned tipBound);
 
 //===--- Tokens --------------------------------------------------------------===//
 

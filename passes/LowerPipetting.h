@@ -29,6 +29,13 @@
 //  - reuse: one tip set for the whole step; commands are marked tipsReuse.
 //  A mix after a dispense binds the tips to the wells they mixed.
 //
+// Several liquids in one dispense (a layout dispense) with `new` or
+// `per_well` tips go side by side: each channel is loaded from its own
+// liquid's position (one Aspirate per liquid, masked to its channels) and
+// one Dispense per head position serves them all, unless lowering liquid
+// by liquid takes less robot time or fewer tips (docs/schedule.md,
+// "Liquids side by side").
+//
 // Tip budgeting (docs/schedule.md): when full-width source sets would make
 // a rack swap throw away parked tips, per_source sets are narrowed position
 // by position (fewest extra seconds per tip first) until the parked tips

@@ -18,8 +18,10 @@
 #include "passes/AllocateReservoir.h"
 #include "passes/GroupWells.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace plate::lowering {
 namespace {
@@ -587,6 +589,42 @@ void PipettingLowering::emitWindow(ir::LiquidId liquid, Position &position,
     outcome_.sourceSeconds[position.pos] += seconds(emitter_.ops[i]);
 }
 
+/// Fills the channels with what `held` says, from `position`: one
+/// Aspirate per amount.
+void PipettingLowering::aspirateFrom(Position &position, ir::LiquidId liquid,
+                                     const PerChannel &held) {
+  ir::Place reservoir{platform_.reservoirSlot, position.pos.row, position.pos.col};
+  for (const auto &[key, mask] : byAmount(held, channels_)) {
+    double amount = static_cast<double>(key) / 1e6;
+    emitter_.emit(ir::DevAspirateOp{reservoir, mask, Quantity::microliters(amount), liquid});
+    position.remainingUl -= amount * mask.count();
+    drawnUl_[liquid] += amount * mask.count();
+  }
+}
+
+/// Dispenses one item at its head position, and mixes there when it is
+/// the last piece of a dispense that mixes.
+void PipettingLowering::dispenseItem(const Item &item, ir::TipPolicy policy,
+                                     const std::optional<ir::MixSpec> &mix) {
+  for (const auto &[key, mask] : byAmount(item.perChannel, channels_))
+    emitter_.emit(ir::DevDispenseOp{platePlace(item.block), mask,
+                                    Quantity::microliters(static_cast<double>(key) / 1e6)});
+  if (!item.mixAfter || !mix)
+    return;
+  ir::ChannelMask mask = maskFor(item.perChannel);
+  emitter_.emit(ir::DevMixOp{platePlace(item.block), mask, mix->volume, mix->cycles});
+  if (policy == ir::TipPolicy::Reuse)
+    return;
+  for (unsigned k = 0; k < channels_; ++k)
+    if (mask.test(k))
+      tips_.rebind(k, TipBinding::touching(wellOf(item.block, k)));
+  // Tips that mixed can never go back to the reservoir; per_well parks
+  // them when a later step touches their wells.
+  tips_.release(mask, [&](const TipBinding &b) {
+    return policy != ir::TipPolicy::New && neededLater(b);
+  });
+}
+
 void PipettingLowering::emitWindowOps(ir::LiquidId liquid, Position &position,
                                       const std::vector<Item> &window,
                                       const PerChannel &held, ir::TipPolicy policy,
@@ -599,31 +637,9 @@ void PipettingLowering::emitWindowOps(ir::LiquidId liquid, Position &position,
                                 : TipAllocator::Mode::Fresh;
   tips_.acquire(want(used, [&](unsigned) { return source; }), mode);
 
-  ir::Place reservoir{platform_.reservoirSlot, position.pos.row, position.pos.col};
-  for (const auto &[key, mask] : byAmount(held, channels_)) {
-    double amount = static_cast<double>(key) / 1e6;
-    emitter_.emit(ir::DevAspirateOp{reservoir, mask, Quantity::microliters(amount), liquid});
-    position.remainingUl -= amount * mask.count();
-    drawnUl_[liquid] += amount * mask.count();
-  }
-  for (const Item &item : window) {
-    for (const auto &[key, mask] : byAmount(item.perChannel, channels_))
-      emitter_.emit(ir::DevDispenseOp{platePlace(item.block), mask,
-                                      Quantity::microliters(static_cast<double>(key) / 1e6)});
-    if (item.mixAfter && mix) {
-      ir::ChannelMask mask = maskFor(item.perChannel);
-      emitter_.emit(ir::DevMixOp{platePlace(item.block), mask, mix->volume, mix->cycles});
-      if (!reuse) {
-        for (unsigned k = 0; k < channels_; ++k)
-          if (mask.test(k))
-            tips_.rebind(k, TipBinding::touching(wellOf(item.block, k)));
-        // Tips that mixed can never go back to the reservoir.
-        tips_.release(mask, [&](const TipBinding &b) {
-          return policy != ir::TipPolicy::New && neededLater(b);
-        });
-      }
-    }
-  }
+  aspirateFrom(position, liquid, held);
+  for (const Item &item : window)
+    dispenseItem(item, policy, mix);
   if (policy == ir::TipPolicy::New || policy == ir::TipPolicy::PerWell)
     tips_.releaseAll([](const TipBinding &) { return false; });
 }
@@ -654,6 +670,354 @@ PipettingLowering::itemsFor(const std::vector<ir::HeadPosition> &blocks,
     }
   }
   return items;
+}
+
+//===--- Several liquids under one head position --------------------------===//
+//
+// A layout dispense puts different liquids under one head position (the
+// blank in columns 1-3 of a row next to a sample in column 4). Lowered
+// liquid by liquid, each position gets a Dispense per liquid. Lowered side
+// by side, the head is loaded one liquid at a time (one Aspirate per
+// liquid at its own reservoir position, masked to the channels that carry
+// it) and one Dispense per position serves every channel (the volume is
+// the statement's, so every channel gives the same). A window runs on
+// while each channel keeps one liquid and one position per liquid gives
+// the window's share; without a mix the windows only order the positions
+// and each channel keeps its tip while its liquid stays (emitChannelRuns).
+// The contact rule holds because every tip aspirates once, fresh, from its
+// liquid's position. The statement is also lowered liquid by liquid, and
+// the cheaper stream kept (lower(DispenseOp)).
+
+struct PipettingLowering::SharedItem {
+  Item item;
+  llvm::SmallVector<ir::LiquidId, 8> liquid; ///< per channel; read where it pipettes
+};
+
+/// What lowering a dispense changes, so that it can be lowered again from
+/// the same start.
+struct PipettingLowering::DispenseState {
+  size_t commands;
+  TipAllocator tips;
+  std::vector<Position> positions;
+  std::vector<double> drawnUl;
+  std::map<ir::ReservoirPos, double> sourceSeconds;
+};
+
+PipettingLowering::DispenseState PipettingLowering::saveDispenseState() const {
+  return {emitter_.ops.size(), tips_, positions_, drawnUl_, outcome_.sourceSeconds};
+}
+
+void PipettingLowering::restoreDispenseState(DispenseState state) {
+  emitter_.ops.erase(emitter_.ops.begin() + static_cast<std::ptrdiff_t>(state.commands),
+                     emitter_.ops.end());
+  tips_ = std::move(state.tips);
+  positions_ = std::move(state.positions);
+  drawnUl_ = std::move(state.drawnUl);
+  outcome_.sourceSeconds = std::move(state.sourceSeconds);
+}
+
+double PipettingLowering::secondsSince(size_t firstCommand) const {
+  double total = 0;
+  for (size_t i = firstCommand; i < emitter_.ops.size(); ++i)
+    total += seconds(emitter_.ops[i]);
+  return total;
+}
+
+/// Head positions with the liquid of each channel, split into pieces a
+/// tip can hold.
+std::vector<PipettingLowering::SharedItem>
+PipettingLowering::sharedItemsFor(const std::vector<ir::HeadPosition> &blocks,
+                                  const WellLiquids &liquidAt, double volume,
+                                  bool mixAfter) const {
+  std::vector<SharedItem> items;
+  unsigned pieces = static_cast<unsigned>(std::ceil(volume / capacity_ - kEpsilon));
+  for (const ir::HeadPosition &block : blocks) {
+    SharedItem shared{{block, PerChannel(channels_, 0.0), false},
+                      llvm::SmallVector<ir::LiquidId, 8>(channels_, 0)};
+    bool any = false;
+    for (unsigned k = 0; k < channels_; ++k)
+      if (block.mask.test(k))
+        if (std::optional<ir::LiquidId> liquid = liquidAt.at(wellOf(block, k))) {
+          shared.item.perChannel[k] = volume / pieces;
+          shared.liquid[k] = *liquid;
+          any = true;
+        }
+    if (!any)
+      continue;
+    for (unsigned piece = 0; piece < pieces; ++piece) {
+      shared.item.mixAfter = mixAfter && piece + 1 == pieces;
+      items.push_back(shared);
+    }
+  }
+  return items;
+}
+
+/// The position a window's share of `liquid` comes from: the one the
+/// liquid-by-liquid lowering would draw from next (positionFor), when it
+/// gives the whole share; null otherwise (the position runs down, and the
+/// liquid-by-liquid lowering splits the share across positions).
+PipettingLowering::Position *PipettingLowering::sharedSource(ir::LiquidId liquid,
+                                                            double needUl, double smallestUl) {
+  for (Position &candidate : positions_) {
+    if (candidate.liquid != liquid || usable(candidate) + kEpsilon < smallestUl)
+      continue;
+    return usable(candidate) + kEpsilon >= needUl ? &candidate : nullptr;
+  }
+  return nullptr;
+}
+
+/// A head position whose liquids no single position each can give: each
+/// liquid on its own, as the liquid-by-liquid lowering does.
+void PipettingLowering::dispenseSeparately(const SharedItem &shared, ir::TipPolicy policy,
+                                           const std::optional<ir::MixSpec> &mix) {
+  std::vector<ir::LiquidId> liquids;
+  for (unsigned k = 0; k < channels_; ++k)
+    if (shared.item.perChannel[k] > kEpsilon &&
+        std::find(liquids.begin(), liquids.end(), shared.liquid[k]) == liquids.end())
+      liquids.push_back(shared.liquid[k]);
+  for (ir::LiquidId liquid : liquids) {
+    Item own = shared.item;
+    for (unsigned k = 0; k < channels_; ++k)
+      if (shared.liquid[k] != liquid)
+        own.perChannel[k] = 0;
+    dispenseFromReservoir(liquid, {own}, policy, mix);
+  }
+}
+
+/// Windows are built greedily: the first head position not yet served
+/// opens one, and every later position that fits joins it (the wells of a
+/// dispense are independent, so the order is free): a channel that carries
+/// a sample down a column serves that column's rows in one window.
+void PipettingLowering::dispenseTogether(const ir::DispenseOp &op,
+                                         const std::vector<ir::HeadPosition> &blocks,
+                                         const WellLiquids &liquidAt) {
+  std::vector<SharedItem> items =
+      sharedItemsFor(blocks, liquidAt, op.volume.canonicalValue(), op.mix.has_value());
+  // Without a mix, `new` tips are fresh per aspiration, not per window: a
+  // channel may keep its tip over several windows while the others change
+  // theirs, when one position per liquid gives the whole statement's share
+  // (then the windows only order the positions).
+  std::map<ir::LiquidId, Position *> wholeSources;
+  bool byChannel = op.tips == ir::TipPolicy::New && !op.mix && sourcesForAll(items, wholeSources);
+  std::vector<SharedItem> order;
+  std::vector<bool> served(items.size(), false);
+  for (size_t first = 0; first < items.size(); ++first) {
+    if (served[first])
+      continue;
+    std::vector<SharedItem> window;
+    // Per liquid of the window, in the order the channels first take it:
+    // its position and what the window draws from it.
+    std::vector<std::pair<ir::LiquidId, Position *>> sources;
+    std::vector<double> drawn;
+    PerChannel held(channels_, 0.0);
+    llvm::SmallVector<std::optional<ir::LiquidId>, 8> carries(channels_);
+    for (size_t next = first; next < items.size(); ++next) {
+      if (served[next])
+        continue;
+      const SharedItem &shared = items[next];
+      bool fits = true;
+      // What the item takes of each liquid: total and smallest share.
+      llvm::SmallVector<std::tuple<ir::LiquidId, double, double>, 8> needs;
+      for (unsigned k = 0; k < channels_ && fits; ++k) {
+        double ul = shared.item.perChannel[k];
+        if (ul <= kEpsilon)
+          continue;
+        ir::LiquidId liquid = shared.liquid[k];
+        if ((carries[k] && *carries[k] != liquid) || held[k] + ul > capacity_ + kEpsilon)
+          fits = false;
+        auto it = std::find_if(needs.begin(), needs.end(),
+                               [&](const auto &need) { return std::get<0>(need) == liquid; });
+        if (it == needs.end()) {
+          needs.emplace_back(liquid, ul, ul);
+        } else {
+          std::get<1>(*it) += ul;
+          std::get<2>(*it) = std::min(std::get<2>(*it), ul);
+        }
+      }
+      llvm::SmallVector<Position *, 8> from;
+      for (const auto &[liquid, needUl, smallestUl] : needs) {
+        if (!fits)
+          break;
+        auto source = std::find_if(sources.begin(), sources.end(),
+                                   [&](const auto &s) { return s.first == liquid; });
+        Position *position = nullptr;
+        if (source != sources.end()) {
+          double total = drawn[static_cast<size_t>(source - sources.begin())] + needUl;
+          if (usable(*source->second) + kEpsilon >= total)
+            position = source->second;
+        } else {
+          position = sharedSource(liquid, needUl, smallestUl);
+        }
+        fits = position != nullptr;
+        from.push_back(position);
+      }
+      if (!fits) {
+        if (window.empty())
+          break; // served on its own below
+        continue;
+      }
+      for (size_t i = 0; i < needs.size(); ++i) {
+        auto source = std::find_if(sources.begin(), sources.end(), [&](const auto &s) {
+          return s.first == std::get<0>(needs[i]);
+        });
+        if (source == sources.end()) {
+          sources.emplace_back(std::get<0>(needs[i]), from[i]);
+          drawn.push_back(std::get<1>(needs[i]));
+        } else {
+          drawn[static_cast<size_t>(source - sources.begin())] += std::get<1>(needs[i]);
+        }
+      }
+      for (unsigned k = 0; k < channels_; ++k)
+        if (shared.item.perChannel[k] > kEpsilon) {
+          carries[k] = shared.liquid[k];
+          held[k] += shared.item.perChannel[k];
+        }
+      window.push_back(shared);
+      served[next] = true;
+      // A tip that mixed touched a well; per_well: one position per window,
+      // as fillWindow does.
+      if (shared.item.mixAfter || op.tips == ir::TipPolicy::PerWell)
+        break;
+    }
+    if (byChannel) {
+      PLATE_ASSERT(!window.empty(), "a position whose liquids all have a source fits no window");
+      order.insert(order.end(), window.begin(), window.end());
+      continue;
+    }
+    if (window.empty()) {
+      served[first] = true;
+      dispenseSeparately(items[first], op.tips, op.mix);
+      continue;
+    }
+    emitSharedWindow(window, sources, op.tips, op.mix);
+  }
+  if (byChannel)
+    emitChannelRuns(order, wholeSources);
+}
+
+/// Whether one position per liquid gives all that `items` take of it;
+/// those positions in `sources`.
+bool PipettingLowering::sourcesForAll(const std::vector<SharedItem> &items,
+                                      std::map<ir::LiquidId, Position *> &sources) {
+  std::map<ir::LiquidId, std::pair<double, double>> needs; // total, smallest share
+  for (const SharedItem &shared : items)
+    for (unsigned k = 0; k < channels_; ++k) {
+      double ul = shared.item.perChannel[k];
+      if (ul <= kEpsilon)
+        continue;
+      auto [it, fresh] = needs.try_emplace(shared.liquid[k], 0.0, ul);
+      it->second.first += ul;
+      it->second.second = std::min(it->second.second, ul);
+    }
+  for (const auto &[liquid, need] : needs) {
+    Position *position = sharedSource(liquid, need.first, need.second);
+    if (!position)
+      return false;
+    sources[liquid] = position;
+  }
+  return true;
+}
+
+/// Head positions in `order`, each channel on its own: a channel takes a
+/// fresh tip and aspirates what it gives over its next positions that
+/// take the same liquid (up to the tip's capacity), and keeps that tip,
+/// masked out where it has nothing to give, until its liquid changes or
+/// the tip runs dry. So a blank that runs down channel 1 next to a sample
+/// per row costs one tip and one aspiration, not one per row.
+void PipettingLowering::emitChannelRuns(const std::vector<SharedItem> &order,
+                                        const std::map<ir::LiquidId, Position *> &sources) {
+  size_t firstOp = emitter_.ops.size();
+  // loads[i][k]: what channel k aspirates, with a fresh tip, just before
+  // position i; 0: it keeps what it has.
+  std::vector<PerChannel> loads(order.size(), PerChannel(channels_, 0.0));
+  for (unsigned k = 0; k < channels_; ++k) {
+    std::optional<size_t> start;
+    for (size_t i = 0; i < order.size(); ++i) {
+      double ul = order[i].item.perChannel[k];
+      if (ul <= kEpsilon)
+        continue;
+      if (!start || order[*start].liquid[k] != order[i].liquid[k] ||
+          loads[*start][k] + ul > capacity_ + kEpsilon)
+        start = i;
+      loads[*start][k] += ul;
+    }
+  }
+  double aspirating = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const SharedItem &shared = order[i];
+    ir::ChannelMask reload = maskFor(loads[i]);
+    if (reload.bits) {
+      tips_.acquire(want(reload,
+                         [&](unsigned k) {
+                           return TipBinding::source(sources.at(shared.liquid[k])->pos);
+                         }),
+                    TipAllocator::Mode::Fresh);
+      std::vector<ir::LiquidId> liquids;
+      for (unsigned k = 0; k < channels_; ++k)
+        if (reload.test(k) &&
+            std::find(liquids.begin(), liquids.end(), shared.liquid[k]) == liquids.end())
+          liquids.push_back(shared.liquid[k]);
+      for (ir::LiquidId liquid : liquids) {
+        PerChannel own(channels_, 0.0);
+        for (unsigned k = 0; k < channels_; ++k)
+          if (reload.test(k) && shared.liquid[k] == liquid)
+            own[k] = loads[i][k];
+        Position *position = sources.at(liquid);
+        size_t before = emitter_.ops.size();
+        aspirateFrom(*position, liquid, own);
+        double s = secondsSince(before);
+        outcome_.sourceSeconds[position->pos] += s;
+        aspirating += s;
+      }
+    }
+    dispenseItem(shared.item, ir::TipPolicy::New, std::nullopt);
+  }
+  tips_.releaseAll([](const TipBinding &) { return false; });
+  // The picks, dispenses and drops serve every liquid alike.
+  double common = secondsSince(firstOp) - aspirating;
+  for (const auto &[liquid, position] : sources)
+    outcome_.sourceSeconds[position->pos] += common / static_cast<double>(sources.size());
+}
+
+void PipettingLowering::emitSharedWindow(
+    const std::vector<SharedItem> &window,
+    const std::vector<std::pair<ir::LiquidId, Position *>> &sources, ir::TipPolicy policy,
+    const std::optional<ir::MixSpec> &mix) {
+  size_t firstOp = emitter_.ops.size();
+  PerChannel held(channels_, 0.0);
+  llvm::SmallVector<Position *, 8> sourceOf(channels_, nullptr);
+  for (const SharedItem &shared : window)
+    for (unsigned k = 0; k < channels_; ++k)
+      if (shared.item.perChannel[k] > kEpsilon) {
+        held[k] += shared.item.perChannel[k];
+        for (const auto &[liquid, position] : sources)
+          if (liquid == shared.liquid[k])
+            sourceOf[k] = position;
+      }
+  tips_.acquire(want(maskFor(held),
+                     [&](unsigned k) { return TipBinding::source(sourceOf[k]->pos); }),
+                TipAllocator::Mode::Fresh);
+
+  double aspirating = 0;
+  for (const auto &[liquid, position] : sources) {
+    PerChannel own(channels_, 0.0);
+    for (unsigned k = 0; k < channels_; ++k)
+      if (sourceOf[k] == position)
+        own[k] = held[k];
+    size_t before = emitter_.ops.size();
+    aspirateFrom(*position, liquid, own);
+    double s = secondsSince(before);
+    outcome_.sourceSeconds[position->pos] += s;
+    aspirating += s;
+  }
+  for (const SharedItem &shared : window)
+    dispenseItem(shared.item, policy, mix);
+  // Fresh tips for every window.
+  tips_.releaseAll([](const TipBinding &) { return false; });
+  // The picks, dispenses and drops serve every liquid of the window alike.
+  double common = secondsSince(firstOp) - aspirating;
+  for (const auto &source : sources)
+    outcome_.sourceSeconds[source.second->pos] += common / static_cast<double>(sources.size());
 }
 
 //===--- Plate to waste ---------------------------------------------------===//
@@ -717,6 +1081,14 @@ ir::LiquidId PipettingLowering::liquidInWell(Well well) const {
 
 //===--- The ops ----------------------------------------------------------===//
 
+/// A dispense of several liquids (a layout dispense) is lowered both ways,
+/// each liquid on its own and the liquids side by side, from the same
+/// state; the side-by-side commands are kept unless they take more robot
+/// time (bioforge1.md §5) or more fresh tips. Only `new` and `per_well`
+/// tips (a dispense that mixes) qualify: there every window takes fresh
+/// tips anyway, so a channel may carry a different liquid in each window
+/// without buying a tip more than a liquid-by-liquid lowering would
+/// (docs/schedule.md, "Liquids side by side").
 void PipettingLowering::lower(const ir::DispenseOp &op, const ir::Op &origin) {
   WellSet all;
   WellLiquids liquidAt;
@@ -726,6 +1098,41 @@ void PipettingLowering::lower(const ir::DispenseOp &op, const ir::Op &origin) {
       liquidAt.set(well, portion.liquid);
   }
   std::vector<ir::HeadPosition> blocks = blocksOf(origin, all);
+  bool freshTips = op.tips == ir::TipPolicy::New || op.tips == ir::TipPolicy::PerWell;
+  if (op.portions.size() < 2 || !freshTips) {
+    dispensePerLiquid(op, blocks, liquidAt);
+    return;
+  }
+  DispenseState start = saveDispenseState();
+  const size_t firstCommand = start.commands;
+  const unsigned tipsBefore = tips_.tipsUsed();
+  dispenseTogether(op, blocks, liquidAt);
+  if (shortfall_)
+    return; // reported by a liquid lowered on its own; nothing to compare
+  double togetherSeconds = secondsSince(firstCommand);
+  unsigned togetherTips = tips_.tipsUsed() - tipsBefore;
+  DispenseState together = saveDispenseState();
+  std::vector<ir::Op> togetherCommands(
+      std::make_move_iterator(emitter_.ops.begin() + static_cast<std::ptrdiff_t>(firstCommand)),
+      std::make_move_iterator(emitter_.ops.end()));
+  restoreDispenseState(std::move(start));
+
+  dispensePerLiquid(op, blocks, liquidAt);
+  if (shortfall_)
+    return;
+  double separateSeconds = secondsSince(firstCommand);
+  unsigned separateTips = tips_.tipsUsed() - tipsBefore;
+  if (togetherSeconds > separateSeconds + kEpsilon || togetherTips > separateTips)
+    return;
+  together.commands = firstCommand;
+  restoreDispenseState(std::move(together));
+  emitter_.ops.insert(emitter_.ops.end(), std::make_move_iterator(togetherCommands.begin()),
+                      std::make_move_iterator(togetherCommands.end()));
+}
+
+void PipettingLowering::dispensePerLiquid(const ir::DispenseOp &op,
+                                          const std::vector<ir::HeadPosition> &blocks,
+                                          const WellLiquids &liquidAt) {
   double volume = op.volume.canonicalValue();
   for (const ir::Portion &portion : op.portions) {
     std::vector<Item> items = itemsFor(

@@ -179,6 +179,9 @@ private:
   inline void takeWhatFits(ir::LiquidId liquid, const Position &position,
                            std::vector<Item> &items, size_t &next, double total,
                            std::vector<Item> &window, PerChannel &held);
+  void aspirateFrom(Position &position, ir::LiquidId liquid, const PerChannel &held);
+  void dispenseItem(const Item &item, ir::TipPolicy policy,
+                    const std::optional<ir::MixSpec> &mix);
   void emitWindow(ir::LiquidId liquid, Position &position, const std::vector<Item> &window,
                   const PerChannel &held, ir::TipPolicy policy,
                   const std::optional<ir::MixSpec> &mix);
@@ -193,6 +196,30 @@ private:
                        ir::TipPolicy policy, bool moreInThisOp, bool keepAfter = true);
   std::vector<ir::HeadPosition> removalOrder(std::vector<ir::HeadPosition> blocks);
   ir::LiquidId liquidInWell(Well well) const;
+
+  // Several liquids under one head position (a layout dispense).
+  struct SharedItem;
+  struct DispenseState;
+  DispenseState saveDispenseState() const;
+  void restoreDispenseState(DispenseState state);
+  double secondsSince(size_t firstCommand) const;
+  void dispensePerLiquid(const ir::DispenseOp &op, const std::vector<ir::HeadPosition> &blocks,
+                         const WellLiquids &liquidAt);
+  void dispenseTogether(const ir::DispenseOp &op, const std::vector<ir::HeadPosition> &blocks,
+                        const WellLiquids &liquidAt);
+  std::vector<SharedItem> sharedItemsFor(const std::vector<ir::HeadPosition> &blocks,
+                                         const WellLiquids &liquidAt, double volume,
+                                         bool mixAfter) const;
+  Position *sharedSource(ir::LiquidId liquid, double needUl, double smallestUl);
+  void dispenseSeparately(const SharedItem &shared, ir::TipPolicy policy,
+                          const std::optional<ir::MixSpec> &mix);
+  bool sourcesForAll(const std::vector<SharedItem> &items,
+                     std::map<ir::LiquidId, Position *> &sources);
+  void emitChannelRuns(const std::vector<SharedItem> &order,
+                       const std::map<ir::LiquidId, Position *> &sources);
+  void emitSharedWindow(const std::vector<SharedItem> &window,
+                        const std::vector<std::pair<ir::LiquidId, Position *>> &sources,
+                        ir::TipPolicy policy, const std::optional<ir::MixSpec> &mix);
 
   // The ops.
   void lower(const ir::DispenseOp &op, const ir::Op &origin);

@@ -13,7 +13,7 @@
 namespace plate::lowering {
 
 TipAllocator::TipAllocator(const Platform &platform, Emitter &emitter, bool survey)
-    : platform_(platform), emitter_(&emitter), rows_(platform.tipRackRows),
+    : platform_(&platform), emitter_(&emitter), rows_(platform.tipRackRows),
       cols_(platform.tipRackCols), cells_(rows_ * cols_, Cell::Fresh),
       parkedBinding_(rows_ * cols_), freshCount_(rows_ * cols_),
       head_(platform.channels), survey_(survey) {
@@ -143,9 +143,9 @@ unsigned TipAllocator::pickGrouped(unsigned channels, std::vector<RowMasks> &usa
 }
 
 void TipAllocator::swapRack() {
-  emitter_->emit(ir::SwapTipRackOp{platform_.tipSwapModule});
+  emitter_->emit(ir::SwapTipRackOp{platform_->tipSwapModule});
   ++racks_;
-  if (racks_ > 1 + platform_.spareTipRacks && !racksExceededAt) {
+  if (racks_ > 1 + platform_->spareTipRacks && !racksExceededAt) {
     racksExceededAt = emitter_->origin->loc;
     racksExceededStep = emitter_->origin->step;
   }
@@ -277,7 +277,7 @@ void TipAllocator::release(ir::ChannelMask mask,
   if (drops) {
     emitter_->emit(ir::DropTipsOp{maskOfBits(drops)});
     dropped_ += static_cast<unsigned>(__builtin_popcount(drops));
-    if (dropped_ > platform_.tipWasteCapacity && !wasteExceededAt) {
+    if (dropped_ > platform_->tipWasteCapacity && !wasteExceededAt) {
       wasteExceededAt = emitter_->origin->loc;
       wasteExceededStep = emitter_->origin->step;
     }

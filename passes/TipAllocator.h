@@ -176,7 +176,9 @@ private:
   void freshMasks(std::vector<RowMasks> &usable) const;
   void swapRack();
 
-  const Platform &platform_;
+  // A pointer, not a reference: lower-pipetting assigns a saved allocator
+  // back when it lowers a step two ways and keeps the cheaper.
+  const Platform *platform_;
   Emitter *emitter_;
   unsigned rows_, cols_;
   std::vector<Cell> cells_;
