@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 namespace plate {
 
@@ -95,8 +96,20 @@ std::vector<std::string> availablePlatforms(const std::string &stdlibDir) {
 
 namespace {
 
+template <typename T> std::string_view typeName() {
+  if constexpr (std::is_same_v<T, double>)
+    return "a number";
+  else if constexpr (std::is_same_v<T, unsigned>)
+    return "a whole number";
+  else if constexpr (std::is_same_v<T, bool>)
+    return "true or false";
+  else
+    return "a string";
+}
+
 /// Reads typed fields and remembers the first problem, so that a malformed
-/// file yields one clear E902 naming the key instead of a default silently.
+/// file yields one clear diagnostic (E902, E610-E616) naming the key instead
+/// of a default silently.
 class Reader {
 public:
   Reader(const toml::table &root, std::string file) : root_(root), file_(std::move(file)) {}
@@ -105,7 +118,7 @@ public:
     toml::node_view<const toml::node> node = root_.at_path(path);
     if (!node) {
       if (required)
-        fail(fmt::format("`{}` is missing in {}", path, file_));
+        fail(DiagId::PlatformKeyMissing, std::string(path), file_);
       return;
     }
     if constexpr (std::is_same_v<T, double>) {
@@ -129,29 +142,42 @@ public:
         return;
       }
     }
-    fail(fmt::format("`{}` in {} has the wrong type", path, file_));
+    fail(DiagId::PlatformKeyType, std::string(path), file_, std::string(typeName<T>()));
   }
 
-  void fail(std::string message) {
-    if (error_.empty())
-      error_ = std::move(message);
+  /// Keeps the first problem as a row and its values, reported where the
+  /// platform is named once the whole file has been read.
+  template <typename... Args> void fail(DiagId id, Args... args) {
+    if (!firstProblem_)
+      firstProblem_ = [id, args...](DiagnosticEngine &diags, SourceLoc at) {
+        diags.report(id, at, args...);
+      };
   }
-  const std::string &error() const { return error_; }
+  /// Takes over the first problem of a reader of a nested table or file.
+  void failWith(const Reader &inner) {
+    if (!firstProblem_)
+      firstProblem_ = inner.firstProblem_;
+  }
+  bool failed() const { return static_cast<bool>(firstProblem_); }
+  void report(DiagnosticEngine &diags, SourceLoc at) const { firstProblem_(diags, at); }
+  const std::string &file() const { return file_; }
   const toml::table &root() const { return root_; }
 
 private:
   const toml::table &root_;
   std::string file_;
-  std::string error_;
+  std::function<void(DiagnosticEngine &, SourceLoc)> firstProblem_;
 };
 
-std::optional<toml::table> parseFile(const std::string &path, std::string &error) {
+/// The file's table, or nullopt after recording toml++'s own account of
+/// where the text breaks the TOML grammar.
+std::optional<toml::table> parseFile(const std::string &path, Reader &failures) {
   try {
     return toml::parse_file(path);
   } catch (const toml::parse_error &e) {
     const auto &where = e.source().begin;
-    error = fmt::format("{}:{}:{}: {}", path, where.line, where.column,
-                        std::string(e.description()));
+    failures.fail(DiagId::MalformedPlatform, path, where.line, where.column,
+                  std::string(e.description()));
     return std::nullopt;
   }
 }
@@ -169,7 +195,7 @@ void readPlate(Reader &r, const PlateKeys &keys, const std::string &file, Labwar
   r.get(keys.capacity, plate.wellCapacityUl);
   if (plate.shape.rows == 0 || plate.shape.rows > kMaxRows || plate.shape.cols == 0 ||
       plate.shape.cols > kMaxCols)
-    r.fail(fmt::format("plate extent of `{}` in {} must be within 16 x 24", plate.name, file));
+    r.fail(DiagId::PlatformPlateExtent, plate.name, file, kMaxRows, kMaxCols);
 }
 
 /// The fields both formats share: names and the room.
@@ -194,7 +220,7 @@ void readBioForge1(const toml::table &root, const std::string &path,
   r.get("head.channel_spacing_mm", p.channelSpacingMm);
   r.get("head.tip_capacity_ul", p.tipCapacityUl);
   if (p.channels == 0 || p.channels > 8)
-    r.fail(fmt::format("`head.channels` in {} must be 1..8", path));
+    r.fail(DiagId::PlatformValueRange, std::string("head.channels"), path, 1, 8);
 
   r.get("tips.rack_slot", p.tipRackSlot);
   r.get("tips.rack_rows", p.tipRackRows);
@@ -236,10 +262,11 @@ void readBioForge1(const toml::table &root, const std::string &path,
       if (auto value = filter.value<double>())
         p.readerFiltersNm.push_back(*value);
       else
-        r.fail(fmt::format("`reader.filters_nm` in {} must list numbers", path));
+        r.fail(DiagId::PlatformKeyType, std::string("reader.filters_nm"), path,
+               std::string("a list of numbers"));
     }
   } else {
-    r.fail(fmt::format("`reader.filters_nm` is missing in {}", path));
+    r.fail(DiagId::PlatformKeyMissing, std::string("reader.filters_nm"), path);
   }
 
   r.get("system.module", p.systemModule);
@@ -250,14 +277,15 @@ void readBioForge1(const toml::table &root, const std::string &path,
       auto holder = entry ? (*entry)["holder"].value<std::string>() : std::nullopt;
       auto module = entry ? (*entry)["module"].value<std::string>() : std::nullopt;
       if (!holder || !module) {
-        r.fail(fmt::format("`lids.{}` in {} needs `holder` and `module`", deck.str(), path));
+        r.fail(DiagId::PlatformEntryIncomplete, fmt::format("`lids.{}`", deck.str()), path,
+               std::string("`holder` and `module`"));
         continue;
       }
       p.lidHolders[std::string(deck.str())] = *holder;
       p.lidModules[std::string(deck.str())] = *module;
     }
   } else {
-    r.fail(fmt::format("`lids` is missing in {}", path));
+    r.fail(DiagId::PlatformKeyMissing, std::string("lids"), path);
   }
 
   if (const toml::array *slots = table->at_path("slots").as_array()) {
@@ -267,13 +295,14 @@ void readBioForge1(const toml::table &root, const std::string &path,
       auto deck = entry ? (*entry)["deck"].value<std::string>() : std::nullopt;
       auto fixture = entry ? (*entry)["fixture"].value<std::string>() : std::nullopt;
       if (!id || !deck || !fixture) {
-        r.fail(fmt::format("every `[[slots]]` entry in {} needs id, deck and fixture", path));
+        r.fail(DiagId::PlatformEntryIncomplete, std::string("every `[[slots]]` entry"), path,
+               std::string("`id`, `deck` and `fixture`"));
         continue;
       }
       p.slots.push_back({*id, *deck, *fixture});
     }
   } else {
-    r.fail(fmt::format("`slots` is missing in {}", path));
+    r.fail(DiagId::PlatformKeyMissing, std::string("slots"), path);
   }
 
   if (const toml::array *routes = table->at_path("routes").as_array()) {
@@ -284,7 +313,8 @@ void readBioForge1(const toml::table &root, const std::string &path,
       auto seconds = entry ? (*entry)["move_seconds"].value<double>() : std::nullopt;
       const toml::array *served = entry ? (*entry)["slots"].as_array() : nullptr;
       if (!module || !seconds || !served) {
-        r.fail(fmt::format("every `[[routes]]` entry in {} needs module, slots and move_seconds", path));
+        r.fail(DiagId::PlatformEntryIncomplete, std::string("every `[[routes]]` entry"), path,
+               std::string("`module`, `slots` and `move_seconds`"));
         continue;
       }
       route.module = *module;
@@ -295,7 +325,7 @@ void readBioForge1(const toml::table &root, const std::string &path,
       p.routes.push_back(std::move(route));
     }
   } else {
-    r.fail(fmt::format("`routes` is missing in {}", path));
+    r.fail(DiagId::PlatformKeyMissing, std::string("routes"), path);
   }
 
   TimingModel &t = p.timing;
@@ -311,29 +341,27 @@ void readBioForge1(const toml::table &root, const std::string &path,
     for (const toml::node &node : *labware) {
       auto labwareName = node.value<std::string>();
       if (!labwareName) {
-        r.fail(fmt::format("`platform.labware` in {} must list names", path));
+        r.fail(DiagId::PlatformKeyType, std::string("platform.labware"), path,
+               std::string("a list of names"));
         continue;
       }
       std::string labwarePath = stdlibDir + "/labware/" + *labwareName + ".toml";
-      std::string labwareError;
-      std::optional<toml::table> labwareTable = parseFile(labwarePath, labwareError);
-      if (!labwareTable) {
-        r.fail(labwareError.empty() ? "cannot read " + labwarePath : labwareError);
+      std::optional<toml::table> labwareTable = parseFile(labwarePath, r);
+      if (!labwareTable)
         continue;
-      }
       Reader lr(*labwareTable, labwarePath);
       Labware lw;
       readPlate(lr,
                 {"labware.name", "labware.rows", "labware.cols", "labware.pitch_mm",
                  "labware.well_capacity_ul"},
                 labwarePath, lw);
-      if (!lr.error().empty())
-        r.fail(lr.error());
+      if (lr.failed())
+        r.failWith(lr);
       else
         p.labware[lw.name] = lw;
     }
   } else {
-    r.fail(fmt::format("`platform.labware` is missing in {}", path));
+    r.fail(DiagId::PlatformKeyMissing, std::string("platform.labware"), path);
   }
 
   p.heaterMinCelsius = p.roomTempMaxCelsius;
@@ -354,19 +382,19 @@ void readOpentrons(const toml::table &root, const std::string &path, Reader &r, 
   auto entries = [&](std::string_view key, auto &&read) {
     const toml::array *array = root.at_path(key).as_array();
     if (!array) {
-      r.fail(fmt::format("`{}` is missing in {}", key, path));
+      r.fail(DiagId::PlatformKeyMissing, std::string(key), path);
       return;
     }
     for (const toml::node &node : *array) {
       const toml::table *entry = node.as_table();
       if (!entry) {
-        r.fail(fmt::format("every `[[{}]]` entry in {} must be a table", key, path));
+        r.fail(DiagId::PlatformKeyType, fmt::format("[[{}]]", key), path, std::string("a table"));
         continue;
       }
       Reader er(*entry, fmt::format("[[{}]] of {}", key, path));
       read(er);
-      if (!er.error().empty())
-        r.fail(er.error());
+      if (er.failed())
+        r.failWith(er);
     }
   };
   p.channels = 0;
@@ -432,7 +460,7 @@ void readOpentrons(const toml::table &root, const std::string &path, Reader &r, 
       if (auto id = slot.value<std::string>())
         p.freeSlots.push_back(*id);
   if (p.pipettes.empty() || p.labware.empty() || p.freeSlots.empty())
-    r.fail(fmt::format("{} lists no pipettes, plates or deck slots", path));
+    r.fail(DiagId::PlatformEmpty, path);
 }
 
 /// The description file of `name`; empty when there is none.
@@ -469,10 +497,11 @@ std::optional<Platform> loadPlatform(const std::string &name,
       diag.suggest(guess);
     return std::nullopt;
   }
-  std::string parseError;
-  std::optional<toml::table> table = parseFile(path, parseError);
+  static const toml::table kNoTable;
+  Reader failures(kNoTable, path);
+  std::optional<toml::table> table = parseFile(path, failures);
   if (!table) {
-    diags.report(DiagId::MalformedPlatform, useLoc, parseError);
+    failures.report(diags, useLoc);
     return std::nullopt;
   }
 
@@ -486,10 +515,9 @@ std::optional<Platform> loadPlatform(const std::string &name,
   else if (p.backend == "ot2")
     readOpentrons(*table, path, r, p);
   else
-    r.fail(fmt::format("`platform.backend` in {} is `{}`; the backends are bioforge1 and ot2",
-                       path, p.backend));
-  if (!r.error().empty()) {
-    diags.report(DiagId::MalformedPlatform, useLoc, r.error());
+    r.fail(DiagId::PlatformUnknownBackend, path, p.backend);
+  if (r.failed()) {
+    r.report(diags, useLoc);
     return std::nullopt;
   }
   return p;

@@ -199,8 +199,8 @@ enum class PlatformLookup {
 };
 
 /// Loads a platform description (and for BioForge-1's format the labware it
-/// lists from stdlib/labware/). Reports E208 for an unknown name and E902
-/// for a malformed file, at `useLoc` (the `<PLATFORM>` tag or the command
+/// lists from stdlib/labware/). Reports E208 for an unknown name and E902,
+/// E610-E616 for a malformed file, at `useLoc` (the `<PLATFORM>` tag or the command
 /// line).
 std::optional<Platform> loadPlatform(const std::string &name,
                                      const std::string &stdlibDir,

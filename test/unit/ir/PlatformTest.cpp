@@ -48,7 +48,7 @@ TEST(Platform, MalformedFileIsAnErrorNotADefault) {
   DiagnosticEngine diags(sources);
   EXPECT_FALSE(loadPlatform("broken", dir.string(), diags, {}));
   ASSERT_EQ(diags.diagnostics().size(), 1u);
-  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::MalformedPlatform);
+  EXPECT_EQ(diags.diagnostics()[0].id, DiagId::PlatformKeyType);
   EXPECT_NE(diags.diagnostics()[0].message.find("platform.name"), std::string::npos);
   fs::remove_all(dir);
 }

@@ -87,7 +87,7 @@ TEST(Ot2Platform, AScriptTagDoesNotReachAVendorFolder) {
   EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E208");
 }
 
-TEST(Ot2Platform, AMissingKeyIsE902NamingIt) {
+TEST(Ot2Platform, AMissingKeyIsE610NamingIt) {
   auto dir = std::filesystem::temp_directory_path() / "plate-ot2-malformed";
   std::filesystem::create_directories(dir / "platforms" / "opentrons");
   std::string text = readFile(std::string(PLATE_STDLIB_DIR) + "/platforms/opentrons/ot2.toml");
@@ -99,7 +99,7 @@ TEST(Ot2Platform, AMissingKeyIsE902NamingIt) {
   DiagnosticEngine diags(sources);
   EXPECT_FALSE(loadOt2(dir.string(), diags));
   ASSERT_EQ(diags.diagnostics().size(), 1u);
-  EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E902");
+  EXPECT_STREQ(diagInfo(diags.diagnostics()[0].id).code, "E610");
   EXPECT_NE(diags.diagnostics()[0].message.find("`platform.api_level`"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
