@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace plate::backend {
@@ -257,6 +258,20 @@ struct Fields {
     }
     return value->get<double>();
   }
+  /// A row, column, seq or count: a whole number below 2^32 (a cast of
+  /// 1e300 or -5 to an index would be undefined, not a diagnostic).
+  uint32_t count(const Json &object, const char *key, bool required = true) {
+    const Json *value = get(object, key, required);
+    if (!value)
+      return 0;
+    double number = value->is_number() ? value->get<double>() : -1;
+    if (!(number >= 0) || number > std::numeric_limits<uint32_t>::max() ||
+        number != std::floor(number)) {
+      fail(DiagId::PlanFieldType, key, where, "a whole number");
+      return 0;
+    }
+    return static_cast<uint32_t>(number);
+  }
   std::string string(const Json &object, const char *key, bool required = true) {
     const Json *value = get(object, key, required);
     if (!value)
@@ -303,8 +318,8 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
         return std::nullopt;
       }
       ReservoirLoad load;
-      load.row = static_cast<unsigned>(fields.number(entry, "row"));
-      load.col = static_cast<unsigned>(fields.number(entry, "col"));
+      load.row = fields.count(entry, "row");
+      load.col = fields.count(entry, "col");
       load.liquid = fields.string(entry, "liquid");
       load.volumeMl = fields.number(entry, "volume_ml");
       setup.reservoir.push_back(std::move(load));
@@ -313,8 +328,8 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
   fields.where = "the plan";
   if (auto it = json.find("plate_type"); it != json.end())
     setup.plateType = fields.string(json, "plate_type");
-  setup.tips = static_cast<unsigned>(fields.number(json, "tips", false));
-  setup.tipRacks = static_cast<unsigned>(fields.number(json, "tip_racks", false));
+  setup.tips = fields.count(json, "tips", false);
+  setup.tipRacks = fields.count(json, "tip_racks", false);
   setup.robotTimeSeconds = fields.number(json, "robot_time_s", false);
   if (const Json *layout = array("layout")) {
     for (size_t i = 0; i < layout->size(); ++i) {
@@ -362,7 +377,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
       const Json &entry = (*fills)[i];
       fields.where = fmt::format("manual_wells entry {}", i + 1);
       ManualFill fill;
-      fill.beforeSeq = static_cast<uint32_t>(fields.number(entry, "before_seq", false));
+      fill.beforeSeq = fields.count(entry, "before_seq", false);
       if (fill.beforeSeq == 0)
         fill.beforeSeq = 1;
       if (auto well = fields.well(fields.string(entry, "well")))
@@ -387,7 +402,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
                     "`fill`, `remove` or `transfer`");
       }
       if (entry.contains("line")) {
-        fill.line = static_cast<uint32_t>(fields.number(entry, "line"));
+        fill.line = fields.count(entry, "line");
         fill.step = fields.string(entry, "step", false);
       }
       setup.manualFills.push_back(std::move(fill));
@@ -398,7 +413,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
       const Json &entry = (*analyses)[i];
       fields.where = fmt::format("analyses entry {}", i + 1);
       AnalysisStep step;
-      step.afterSeq = static_cast<uint32_t>(fields.number(entry, "after_seq"));
+      step.afterSeq = fields.count(entry, "after_seq");
       std::string kind = entry.contains("kind") ? fields.string(entry, "kind") : "standard_curve";
       if (kind == "competitive")
         step.kind = ir::AnalysisKind::Competitive;
@@ -418,7 +433,7 @@ std::optional<RunSetup> setupFromJson(const Json &json, DiagnosticEngine &diags,
       if (auto it = entry.find("subtract_blank"); it != entry.end())
         step.subtractBlank = it->is_boolean() && it->get<bool>();
       step.step = fields.string(entry, "step", false);
-      step.line = static_cast<uint32_t>(fields.number(entry, "line", false));
+      step.line = fields.count(entry, "line", false);
       setup.analyses.push_back(std::move(step));
     }
   }
