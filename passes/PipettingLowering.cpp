@@ -838,8 +838,10 @@ void PipettingLowering::dispenseTogether(const ir::DispenseOp &op,
       for (const auto &[liquid, needUl, smallestUl] : needs) {
         if (!fits)
           break;
+        // A copy: clang 14 cannot capture a structured binding in a lambda.
+        const auto &wanted = liquid;
         auto source = std::find_if(sources.begin(), sources.end(),
-                                   [&](const auto &s) { return s.first == liquid; });
+                                   [&](const auto &s) { return s.first == wanted; });
         Position *position = nullptr;
         if (source != sources.end()) {
           double total = drawn[static_cast<size_t>(source - sources.begin())] + needUl;
