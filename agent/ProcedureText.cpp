@@ -32,6 +32,7 @@ std::string_view unitKindName(UnitKind kind) {
   case UnitKind::Preparation: return "preparation";
   case UnitKind::Note: return "note";
   case UnitKind::Summary: return "summary";
+  case UnitKind::Analysis: return "analysis";
   }
   return "?";
 }
@@ -422,6 +423,41 @@ bool capsHeadingWithRemark(std::string_view s) {
   return upper >= 5 && lower == 0;
 }
 
+/// The heading a paragraph opens with ("Data analysis. For each well ...",
+/// "Statistics. Means ..."): up to four capitalised words, no verb, no
+/// number, and a full stop before the next sentence. Lower case; "" if
+/// there is none.
+std::string runInHeading(std::string_view text) {
+  size_t stop = text.find(". ");
+  if (stop == std::string_view::npos || stop == 0 || stop > 40 || text[0] < 'A' || text[0] > 'Z')
+    return "";
+  size_t next = stop + 2;
+  while (next < text.size() && text[next] == ' ')
+    ++next;
+  if (next >= text.size() || text[next] < 'A' || text[next] > 'Z')
+    return "";
+  std::string_view head = text.substr(0, stop);
+  unsigned words = 1;
+  for (char c : head) {
+    if (c == ' ')
+      ++words;
+    else if (!std::isalpha(static_cast<unsigned char>(c)) && c != '-' && c != '&' && c != '/')
+      return "";
+  }
+  if (words > 4)
+    return "";
+  std::string lower = prose::lowerAscii(head);
+  for (size_t b = 0; b < lower.size();) {
+    size_t e = lower.find(' ', b);
+    if (e == std::string::npos)
+      e = lower.size();
+    if (isAnyVerb(std::string_view(lower).substr(b, e - b)))
+      return "";
+    b = e + 1;
+  }
+  return lower;
+}
+
 bool hasWord(std::string_view lowerText, std::string_view word) {
   size_t pos = 0;
   while ((pos = lowerText.find(word, pos)) != std::string_view::npos) {
@@ -500,6 +536,16 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "calculation", "calculations", "formula", "formulas", "equation",
                          "equations"}))
     return UnitKind::Note;
+  // "Data analysis", "Results", "Statistics": the heading is the whole
+  // topic, so "Reading and analysis" keeps its read.
+  static const std::set<std::string, std::less<>> analysis = {
+      "analysis", "data analysis", "analysis of data", "analysis of the data",
+      "analysis of results", "analysis of the results", "results", "result", "statistics",
+      "statistical analysis", "data processing", "data evaluation", "evaluation",
+      "interpretation", "interpretation of results", "calculation of results", "data",
+      "data handling", "data reduction", "quantification", "quantitation"};
+  if (analysis.count(lower))
+    return UnitKind::Analysis;
   return UnitKind::Procedure;
 }
 
@@ -605,7 +651,9 @@ private:
     copy.unit = s.unit;
     copy.orderLoose = false;
     copy.conditional = s.conditional;
-    copy.inProcedure = out_.units[s.unit].kind == UnitKind::Procedure;
+    copy.inProcedure = out_.units[s.unit].kind == UnitKind::Procedure ||
+                       (out_.units[s.unit].kind == UnitKind::Analysis &&
+                        copy.cls == ActionClass::Analyze);
     copy.label = out_.units[s.unit].label;
     return copy;
   }
@@ -928,6 +976,9 @@ void Reader::classifyUnits() {
   UnitKind beforeLayout = section;
   Domain beforeLayoutDomain = sectionDomain;
   unsigned layoutUnits = 0;
+  bool runInSection = false;
+  UnitKind beforeRunIn = section;
+  Domain beforeRunInDomain = sectionDomain;
   auto afterBlankLine = [&](const TextUnit &unit) {
     uint32_t line = unit.loc.line; // 1-based; lines_[line - 2] is the one before
     return line >= 2 && line - 2 < lines_.size() && lines_[line - 2].blank &&
@@ -964,6 +1015,7 @@ void Reader::classifyUnits() {
       scopeIndent = -1;
     }
     if (unit.kind == UnitKind::Header) {
+      runInSection = false;
       if (listItem) {
         if (scopeIndent < 0) {
           outerSection = section;
@@ -1007,6 +1059,32 @@ void Reader::classifyUnits() {
         if (unit.domain != Domain::Unstated && sectionDomain == Domain::Unstated)
           sectionDomain = unit.domain;
         continue;
+      }
+    }
+    // "Data analysis. For each well ...": a heading run into its paragraph
+    // opens a section as a heading line does, up to the next heading. One
+    // about the procedure ("Coating. Plates were ...") ends a section that
+    // a run-in heading opened and changes nothing else.
+    if (unitStyle_[u] == 'p' && (unitAfterBlank_[u] || u == 0 ||
+                                 out_.units[u - 1].kind == UnitKind::Header)) {
+      std::string runIn = runInHeading(unit.text);
+      if (!runIn.empty()) {
+        UnitKind heading = kindOfHeading(runIn);
+        if (heading != UnitKind::Procedure) {
+          if (!runInSection) {
+            beforeRunIn = section;
+            beforeRunInDomain = sectionDomain;
+          }
+          runInSection = true;
+          section = heading;
+          sectionDomain = domainOfHeading(runIn);
+          scopeIndent = -1;
+          layoutUnits = 0;
+        } else if (runInSection) {
+          runInSection = false;
+          section = beforeRunIn;
+          sectionDomain = beforeRunInDomain;
+        }
       }
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
@@ -1141,6 +1219,115 @@ bool namesFilter(const std::vector<Token> &toks, size_t first, size_t last) {
       return true;
     if (toks[k].isPunct(",") || toks[k].isPunct(";") || (toks[k].isWord() && isAnyVerb(toks[k].lower)))
       return false;
+  }
+  return false;
+}
+
+bool auxiliaryWord(const Token &t) {
+  static const std::set<std::string, std::less<>> words = {
+      "is",  "are", "was",  "were", "be",   "been",  "being",  "has",   "have", "had",
+      "get", "got", "gets", "will", "would", "can",  "could",  "should", "may",  "might",
+      "must", "shall", "does", "did"};
+  return t.isWord() && words.count(t.lower) > 0;
+}
+
+/// "grown", "cultured": how a material was made, when no auxiliary makes it
+/// the verb of its clause ("cells were grown for 24 h" is a step told in
+/// the past).
+bool growthParticiple(const std::vector<Token> &toks, size_t i) {
+  static const std::set<std::string, std::less<>> words = {
+      "grown", "cultured", "cultivated", "propagated", "pregrown", "pre-grown", "precultured",
+      "pre-cultured", "subcultured"};
+  if (!toks[i].isWord() || !words.count(toks[i].lower))
+    return false;
+  for (size_t k = i; k-- > 0 && k + 2 >= i;)
+    if (auxiliaryWord(toks[k]))
+      return false;
+  // Another verb must act on the material ("... grown in LB were diluted",
+  // "add cells grown overnight"); alone, "Cells grown 24 h at 37 °C" may be
+  // a step written short.
+  for (size_t k = 0; k < toks.size(); ++k)
+    if (k != i && toks[k].isWord() && (isAnyVerb(toks[k].lower) || (k > i && auxiliaryWord(toks[k]))))
+      return true;
+  return false;
+}
+
+/// "overnight cultures", "an 18 h starter": a time that gives a material's
+/// age.
+bool culturesAge(const std::vector<Token> &toks, size_t last) {
+  static const std::set<std::string, std::less<>> words = {
+      "culture", "cultures", "preculture", "precultures", "subculture", "subcultures",
+      "starter", "starters", "inoculum", "inocula"};
+  return last < toks.size() && toks[last].isWord() && words.count(toks[last].lower) > 0;
+}
+
+/// "the 30 min read", "a 24 h plate", "each 10-min reading": a time in a
+/// noun phrase that names a moment, not how long anything waits. A noun of
+/// waiting ("a 1 h incubation", "a 30 min period") or of another step ("a
+/// 5 min wash") keeps its time.
+bool labelsTimePoint(const std::vector<Token> &toks, size_t first, size_t last,
+                     const Platform &platform, std::string_view source) {
+  static const std::set<std::string, std::less<>> determiners = {
+      "the", "a", "an", "each", "every", "this", "that", "our", "their", "its", "your"};
+  static const std::set<std::string, std::less<>> waiting = {
+      "incubation", "incubations", "preincubation", "pre-incubation", "period", "periods",
+      "wait", "waiting", "hold", "holding", "pause", "rest", "resting", "soak", "soaking",
+      "step", "steps", "stage", "treatment", "exposure", "development", "reaction", "delay",
+      "equilibration", "timer", "interval", "intervals", "blocking", "staining", "coating",
+      "run", "cycle", "phase", "window", "binding", "digestion", "stimulation", "kinetic",
+      "kinetics", "total", "dark", "static", "room", "ambient", "cold", "warm", "heated",
+      "covered", "sealed", "further", "additional", "more", "extra", "longer", "at", "in", "on",
+      "for", "with", "without", "of", "to", "and", "or", "then", "before", "after", "until",
+      "under", "while", "during", "per", "from", "by", "later", "less", "prior", "followed",
+      "again", "only", "max", "maximum", "minimum", "approx", "approximately", "each", "every",
+      "if", "when", "so", "is", "are", "was", "were", "will", "should", "must", "can", "it",
+      "they", "this", "that", "the", "a", "an"};
+  if (first == 0 || last >= toks.size() || !determiners.count(toks[first - 1].lower) ||
+      !toks[last].isWord() || waiting.count(toks[last].lower))
+    return false;
+  if (auto it = verbs().find(toks[last].lower); it != verbs().end() && it->second != ActionClass::Read)
+    return false;
+  return !prose::quantityAt(toks, last, platform, source);
+}
+
+/// "in our hands the transfer changed the A595 by less than 3 %", "A570 of
+/// the blank should stay below 0.1": an absorbance named in a clause whose
+/// verb is some other, in a sentence with no verb of reading, is a remark on
+/// a reading. A quick card's "A450 within 30 min" has no verb and is a read.
+bool remarkOnAbsorbance(const std::vector<Token> &toks, size_t at) {
+  static const std::set<std::string, std::less<>> reading = {
+      "determine", "determined", "obtain", "obtained", "monitor", "monitored", "follow",
+      "followed", "take", "taken", "acquire", "acquired", "collect", "collected", "detect",
+      "detected", "quantify", "quantified", "assess", "assessed", "estimate", "estimated",
+      "reading", "readings", "read-out", "readout", "recording", "measurement", "measurements"};
+  for (const Token &t : toks) {
+    if (!t.isWord())
+      continue;
+    auto it = verbs().find(t.lower);
+    if ((it != verbs().end() && it->second == ActionClass::Read) || reading.count(t.lower))
+      return false;
+  }
+  size_t begin = at, end = at;
+  while (begin > 0 && !toks[begin - 1].isPunct(";") && !toks[begin - 1].is("then"))
+    --begin;
+  while (end < toks.size() && !toks[end].isPunct(";") && !toks[end].is("then"))
+    ++end;
+  static const std::set<std::string, std::less<>> irregular = {
+      "gave", "gives", "give", "shows", "showed", "rose", "rises", "fell", "falls", "made",
+      "makes", "became", "becomes", "stays", "stayed", "remains", "exceeds", "exceed"};
+  static const std::set<std::string, std::less<>> determiners = {
+      "the", "a", "an", "its", "their", "our", "this", "that", "these", "those"};
+  for (size_t k = begin; k < end; ++k) {
+    const Token &t = toks[k];
+    if (k == at || !t.isWord())
+      continue;
+    if (auxiliaryWord(t))
+      return true;
+    bool past = (t.lower.size() >= 5 && t.lower.compare(t.lower.size() - 2, 2, "ed") == 0 &&
+                 t.lower.compare(t.lower.size() - 3, 3, "eed") != 0) ||
+                irregular.count(t.lower);
+    if (past && k + 1 < end && determiners.count(toks[k + 1].lower))
+      return true;
   }
   return false;
 }
@@ -1331,6 +1518,10 @@ void Reader::readSentence(unsigned index) {
   // says how long a thing may wait, not a step: its times and temperatures
   // up to the end of the clause are notes.
   bool storage = false;
+  // After a participle that tells how a material was made ("cultures grown
+  // in LB at 37 °C were diluted"), up to the next verb: its values are the
+  // material's history.
+  bool history = false;
 
   auto startAction = [&](ActionClass cls, size_t at, bool explicitVerb) {
     Draft d;
@@ -1379,9 +1570,17 @@ void Reader::readSentence(unsigned index) {
     if (clauseBoundary(i)) {
       cur = -1;
       storage = false;
+      history = false;
       ++i;
       continue;
     }
+    if (growthParticiple(toks, i)) {
+      history = true;
+      ++i;
+      continue;
+    }
+    if (history && (auxiliaryWord(t) || (t.isWord() && isAnyVerb(t.lower))))
+      history = false;
     if (storageWord(toks, i)) {
       storage = true;
       cur = -1;
@@ -1409,6 +1608,11 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      if (history && (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
+                      q->dimension == Dimension::Speed)) {
+        i = next;
+        continue;
+      }
       // "every 5 min for 30-60 min": after an interval, the span of the
       // schedule is how long it runs, not a step's time.
       if (q->dimension == Dimension::Time) {
@@ -1418,6 +1622,11 @@ void Reader::readSentence(unsigned index) {
           sawInterval = true;
         else if (sawInterval && q->first >= 1 &&
                  (toks[q->first - 1].is("for") || toks[q->first - 1].is("over"))) {
+          i = next;
+          continue;
+        }
+        if (culturesAge(toks, q->last) ||
+            labelsTimePoint(toks, q->first, q->last, platform_, s.text)) {
           i = next;
           continue;
         }
@@ -1688,6 +1897,8 @@ void Reader::readSentence(unsigned index) {
               auto it = verbs().find(w.lower);
               return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
             }))
+          cls = ActionClass::Note;
+        if (p == Param::Wavelength && toks[q->first].isWord() && remarkOnAbsorbance(toks, q->first))
           cls = ActionClass::Note;
         // "the signal as A595 minus the blank", "OD450 divided by ...": an
         // absorbance that is a term of a calculation, not a read.
@@ -2257,7 +2468,8 @@ void Reader::readSentence(unsigned index) {
     a.named = d.explicitVerb;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
     a.orderLoose = s.loose;
-    a.inProcedure = unit.kind == UnitKind::Procedure;
+    a.inProcedure = unit.kind == UnitKind::Procedure ||
+                    (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze);
     if (unit.kind == UnitKind::Preparation && robotClass(a.cls) && a.cls != ActionClass::Analyze)
       a.cls = ActionClass::Prepare;
     // The liquid's words: its own span's content words.
@@ -2791,6 +3003,37 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
         refUnits.push_back(it->second);
       }
       std::sort(refUnits.begin(), refUnits.end());
+    }
+  }
+  // "Steps 8-9 twice more", "steps 4 to 6 two more times", "step 3 again":
+  // named steps with a count of more times are a repeat without the word,
+  // when the sentence orders nothing of its own.
+  if (!repeat && !refUnits.empty()) {
+    size_t stepAt = toks.size();
+    for (size_t i = 0; i + 1 < toks.size() && stepAt == toks.size(); ++i)
+      if ((toks[i].is("step") || toks[i].is("steps")) && toks[i + 1].isNumber())
+        stepAt = i;
+    // Past the step numbers ("8-9", "4 to 6", "2, 3 and 4").
+    size_t after = stepAt + 1;
+    while (after < toks.size() &&
+           (toks[after].isNumber() || toks[after].isPunct("-") || toks[after].isPunct("–") ||
+            toks[after].isPunct(",") || toks[after].is("to") || toks[after].is("and")))
+      ++after;
+    bool more = false;
+    for (size_t i = after; i < toks.size() && !more; ++i) {
+      if (toks[i].is("again"))
+        more = true;
+      std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
+      if (q && q->dimension == Dimension::Count)
+        for (size_t k = q->first; k < std::min(toks.size(), q->last + 1); ++k)
+          more |= toks[k].is("more") || toks[k].is("additional") || toks[k].is("further");
+    }
+    bool ordersOwn = false;
+    for (size_t k = begin; k < end; ++k)
+      ordersOwn |= !out_.actions[k].weak && out_.actions[k].cls != ActionClass::Note;
+    if (more && !ordersOwn && after < toks.size()) {
+      repeat = true;
+      repeatAt = after - 1;
     }
   }
   if (!repeat && !cue)

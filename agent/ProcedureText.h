@@ -4,8 +4,8 @@
 // numbered items, bullets, table rows and paragraphs (units), units into
 // sentences and sentences into clauses. Each unit gets a kind: the
 // procedure, or a title, header, layout description, materials list,
-// preparation, note or summary (which state values without asking for a
-// step of the protocol). References ("as in step 2", "repeat twice more",
+// preparation, note, summary or analysis (which state values without asking
+// for a step of the protocol, the analysis apart from its own analyses). References ("as in step 2", "repeat twice more",
 // "as above") become copies of the actions they name.
 //
 // Units to actions: every clause gives zero or more actions (an action
@@ -37,6 +37,9 @@ enum class UnitKind : uint8_t {
   Preparation,
   Note,
   Summary,
+  /// Under "Data analysis", "Results", "Statistics": what is done with the
+  /// readings. Its analyses are steps; its reads and values are not.
+  Analysis,
 };
 std::string_view unitKindName(UnitKind kind);
 
