@@ -39,13 +39,14 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"noteStmt", "text for the operator, no action"},
       {"useStmt", "imports a stdlib module by name: use \"elisa\""},
       {"prepareStmt", "MANUAL only"},
-      {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\")"},
+      {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\"); "
+                          "or names: `equilibrate tmb, stop to RT`"},
       {"callStmt", "calls a procedure of a `use`d module"},
       // reagent lines (one form: the note is the rule's)
       {"reagentDecl", "NAMES: a name, a list A, B or a range Stock1..Stock6 (no commas: only "
                       "numbered names, D1x D2x); each gets the line's volume and flags; later "
                       "words are flags (dark = light sensitive); a layout name here only sets "
-                      "its loading"},
+                      "its loading; QUANTITY: the load, only if stated (dead volume is added)"},
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "

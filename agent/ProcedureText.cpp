@@ -90,6 +90,11 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
     // Bench work on tubes, never the robot's: its times and speeds are no step.
     put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuging", "spin", "spun",
                                "vortex", "vortexed", "vortexing", "sonicate", "sonicated"});
+    // Making samples from cells or tissue ("cells were washed and lysed",
+    // "lysates were cleared by centrifugation"): bench work before the plate.
+    put(ActionClass::Prepare, {"lyse", "lysed", "lysing", "harvest", "harvested", "harvesting",
+                               "homogenise", "homogenised", "homogenize", "homogenized",
+                               "centrifugation"});
     put(ActionClass::Equilibrate,
         {"equilibrate", "equilibrated", "bring", "brought", "warm", "cool", "cooled", "reach",
          "thaw", "thawed"});
@@ -400,6 +405,23 @@ bool allCapsHeading(std::string_view s) {
   return upper >= 6 && lower == 0;
 }
 
+/// A heading in capitals followed by a remark in brackets: the part outside
+/// the brackets is capitals alone (a word of five letters is enough, as
+/// "STEPS" or "NOTES" above a list) and the line ends with the remark.
+bool capsHeadingWithRemark(std::string_view s) {
+  if (s.empty() || s.back() != ')' || s.find('(') == std::string_view::npos)
+    return false;
+  std::string bare = withoutBrackets(s);
+  unsigned upper = 0, lower = 0;
+  for (char c : bare) {
+    if (c >= 'A' && c <= 'Z')
+      ++upper;
+    else if (c >= 'a' && c <= 'z')
+      ++lower;
+  }
+  return upper >= 5 && lower == 0;
+}
+
 bool hasWord(std::string_view lowerText, std::string_view word) {
   size_t pos = 0;
   while ((pos = lowerText.find(word, pos)) != std::string_view::npos) {
@@ -448,6 +470,20 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "materials required but not supplied", "stability", "storage and stability",
       "what you need", "supplies", "consumables", "instruments"};
   if (materials.count(lower))
+    return UnitKind::Materials;
+  // "Solutions and storage", "Storage and handling": how things
+  // are kept, not steps.
+  if (hasAnyWord(lower, {"storage", "stability"}))
+    return UnitKind::Materials;
+  // "Instrument and filter", "Equipment needed", "Filter requirements": what
+  // the lab must have, whose wavelengths and temperatures are no steps. A
+  // heading over the robot's part or its settings ("Instrument part",
+  // "Reader settings") keeps its steps.
+  if (hasAnyWord(lower, {"instrument", "instruments", "instrumentation", "equipment",
+                         "apparatus", "filter", "filters"}) &&
+      !hasAnyWord(lower, {"part", "parts", "step", "steps", "procedure", "protocol", "run",
+                          "setting", "settings", "program", "programme", "set-up", "setup",
+                          "work", "operation", "reading", "measurement", "read"}))
     return UnitKind::Materials;
   if (hasAnyWord(lower, {"preparation", "prepare", "working reagent", "working solution",
                          "before you start", "before starting", "reagent prep", "prep",
@@ -808,6 +844,11 @@ void Reader::buildUnits() {
           heading = true;
         else if (allCapsHeading(t) && !values && words <= 10)
           heading = true;
+        // "STEPS (all on robot, at RT)", "VOLUMES (per well)": a heading in
+        // capitals keeps a remark in brackets in lower case. A step in
+        // capitals ("SHAKE (30 s)") starts with its verb.
+        else if (capsHeadingWithRemark(t) && !values && words <= 12 && !startsWithVerb(t))
+          heading = true;
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
                  !values && !startsWithVerb(t))
           heading = true; // "A. Preparation of the Working Reagent (WR)"
@@ -1070,9 +1111,45 @@ void Reader::splitSentences() {
 }
 
 
+/// Whether token `i` makes its clause a storage remark: "store", "storage",
+/// "stable", or a keeping that is allowed rather than ordered ("can be
+/// kept", "may be held"). "Keep the plate at 37 °C for 30 min" is a step.
+bool storageWord(const std::vector<Token> &toks, size_t i) {
+  const Token &t = toks[i];
+  if (!t.isWord())
+    return false;
+  if (t.is("store") || t.is("stored") || t.is("storing") || t.is("storage") || t.is("stable") ||
+      t.is("stability"))
+    return true;
+  if (!(t.is("keep") || t.is("kept") || t.is("hold") || t.is("held")))
+    return false;
+  for (size_t k = i; k-- > 0 && k + 3 >= i;)
+    if (toks[k].is("can") || toks[k].is("may") || toks[k].is("could") || toks[k].is("might") ||
+        toks[k].is("should") || toks[k].is("must"))
+      return true;
+  return false;
+}
+
+/// Whether the value at tokens [first, last) is the wavelength of a filter:
+/// "a 562 nm filter", "a filter between 540 and 590 nm", "filter: 450 nm".
+bool namesFilter(const std::vector<Token> &toks, size_t first, size_t last) {
+  auto filterWord = [](const Token &t) { return t.is("filter") || t.is("filters"); };
+  if (last < toks.size() && filterWord(toks[last]))
+    return true;
+  for (size_t k = first; k-- > 0 && k + 4 >= first;) {
+    if (filterWord(toks[k]))
+      return true;
+    if (toks[k].isPunct(",") || toks[k].isPunct(";") || (toks[k].isWord() && isAnyVerb(toks[k].lower)))
+      return false;
+  }
+  return false;
+}
+
 /// Whether an action of `cls` takes a value of `p` while its clause is read.
 bool benchVerb(std::string_view verb) {
-  for (std::string_view stem : {"centrifug", "spin", "spun", "vortex", "sonicat"})
+  for (std::string_view stem :
+       {"centrifug", "spin", "spun", "vortex", "sonicat", "lyse", "lysing", "harvest",
+        "homogeni"})
     if (verb.rfind(stem, 0) == 0)
       return true;
   return false;
@@ -1249,6 +1326,11 @@ void Reader::readSentence(unsigned index) {
   std::vector<std::string> pendingWords;
   std::vector<Value> pendingCounts;
   bool negateShaking = false;
+  // A storage remark ("stained plates can be kept at room temperature in the
+  // dark for up to a week", "WR is stable for 2 days at RT", "stored at 4 °C")
+  // says how long a thing may wait, not a step: its times and temperatures
+  // up to the end of the clause are notes.
+  bool storage = false;
 
   auto startAction = [&](ActionClass cls, size_t at, bool explicitVerb) {
     Draft d;
@@ -1295,6 +1377,13 @@ void Reader::readSentence(unsigned index) {
   for (size_t i = 0; i < toks.size();) {
     const Token &t = toks[i];
     if (clauseBoundary(i)) {
+      cur = -1;
+      storage = false;
+      ++i;
+      continue;
+    }
+    if (storageWord(toks, i)) {
+      storage = true;
       cur = -1;
       ++i;
       continue;
@@ -1591,11 +1680,28 @@ void Reader::readSentence(unsigned index) {
                           }))
             cls = ActionClass::Note;
         }
+        // "a reader with a 562 nm filter is needed", "filters between 540
+        // and 590 nm will do": a wavelength that names a filter, in a
+        // sentence with no verb of reading, describes the instrument.
+        if (p == Param::Wavelength && namesFilter(toks, q->first, q->last) &&
+            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+              auto it = verbs().find(w.lower);
+              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+            }))
+          cls = ActionClass::Note;
+        // "the signal as A595 minus the blank", "OD450 divided by ...": an
+        // absorbance that is a term of a calculation, not a read.
+        if (p == Param::Wavelength && q->last < toks.size() &&
+            (toks[q->last].is("minus") || toks[q->last].is("divided") ||
+             toks[q->last].is("times") || toks[q->last].is("multiplied")))
+          cls = ActionClass::Note;
         // "samples to RT, 30 min": warming to room temperature.
         if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
           cls = ActionClass::Equilibrate;
         // "within 30 minutes", "up to 2 h" with no step: a limit, a note.
         if (p == Param::Time && !v.exact())
+          cls = ActionClass::Note;
+        if (storage && (p == Param::Time || p == Param::Temperature))
           cls = ActionClass::Note;
         startAction(cls, q->first, false);
         Draft &d = drafts[static_cast<size_t>(cur)];
@@ -2235,11 +2341,12 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   static const std::set<std::string, std::less<>> plateWords = {
       "well", "wells", "plate", "plates", "microplate", "row", "rows", "column", "columns",
       "col", "cols", "deck"};
-  bool vessel = false, plate = false;
+  bool vessel = false, plate = false, bench = false;
   auto scan = [&](const std::vector<Token> &toks) {
     for (const Token &t : toks) {
       vessel |= t.isWord() && vessels.count(t.lower) > 0;
       plate |= t.isWord() && plateWords.count(t.lower) > 0;
+      bench |= t.isWord() && isAnyVerb(t.lower) && benchVerb(t.lower);
     }
   };
   scan(s.tokens);
@@ -2258,10 +2365,13 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   for (Action &a : built) {
     if (a.cls == ActionClass::Prepare)
       preparing = true;
+    // Washing cells or a pellet before they are lysed or spun is part of
+    // making the sample; a wash of the plate names the plate or its wells.
     bool liquidWork = a.cls == ActionClass::Dispense || a.cls == ActionClass::Transfer ||
                       a.cls == ActionClass::Mix || a.cls == ActionClass::Shake ||
-                      a.cls == ActionClass::Aspirate;
-    if (liquidWork && (vessel || preparing)) {
+                      a.cls == ActionClass::Aspirate ||
+                      (a.cls == ActionClass::Wash && (vessel || bench));
+    if (liquidWork && (vessel || preparing || bench)) {
       a.cls = ActionClass::Prepare;
       a.values(Param::Speed).clear();
       a.values(Param::Cycles).clear();

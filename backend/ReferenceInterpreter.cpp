@@ -180,6 +180,9 @@ private:
   void step(const ir::WaitOp &op) {
     PlateEvent event;
     event.seconds = seconds(op.time);
+    // A wait heats nothing: the plate waits at room temperature, off a
+    // heating plate that stays on for a later step (docs/passes.md).
+    event.celsius = std::optional<double>();
     plateWide(event);
   }
   void step(const ir::MagnetOp &op) {

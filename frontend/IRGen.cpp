@@ -92,6 +92,7 @@ bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
 
   bool wash = statement == "`wash`";
   std::vector<std::string> reagents, likely;
+  SourceLoc firstReagent;
   std::set<ir::LiquidId> washBuffers;
   for (const ir::Op &op : module_.ops)
     if (const auto *w = op.as<ir::WashOp>())
@@ -99,6 +100,8 @@ bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
   for (const ir::Liquid &liquid : module_.liquids) {
     if (liquid.role != ir::LiquidRole::Reagent)
       continue;
+    if (reagents.empty())
+      firstReagent = liquid.loc;
     reagents.push_back(liquid.name);
     if (wash && (washBuffers.count(liquid.id) ||
                  liquid.name.find("wash") != std::string::npos))
@@ -113,22 +116,11 @@ bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
                                   : std::string();
   SourceLoc range{at.fileId, at.line, at.col, word.col + word.length - at.col};
   std::string written = text(range, volume.text + " " + name.text);
-  std::string hint;
-  if (!pick.empty()) {
-    hint = fmt::format("name the wash buffer: `{} of {}`", written, pick);
-  } else if (reagents.empty()) {
-    hint = fmt::format("write `{} of NAME`{}", written,
-                       wash ? " and declare NAME in `<REAGENTS>`"
-                            : ", NAME a reagent, a layout role or name, or `layout`");
-  } else {
-    std::string list;
-    for (const std::string &reagent : reagents)
-      list += (list.empty() ? "" : ", ") + reagent;
-    hint = fmt::format("write `{} of NAME`, NAME one of the reagents ({}){}", written, list,
-                       wash ? "" : " or a layout role, name or `layout`");
-  }
-  auto diag = report(DiagId::MissingLiquid, range, statement, wash ? "reagent" : "liquid",
-                     written, name.text, hint);
+  auto diag = wash ? report(DiagId::MissingWashBuffer, range, written, name.text, written)
+                   : report(DiagId::MissingLiquid, range, statement, written, name.text,
+                            written);
+  if (!reagents.empty())
+    diag.note(firstReagent, "the reagents are {}", fmt::format("{}", fmt::join(reagents, ", ")));
   if (!pick.empty())
     diag.suggest(fmt::format("{} of {}", written, pick));
   return true;
@@ -184,9 +176,8 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
       return;
     }
     if (liquids.empty()) {
-      report(DiagId::EmptyWellSet, d.source.loc,
-             fmt::format("; the layout places no `{}` liquid",
-                         d.sourceIsLayout ? std::string("layout") : source));
+      report(DiagId::EmptyLayoutSource, d.source.loc,
+             d.sourceIsLayout ? std::string("layout") : source);
       return;
     }
     if (!ok)
@@ -548,30 +539,25 @@ void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
         ok = false;
       }
     if (!has(ir::LiquidRole::Calibrant)) {
-      report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName, "fits a curve to the calibrants",
-             "calibrant");
+      report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName);
       ok = false;
     }
   }
   if (a.kind == Kind::Competitive && !has(ir::LiquidRole::Bmax)) {
     // %B/B0 divides by the B0 mean; NSB alone (the common slip: NSB
     // declared, B0 written as a calibrant or a control) cannot stand in.
-    auto diag = report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName,
-                       "divides by the mean of the maximum-binding (B0) wells",
-                       "`bmax` wells; declare them as `bmax B0 at WELLS`");
+    auto diag = report(DiagId::AnalyzeNeedsBmax, stmt.loc, kindName);
     if (has(ir::LiquidRole::Nsb))
       diag.note(firstOf.at(ir::LiquidRole::Nsb)->loc,
                 "NSB wells are declared here; %B/B0 needs B0 wells as well");
     ok = false;
   }
   if (a.kind == Kind::Cutoff && !has(ir::LiquidRole::Cutoff)) {
-    report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName,
-           "divides by the mean of the cut-off calibrator",
-           "`cutoff` wells; declare them as `cutoff CO at WELLS`");
+    report(DiagId::AnalyzeNeedsCutoff, stmt.loc, kindName);
     ok = false;
   }
   if (a.subtractBlank && !has(ir::LiquidRole::Blank)) {
-    report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName, "subtracts the blank", "blank");
+    report(DiagId::AnalyzeNeedsBlank, stmt.loc, kindName);
     ok = false;
   }
   if (a.kind == Kind::StandardCurve &&
@@ -637,7 +623,6 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
   if (std::any_of(robot.begin(), robot.end(), matches))
     return;
 
-  std::string at = nm ? fmt::format(" at {} nm", formatNumber(*nm)) : std::string();
   SourceLoc loc = a.wavelength ? a.wavelength->loc : stmt.loc;
   // Advice to add a read holds only where the reader can make it.
   auto readerHas = [&](double wanted) {
@@ -647,22 +632,21 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
   };
   auto manualMatch = std::find_if(manual.rbegin(), manual.rend(), matches);
   if (manualMatch != manual.rend()) {
-    report(DiagId::AnalyzeWithoutItsRead, loc, "robot read" + at,
-           fmt::format("the read{} on line {} is a `<MANUAL>` step, and the robot has no "
-                       "values from it; move this `analyze` to `<MANUAL>` as well, or read "
-                       "on the robot",
-                       at, manualMatch->op->loc.line))
+    report(DiagId::AnalyzeAfterManualRead, loc, formatNumber(manualMatch->nm),
+           manualMatch->op->loc.line)
         .note(manualMatch->op->loc, "read in `<MANUAL>` here");
     return;
   }
+  if (!nm) {
+    report(DiagId::AnalyzeWithoutAnyRead, loc);
+    return;
+  }
+  std::string wanted = formatNumber(*nm);
   if (robot.empty()) {
-    report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at,
-           !nm || readerHas(*nm)
-               ? fmt::format("add `read absorbance at {}` before it",
-                             nm ? formatNumber(*nm) + " nm" : std::string("WAVELENGTH"))
-               : fmt::format("the reader has no {} nm filter: read and analyze in "
-                             "`<MANUAL>` on a reader that has it",
-                             formatNumber(*nm)));
+    if (readerHas(*nm))
+      report(DiagId::AnalyzeWithoutItsRead, loc, wanted, wanted);
+    else
+      report(DiagId::AnalyzeNoReadNoFilter, loc, wanted, wanted);
     return;
   }
   // Robot reads at other wavelengths: name them, offer the nearest.
@@ -680,21 +664,14 @@ void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
   std::string list;
   for (size_t i = 0; i < seen.size(); ++i)
     list += (i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + formatNumber(seen[i]);
-  std::string hint =
-      asReference
-          ? fmt::format("{} nm is the reference of the read on line {}, whose values are "
-                        "at {} nm; analyze at {} nm",
-                        formatNumber(*nm), asReference->op->loc.line,
-                        formatNumber(asReference->nm), formatNumber(asReference->nm))
-          : fmt::format("the robot reads before it at {} nm; analyze at {}{}", list,
-                        seen.size() == 1 ? list + " nm" : std::string("one of those"),
-                        readerHas(*nm) ? fmt::format(" or add `read absorbance at {} nm` "
-                                                     "before it",
-                                                     formatNumber(*nm))
-                                       : fmt::format("; the reader has no {} nm filter",
-                                                     formatNumber(*nm)));
   const EarlierRead &offer = asReference ? *asReference : *nearest;
-  auto diag = report(DiagId::AnalyzeWithoutItsRead, loc, "read" + at, hint);
+  auto diag = asReference
+                  ? report(DiagId::AnalyzeAtReference, loc, wanted, wanted,
+                           asReference->op->loc.line, formatNumber(asReference->nm),
+                           formatNumber(asReference->nm))
+              : readerHas(*nm)
+                  ? report(DiagId::AnalyzeOtherWavelength, loc, wanted, list, wanted)
+                  : report(DiagId::AnalyzeOtherWavelengthNoFilter, loc, wanted, list, wanted);
   // A parameter's value comes from a call: the fix belongs there, not in
   // the body that other calls share.
   if (a.wavelength->kind != ast::QuantityExpr::Kind::Param)
@@ -854,19 +831,16 @@ void Sema::gen(const ast::Call &call, const ast::Statement &stmt) {
   auto it = procs_.find(name);
   if (it == procs_.end()) {
     std::string close = closestMatch(name, procOrder_);
-    auto diag = report(DiagId::UndefinedName, call.callee.loc, name,
-                       close.empty() ? std::string("define it with `proc` before the call, "
-                                                   "or import it with `use`")
-                                     : fmt::format("did you mean `{}`?", close));
-    if (!close.empty())
-      diag.suggest(close);
+    if (close.empty())
+      report(DiagId::UndefinedProcedure, call.callee.loc, name);
+    else
+      report(DiagId::UndefinedName, call.callee.loc, name, close).suggest(close);
     return;
   }
   ProcInfo &proc = it->second;
   proc.used = true;
   if (emit_ && proc.ordinal > ordinal_) {
-    report(DiagId::UndefinedName, call.callee.loc, name,
-           "a procedure is defined before its first call")
+    report(DiagId::CallBeforeDefinition, call.callee.loc, name)
         .note(proc.def->name.loc, "`{}` is defined here", name);
     return;
   }

@@ -763,11 +763,7 @@ void ScriptParser::reagentSection(const TokenList &body,
       }
       std::string tag = type == PlateLexer::POSITIVE ? "positive" : "negative";
       std::string name = line[first]->getText();
-      diags_.report(DiagId::MisplacedRoleTag, locator_.loc(line[i]), tag,
-                    fmt::format("`{}` is declared in `<REAGENTS>`", name),
-                    fmt::format("a control is a layout liquid; declare it in `<LAYOUT>` as "
-                                "`{} control {} at WELLS`",
-                                tag, name));
+      diags_.report(DiagId::ControlTagOnReagent, locator_.loc(line[i]), tag, name, tag, name);
       line.erase(line.begin() + static_cast<std::ptrdiff_t>(i));
     }
     if (auto *ctx = parseLine(line, &PlateParser::reagentLine))

@@ -135,19 +135,15 @@ std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_vie
     for (const ast::Name &flag : decl.flags)
       if (flag.text == name.text) {
         const std::string &owner = decl.names.first.text;
-        report(DiagId::UndefinedName, name.loc, name.text,
-               fmt::format("it is written as a flag of `{}`; separate names with commas "
-                           "(`{}, {}`) or declare one reagent per line",
-                           owner, owner, name.text))
+        report(DiagId::NameReadAsFlag, name.loc, name.text, owner, owner, name.text)
             .note(flag.loc, "`{}` is read as a flag of `{}` here", name.text, owner);
         return std::nullopt;
       }
   std::string close = closestMatch(name.text, candidates);
-  auto diag = report(DiagId::UndefinedName, name.loc, name.text,
-                     close.empty() ? std::string("declare it in `<REAGENTS>`")
-                                   : fmt::format("did you mean `{}`?", close));
-  if (!close.empty())
-    diag.suggest(close);
+  if (close.empty())
+    report(DiagId::UndefinedReagent, name.loc, name.text);
+  else
+    report(DiagId::UndefinedName, name.loc, name.text, close).suggest(close);
   return std::nullopt;
 }
 
@@ -291,25 +287,13 @@ void Sema::registerProc(const ast::ProcDef &def, unsigned ordinal,
 
 namespace {
 
-/// Why `name` is not a module name, or "" when it is one. A module name is
-/// what `use` may join to stdlib/modules: anything that could leave that
-/// directory or name another file is refused before the file system sees it.
-std::string notAModuleName(const std::string &name) {
-  if (name.empty())
-    return "names no module";
-  if (name.front() == '/' || name.front() == '\\' ||
-      (name.size() > 1 && name[1] == ':'))
-    return "is an absolute path";
-  if (name.find("..") != std::string::npos)
-    return "goes through `..`";
-  if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos)
-    return "is a path with directories";
-  if (llvm::StringRef(name).endswith_insensitive(".plate"))
-    return "names a file";
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-')
-      return fmt::format("has the character `{}`", c);
-  return "";
+/// A module name is what `use` may join to stdlib/modules: anything that
+/// could leave that directory or name another file (a separator, `..`, a
+/// drive, an extension) is refused before the file system sees it.
+bool isModuleName(const std::string &name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
 }
 
 } // namespace
@@ -329,21 +313,19 @@ void Sema::useModule(const std::string &name, SourceLoc loc, SourceLoc nameLoc,
                      unsigned ordinal) {
   if (!loadedModules_.insert(name).second)
     return;
-  if (std::string why = notAModuleName(name); !why.empty()) {
+  if (!isModuleName(name)) {
     // The last part of a path, without `.plate`, is the module meant when
     // it is one; otherwise the message lists the modules.
     std::string last = name.substr(std::min(name.size(), name.find_last_of("/\\") + 1));
     if (llvm::StringRef(last).endswith_insensitive(".plate"))
       last.resize(last.size() - 6);
     std::vector<std::string> known = knownModules();
-    std::string close = notAModuleName(last).empty() ? closestMatch(last, known) : "";
-    later(ordinal, [this, nameLoc, name, why, close, known] {
-      auto diag = report(DiagId::ModulePath, nameLoc, name, why,
-                         close.empty()
-                             ? fmt::format("; modules are {}", fmt::join(known, ", "))
-                             : fmt::format("; write `use \"{}\"`", close));
-      if (!close.empty())
-        diag.suggest("\"" + close + "\"");
+    std::string close = isModuleName(last) ? closestMatch(last, known) : "";
+    later(ordinal, [this, nameLoc, name, close, known] {
+      if (close.empty())
+        report(DiagId::ModulePath, nameLoc, name, fmt::format("{}", fmt::join(known, ", ")));
+      else
+        report(DiagId::ModulePathOfModule, nameLoc, name, close).suggest("\"" + close + "\"");
     });
     return;
   }

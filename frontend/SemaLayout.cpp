@@ -143,11 +143,8 @@ void Sema::buildLayout() {
                                                             : ir::Polarity::Negative;
       else
         report(DiagId::MisplacedRoleTag, line.polarityLoc, tag,
-               fmt::format("this line declares {} `{}`", names.size() > 1 ? "names of role" : "a",
-                           ir::roleName(liquidRole(line.role))),
-               fmt::format("only `control` lines take `positive` or `negative`; write `{} "
-                           "control {}` if it is a control, or drop `{}`",
-                           tag, text(line.names.loc, line.names.first.text), tag));
+               ir::roleName(liquidRole(line.role)), tag,
+               text(line.names.loc, line.names.first.text), tag);
     }
     std::vector<ir::LiquidId> ids;
     for (const std::string &name : names) {
@@ -207,9 +204,9 @@ void Sema::buildLayout() {
         report(DiagId::FillCountMismatch, line.wells->loc, error->names,
                error->replicates, error->names * error->replicates, error->wells);
       else
-        report(DiagId::ReplicatesDoNotFit, line.wells->loc, error->wells,
-               text(line.wells->loc, at->set.str()), error->replicates,
-               line.down ? "adjacent rows of one column" : "adjacent columns of one row");
+        report(line.down ? DiagId::ReplicatesDoNotFitDown : DiagId::ReplicatesDoNotFit,
+               line.wells->loc, error->wells, text(line.wells->loc, at->set.str()),
+               error->replicates);
       continue;
     }
     const auto &sets = std::get<std::vector<WellSet>>(filled);
@@ -288,14 +285,10 @@ void Sema::placeGrid(const ast::Grid &grid) {
         for (const auto &[name, _] : gridNames_)
           candidates.push_back(name);
         std::string close = closestMatch(cell.text, candidates);
-        auto diag = report(DiagId::UndefinedName, cell.loc, cell.text,
-                           close.empty()
-                               ? fmt::format("declare it with a role line without `at`, "
-                                             "such as `sample {}`",
-                                             cell.text)
-                               : fmt::format("did you mean `{}`?", close));
-        if (!close.empty())
-          diag.suggest(close);
+        if (close.empty())
+          report(DiagId::UndefinedGridName, cell.loc, cell.text, cell.text);
+        else
+          report(DiagId::UndefinedName, cell.loc, cell.text, close).suggest(close);
         continue;
       }
       ir::LiquidId id = liquidByName_.at(cell.text);

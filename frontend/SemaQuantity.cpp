@@ -177,14 +177,11 @@ std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension exp
       if (env_)
         for (const auto &[name, _] : *env_)
           candidates.push_back(name);
-      std::string hint = "a quantity needs a number and a unit, like `100 uL`";
       if (std::string close = closestMatch(q.param, candidates); !close.empty()) {
-        report(DiagId::UndefinedName, q.loc, q.param,
-               fmt::format("did you mean the parameter `{}`?", close))
-            .suggest(close);
+        report(DiagId::UndefinedName, q.loc, q.param, close).suggest(close);
         return std::nullopt;
       }
-      report(DiagId::UndefinedName, q.loc, q.param, hint);
+      report(DiagId::UndefinedQuantityName, q.loc, q.param);
       return std::nullopt;
     }
     std::optional<Dimension> dimension = paramDimension(binding->type);
@@ -221,12 +218,12 @@ std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension exp
           fixes.push_back("1:" + written);
         for (const std::string &unit : likelyUnits(expected, context, q.value))
           fixes.push_back(fmt::format("{} {}", written, unit));
-        auto diag = report(DiagId::MissingUnit, q.loc, written, context,
-                           dimensionName(expected),
-                           fixes.empty() ? std::string()
-                                         : fmt::format("; did you mean {}?", alternatives(fixes)));
-        if (!fixes.empty())
-          diag.suggest(fixes.front());
+        if (fixes.empty())
+          report(DiagId::MissingUnitNoGuess, q.loc, written, context, dimensionName(expected));
+        else
+          report(DiagId::MissingUnit, q.loc, written, context, dimensionName(expected),
+                 alternatives(fixes))
+              .suggest(fixes.front());
         return std::nullopt;
       }
       result = {q.value, Unit::Count};
@@ -245,12 +242,11 @@ std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension exp
         if (close.empty())
           close = closestMatch(q.unit, unitSpellings());
         SourceLoc at = q.unitLoc.isValid() ? q.unitLoc : q.loc;
-        auto diag = report(DiagId::UnknownUnit, at, q.unit,
-                           close.empty() ? fmt::format("; {} takes {}", context,
-                                                       article(dimensionName(expected)))
-                                         : fmt::format("; did you mean `{}`?", close));
-        if (!close.empty())
-          diag.suggest(close);
+        if (close.empty())
+          report(DiagId::UnknownUnitNoMatch, at, q.unit, context,
+                 article(dimensionName(expected)));
+        else
+          report(DiagId::UnknownUnit, at, q.unit, close).suggest(close);
         return std::nullopt;
       }
       result = {q.value, *unit};
@@ -307,20 +303,17 @@ std::optional<unsigned> Sema::count(const ast::QuantityExpr &q, std::string_view
 std::optional<Unit> Sema::concentrationUnit(const ast::ConcList &conc) {
   std::string context = "`conc`";
   if (conc.unit.empty()) {
-    report(DiagId::MissingUnit, conc.loc, text(conc.loc, "conc"), context,
-           "concentration", "; add the unit after the last value, such as `pg/mL` or `nM`");
+    report(DiagId::MissingConcUnit, conc.loc, text(conc.loc, "conc"));
     return std::nullopt;
   }
   SourceLoc at = conc.unitLoc.isValid() ? conc.unitLoc : conc.loc;
   std::optional<Unit> unit = lookupUnit(conc.unit);
   if (!unit) {
     std::string close = closestMatch(conc.unit, unitSpellings(Dimension::Concentration));
-    auto diag = report(DiagId::UnknownUnit, at, conc.unit,
-                       close.empty() ? std::string("; `conc` takes a concentration "
-                                                   "such as `pg/mL` or `nM`")
-                                     : fmt::format("; did you mean `{}`?", close));
-    if (!close.empty())
-      diag.suggest(close);
+    if (close.empty())
+      report(DiagId::UnknownConcUnit, at, conc.unit);
+    else
+      report(DiagId::UnknownUnit, at, conc.unit, close).suggest(close);
     return std::nullopt;
   }
   if (unitInfo(*unit).dimension != Dimension::Concentration) {

@@ -51,8 +51,7 @@ std::optional<Wells> Sema::defaultAll(SourceLoc stmtLoc) {
     return std::nullopt;
   Wells result{module_.layoutWells(), true, stmtLoc};
   if (result.set.empty()) {
-    report(DiagId::EmptyWellSet, stmtLoc,
-           "; the layout places no liquid, so the default `all` is empty");
+    report(DiagId::EmptyDefaultAll, stmtLoc);
     return std::nullopt;
   }
   return result;
@@ -203,8 +202,7 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
       auto found = liquidByName_.find(it.a);
       std::optional<ir::LiquidRole> role = roleWord(it.role);
       if (found == liquidByName_.end()) {
-        report(DiagId::UndefinedName, it.loc, it.a,
-               fmt::format("`{} NAME` names a layout liquid", it.role));
+        report(DiagId::UndefinedRoleName, it.loc, it.a, it.role);
         ok = false;
         return;
       }
@@ -237,8 +235,7 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
         if (liquid.role == *role)
           set |= liquid.wells;
       if (set.empty()) {
-        report(DiagId::EmptyWellSet, it.loc,
-               fmt::format("; the layout has no `{}` wells", ir::roleName(*role)));
+        report(DiagId::EmptyRoleSet, it.loc, ir::roleName(*role));
         ok = false;
       }
       into.set |= set;
@@ -265,12 +262,10 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
         if (binding.type == ast::ParamType::Wells)
           candidates.push_back(name);
     std::string close = closestMatch(it.a, candidates);
-    auto diag = report(DiagId::UndefinedName, it.loc, it.a,
-                       close.empty()
-                           ? std::string("well sets name wells, roles or layout liquids")
-                           : fmt::format("did you mean `{}`?", close));
-    if (!close.empty())
-      diag.suggest(close);
+    if (close.empty())
+      report(DiagId::UndefinedWellSetName, it.loc, it.a);
+    else
+      report(DiagId::UndefinedName, it.loc, it.a, close).suggest(close);
     ok = false;
   };
 
@@ -287,8 +282,10 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
   if (!ok)
     return std::nullopt;
   if (result.known && result.set.empty()) {
-    report(DiagId::EmptyWellSet, expr.loc,
-           expr.except.empty() ? std::string() : std::string("; `except` removes every well"));
+    if (expr.except.empty())
+      report(DiagId::EmptyWellSet, expr.loc);
+    else
+      report(DiagId::ExceptRemovesAll, expr.loc);
     return std::nullopt;
   }
   return result;

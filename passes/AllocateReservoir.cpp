@@ -184,12 +184,8 @@ private:
       if (used > available && !where.isValid())
         where = liquid.loc;
     }
-    std::string hint = fmt::format("; {} position(s) short", needed - available);
-    hint += layout ? "; load the samples and other layout liquids by hand: move their "
-                     "`dispense` to a `<MANUAL>` section"
-                   : "; load some reagents by hand in a `<MANUAL>` section";
-    context_.diags.report(DiagId::ReservoirFull, where, liquids, needed, platform_.name,
-                          available, hint);
+    context_.diags.report(layout ? DiagId::ReservoirFullLayout : DiagId::ReservoirFull, where,
+                          liquids, needed, platform_.name, available, needed - available);
   }
 
   ir::Module &module_;

@@ -178,15 +178,14 @@ private:
     std::optional<double> other = below ? above : std::nullopt;
     if (other && *other - wavelength.value < wavelength.value - *closer)
       std::swap(closer, other);
-    std::string hint;
+    std::string wanted = fmt::format("{}", wavelength);
     if (other)
-      hint = fmt::format("the nearest are {} and {} nm: read at one of them, or ",
-                         formatNumber(*closer), formatNumber(*other));
+      report(DiagId::NoFilterBetween, platform_.name, wanted, list, formatNumber(*closer),
+             formatNumber(*other));
     else if (closer)
-      hint = fmt::format("the nearest is {} nm: read at it, or ", formatNumber(*closer));
-    hint += "move the read to a `<MANUAL>` section and use another reader";
-    report(DiagId::NoFilter, platform_.name, fmt::format("{}", wavelength),
-           list.empty() ? std::string("none") : list + " nm", hint);
+      report(DiagId::NoFilter, platform_.name, wanted, list, formatNumber(*closer));
+    else
+      report(DiagId::NoFiltersAtAll, platform_.name, wanted);
   }
   void check(const ir::ReadAbsorbanceOp &op) {
     if (!platform_.readerAbsorbance) {

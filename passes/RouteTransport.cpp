@@ -31,7 +31,12 @@ public:
     for (size_t i = 0; i < module_.ops.size(); ++i) {
       ir::Op &op = module_.ops[i];
       if (op.manual) {
-        // The operator's part: operator-checklist asks for it.
+        // The operator's part: operator-checklist asks for it. The
+        // operator's time passes off the heating plate.
+        emitter_.origin = &op;
+        emitter_.reuse = op.tipsReuse;
+        leaveHeater();
+        flushInto(result);
         result.push_back(std::move(op));
         continue;
       }
@@ -133,10 +138,16 @@ private:
     setLid(false);
   }
 
-  /// A plate that waits on a switched-off heating plate looks like a
-  /// failed heated incubation; waits happen on the sample slot instead.
-  void leaveColdHeater() {
-    if (plateAt_ == platform_.heaterSlot && !heater_)
+  /// The heating plate heats whatever stands on it while it has a set
+  /// point, and the heater stays on between heated incubations; so the
+  /// plate stands on it only for a heated incubation at its set point.
+  /// Everything else that keeps the plate where it is (an incubation at
+  /// room temperature, a wait, a pause, a MANUAL section, the heater's
+  /// ramp to a new set point) happens on the sample slot. A plate on a
+  /// switched-off heating plate leaves as well: it would look like a
+  /// failed heated incubation.
+  void leaveHeater() {
+    if (plateAt_ == platform_.heaterSlot)
       moveTo(platform_.samplePlateSlot);
   }
 
@@ -194,8 +205,10 @@ private:
     bool heated = isHeated(op);
     if (heated) {
       double celsius = op.temperature.canonicalValue();
-      if (!heater_ || *heater_ != celsius)
+      if (!heater_ || *heater_ != celsius) {
+        leaveHeater();
         emitter_.emit(ir::SetTemperatureOp{platform_.heaterModule, op.temperature});
+      }
       heater_ = celsius;
     }
     // A lid waiting in another deck's holder (after a read) brings the
@@ -204,15 +217,11 @@ private:
     bool lidOn = op.lidOn || op.dark;
     const std::string &target = op.shaking ? platform_.shakerSlot
                                 : heated   ? platform_.heaterSlot
-                                           : plateAt_;
+                                : plateAt_ == platform_.heaterSlot ? platform_.samplePlateSlot
+                                                                   : plateAt_;
     if (lidOn && !lidOn_ && lidDeck_ != platform_.deckOf(target))
       setLid(true);
-    if (op.shaking)
-      moveTo(platform_.shakerSlot);
-    else if (heated)
-      moveTo(platform_.heaterSlot);
-    else
-      leaveColdHeater();
+    moveTo(target);
     setLid(lidOn);
     if (op.shaking)
       emitter_.emit(ir::DevShakeOp{platform_.shakerModule, *op.shaking, op.time});
@@ -249,11 +258,13 @@ private:
     return false;
   }
   bool lower(ir::WaitOp &op, ir::Op &) {
-    leaveColdHeater();
+    leaveHeater();
     emitter_.emit(ir::DevWaitOp{op.time});
     return false;
   }
   bool lower(ir::PauseOp &op, ir::Op &) {
+    // The operator may take a while to confirm.
+    leaveHeater();
     emitter_.emit(ir::PromptOp{op.message});
     return false;
   }

@@ -10,11 +10,16 @@
 // reader and system modules as the description names them):
 //
 //  - incubate: RT -> one system Wait of its duration where the plate
-//    stands; above room temperature -> the heater's SetTemperature (unless
-//    already set), plate to the heater slot, Wait, the heater's Off once no
-//    later incubation needs heat; `shaking` -> plate to the shaker, one
-//    Shake of the duration (the shake is the incubation; no separate
-//    Wait). Lid on unless `lid off`; `dark` forces it on;
+//    stands, unless it stands on the heating plate; above room temperature
+//    -> the heater's SetTemperature (unless already set), plate to the
+//    heater slot, Wait, the heater's Off once no later incubation needs
+//    heat; `shaking` -> plate to the shaker, one Shake of the duration (the
+//    shake is the incubation; no separate Wait). Lid on unless `lid off`;
+//    `dark` forces it on;
+//  - the plate stands on the heating plate only for a heated incubation at
+//    the set point: the heater stays on between heated incubations, so an
+//    RT incubation, a wait, a pause, a MANUAL section or a change of set
+//    point first takes the plate to the sample slot (docs/passes.md);
 //  - shake -> plate to the shaker, Shake; magnet -> plate to the magnet
 //    slot, Wait;
 //  - read absorbance -> plate to the reader (along the routes, e.g. two

@@ -131,8 +131,12 @@ private:
                 fmt::format("{} mL", formatNumber(std::ceil(wasteUl_ / 100 - kQuantitySlack) / 10)),
                 fmt::format("{} mL", formatNumber(context_.platform.solutionWasteMl)))
         .step(op_->step)
-        .note(op_->loc, "the aspirations and washes up to this step fill it; empty the "
-                        "waste in a `<MANUAL>` section in between or wash with less volume");
+        // The robot cannot empty its waste during a run and the language
+        // has no statement for it, so the hint names what a script can do.
+        .note(op_->loc, "the aspirations and washes up to this step fill it; the waste is "
+                        "emptied only between runs: wash with less volume or fewer cycles, "
+                        "do some removals by hand in `<MANUAL>` (they do not go to the "
+                        "robot's waste), or split the protocol into two runs");
   }
 
   static void empty(WellState &state) {

@@ -111,10 +111,18 @@ private:
   /// pauses around it are emitIncubate's.
   void holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated);
   void holdOnTemperatureModule(const ir::IncubateOp &incubate);
-  /// Where the OT-2 lacks a device: E603, or a pause with `instruction`.
-  /// `liftsPlate`: the operator takes the plate off the deck (a lid does not).
-  void lacking(std::string_view what, std::string_view device, std::string instruction,
-               bool liftsPlate = true);
+  /// Where the OT-2 lacks a device: the row `id` (E603, E619, E620) with
+  /// `args` and the robot's name, or with --manual-fallback a pause with
+  /// `instruction`. `liftsPlate`: the operator takes the plate off the deck
+  /// (a lid does not).
+  template <typename... Args>
+  void lacking(std::string instruction, bool liftsPlate, DiagId id, const Args &...args) {
+    if (!options_.manualFallback)
+      report(id, args..., platform_.robotType);
+    else
+      pauseForOperator(std::move(instruction), liftsPlate);
+  }
+  void pauseForOperator(std::string instruction, bool liftsPlate);
 
   //--- pipettes, tips, sources -------------------------------------------------//
   Mounted *pipetteFor(double volumeUl, bool column);
@@ -209,14 +217,7 @@ void Emitter::comment(const std::string &text) {
     body_ += fmt::format("    # {}\n", text);
 }
 
-void Emitter::lacking(std::string_view what, std::string_view device, std::string instruction,
-                      bool liftsPlate) {
-  if (!options_.manualFallback) {
-    report(DiagId::NotOnPlatform, what, device, platform_.robotType,
-           "move the step to a `<MANUAL>` section, or compile with --manual-fallback to "
-           "have the protocol pause for the operator");
-    return;
-  }
+void Emitter::pauseForOperator(std::string instruction, bool liftsPlate) {
   // The plate is latched on a heater-shaker: the operator cannot lift it.
   bool unlatch = liftsPlate && needsHeaterShaker_;
   if (unlatch)
@@ -601,32 +602,28 @@ void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
       (cooled || (heated && celsius < platform_.heaterMinCelsius - kQuantitySlack))) {
     // Only reached when the script also shakes (choosePlateHolder): the
     // plate stays on the heater-shaker, which cannot hold this temperature.
-    lacking(fmt::format("an incubation at {} in a script that shakes", incubate.temperature),
-            fmt::format("a module that holds {} and shakes (the plate cannot move between the "
-                        "temperature module and the heater-shaker without a gripper)",
-                        incubate.temperature),
-            fmt::format("line {}: incubate the plate at {} for {} s off the deck, put it back in "
+    std::string temperature = fmt::format("{}", incubate.temperature);
+    lacking(fmt::format("line {}: incubate the plate at {} for {} s off the deck, put it back in "
                         "slot {}, then resume",
-                        op_->loc.line, incubate.temperature, number(incubate.time.value),
-                        platform_.samplePlateSlot));
+                        op_->loc.line, temperature, number(incubate.time.value),
+                        platform_.samplePlateSlot),
+            true, DiagId::ShakeTemperatureNotOnPlatform, temperature, temperature);
     return;
   }
   bool lid = incubate.lidOn || incubate.dark;
   if (lid)
-    lacking("an incubation with the lid on", "lid handling",
-            fmt::format("line {}: put the lid on the plate in slot {}{}, then resume",
+    lacking(fmt::format("line {}: put the lid on the plate in slot {}{}, then resume",
                         op_->loc.line, platform_.samplePlateSlot,
                         incubate.dark ? " and keep it out of the light" : ""),
-            false);
+            false, DiagId::LidNotOnPlatform);
   if (onTemperatureModule_ && (heated || cooled))
     holdOnTemperatureModule(incubate);
   else
     holdOnHeaterShaker(incubate, heated);
   if (lid && options_.manualFallback) // without it, the error is reported once, above
-    lacking("an incubation with the lid on", "lid handling",
-            fmt::format("line {}: take the lid off the plate in slot {}, then resume",
+    lacking(fmt::format("line {}: take the lid off the plate in slot {}, then resume",
                         op_->loc.line, platform_.samplePlateSlot),
-            false);
+            false, DiagId::LidNotOnPlatform);
 }
 
 void Emitter::holdOnHeaterShaker(const ir::IncubateOp &incubate, bool heated) {
@@ -747,27 +744,27 @@ void Emitter::emitOp(const ir::Op &op) {
         } else if constexpr (std::is_same_v<T, ir::TransferOp>) {
           emitTransfer(payload, reuse || payload.tips == ir::TipPolicy::Reuse);
         } else if constexpr (std::is_same_v<T, ir::MagnetOp>) {
-          lacking("`magnet`", "a magnetic module",
-                  fmt::format("line {}: hold the plate on a magnet for {} s, put it back in "
+          lacking(fmt::format("line {}: hold the plate on a magnet for {} s, put it back in "
                               "slot {}, then resume",
-                              op.loc.line, number(payload.time.value), platform_.samplePlateSlot));
+                              op.loc.line, number(payload.time.value), platform_.samplePlateSlot),
+                  true, DiagId::NotOnPlatform, "magnet", "a magnetic module");
         } else if constexpr (std::is_same_v<T, ir::ReadAbsorbanceOp>) {
           std::string reference =
               payload.reference ? fmt::format(" with reference {} nm", number(payload.reference->value))
                                 : "";
-          lacking("`read absorbance`", "a plate reader",
-                  fmt::format("line {}: read absorbance at {} nm{} of wells {} on your plate "
+          lacking(fmt::format("line {}: read absorbance at {} nm{} of wells {} on your plate "
                               "reader (lid off), put the plate back in slot {}, then resume",
                               op.loc.line, number(payload.wavelength.value), reference,
-                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot));
+                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot),
+                  true, DiagId::NotOnPlatform, "read absorbance", "a plate reader");
         } else if constexpr (std::is_same_v<T, ir::ReadFluorescenceOp>) {
-          lacking("`read fluorescence`", "a plate reader",
-                  fmt::format("line {}: read fluorescence (excitation {} nm, emission {} nm) of "
+          lacking(fmt::format("line {}: read fluorescence (excitation {} nm, emission {} nm) of "
                               "wells {} on your plate reader, put the plate back in slot {}, "
                               "then resume",
                               op.loc.line, number(payload.excitation.value),
                               number(payload.emission.value),
-                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot));
+                              module_.readWells(payload.wells).str(), platform_.samplePlateSlot),
+                  true, DiagId::NotOnPlatform, "read fluorescence", "a plate reader");
         } else if constexpr (std::is_same_v<T, ir::AnalyzeOp>) {
           comment(fmt::format("{}: the analysis is done on the reader's data, not by the robot",
                               lineComment()));

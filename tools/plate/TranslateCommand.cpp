@@ -229,8 +229,10 @@ int runTranslateCommand(const TranslateOptions &options) {
   if (!platform)
     return static_cast<int>(ExitCode::Usage);
   // A text the step alignment cannot read (binary, no procedure, too
-  // large) cannot be verified: stop before any model is called.
-  if (!options.printPromptSize && !protocolIsAlignable(options.protocol, *protocol, *platform))
+  // large) cannot be verified: stop before any model is called. Printing
+  // the prompt calls none.
+  if (!options.printPromptSize && !options.printPrompt &&
+      !protocolIsAlignable(options.protocol, *protocol, *platform))
     return static_cast<int>(ExitCode::InputErrors);
 
   agent::TranslatorConfig config = translatorConfig(options.maxAttempts, options.direct);

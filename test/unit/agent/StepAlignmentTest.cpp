@@ -669,3 +669,95 @@ TEST(StepAlignmentHeldOutCauses, ResultsAndCalculationPremisesAreNoSteps) {
 )");
   EXPECT_TRUE(hasCertain(dropped, "missing")) << describe(dropped.certain);
 }
+
+// Held-out round 7 (text 84): a section on the reader and its filter before
+// the procedure was read as a read step the script lacked. What the lab must
+// have (a heading about the instrument, equipment or filters, or a filter's
+// wavelength in a sentence with no verb of reading) is no step; the read of
+// the procedure still counts.
+TEST(StepAlignmentHeldOutCauses, ARemarkOnTheReaderIsNoStep) {
+  const char *headed = R"(Total protein, microtitre format
+
+1. EQUIPMENT AND FILTERS
+Use any photometer; one with filters from 440 to 460 nm will do, 450 nm is best.
+
+2. ASSAY
+2.1 Add 100 ul of each standard, blank or sample.
+2.2 Read at 450 nm.
+)";
+  expectNoCertainFinding(headed, kLayoutThenRead450);
+  CompileReport dropped = align(headed, R"(<INSTRUMENT>
+1. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(hasCertain(dropped, "missing")) << describe(dropped.certain);
+  expectNoCertainFinding(R"(Readout, short version
+
+Our plate photometer has the 450 nm filter this needs.
+
+1. Add 100 ul of each standard, blank or sample.
+2. Read the plate.
+)",
+                         kLayoutThenRead450);
+}
+
+// Held-out round 7 (text 87): a methods paragraph that tells how the samples
+// were made ("fibroblasts ... were rinsed three times with saline and
+// lysed") had its rinse read as a wash of the plate. Liquid work in a
+// sentence of bench work (lysing, harvesting, centrifuging) that names no
+// plate or well is preparation.
+TEST(StepAlignmentHeldOutCauses, WashingCellsBeforeLysisIsSamplePreparation) {
+  expectNoCertainFinding(R"(2.4 Enzyme assay
+
+Fibroblasts grown on collagen for three weeks were rinsed three times with
+saline, harvested with a scraper and lysed by sonication; debris was removed
+by centrifugation (5 min, 10,000 x g). On the robot, 100 ul of each standard,
+blank or lysate was placed in its wells and read at 450 nm.
+)",
+                         kLayoutThenRead450);
+}
+
+// Held-out round 7 (text 88): a quick card whose headings are in capitals
+// with a remark in lower case ("METHOD (robot, room temp)") had its steps
+// left in the scope of the preparation above them, and the reader found no
+// procedure (E961).
+TEST(StepAlignmentHeldOutCauses, ACapitalsHeadingWithARemarkIsAHeading) {
+  expectNoCertainFinding(R"(ELISA READOUT CARD
+
+GET READY
+ * conjugate out of the fridge 20 min before
+
+METHOD (robot, room temp)
+ 1. 100 ul std/blank/sample -> own wells
+ 2. read 450 nm
+)",
+                         kLayoutThenRead450);
+}
+
+// Held-out round 7 (text 89): "store at room temperature, away from light"
+// under a heading about solutions and their storage, and "plates may be
+// held at RT in the dark for a few days" in a step, were read as
+// incubations. A storage remark ("store", "stable", a keeping that is
+// allowed rather than ordered) states no step; "A450 minus the blank" is a
+// term of a calculation, not a read.
+TEST(StepAlignmentHeldOutCauses, AStorageRemarkIsNoIncubation) {
+  const char *text = R"(Buffers and their storage
+- Wash buffer: store at room temperature, away from light.
+
+1. Add 100 ul of each standard, blank or sample.
+2. Incubate 30 min at RT in the dark. (Plates may be held at RT in the dark
+   for a few days at this point.)
+3. Read at 450 nm.
+
+Give results as A450 minus the mean of the blank wells.
+)";
+  const char *script = R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. incubate 30 min at RT dark
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)";
+  expectNoCertainFinding(text, script);
+  CompileReport changed = align(text, replaced(script, "incubate 30 min", "incubate 60 min"));
+  EXPECT_TRUE(hasCertain(changed, "parameter")) << describe(changed.certain);
+}

@@ -28,12 +28,12 @@ TEST(Diagnostics, RendersClangStyleWithCaretAndFixit) {
   SourceManager sources;
   uint32_t file = sources.addBuffer("t.plate", "<INSTRUMENT>\n1. dispense 100 uX of tmb\n");
   DiagnosticEngine diags(sources);
-  diags.report(DiagId::UnknownUnit, SourceLoc{file, 2, 17, 2}, "uX", "; expected a volume")
+  diags.report(DiagId::UnknownUnit, SourceLoc{file, 2, 17, 2}, "uX", "uL")
       .suggest("uL")
       .step("1");
   ASSERT_EQ(diags.errorCount(), 1u);
   std::string text = renderText(diags.diagnostics()[0], sources, false);
-  EXPECT_EQ(text, "t.plate:2:17: error: unknown unit `uX`; expected a volume [E200]\n"
+  EXPECT_EQ(text, "t.plate:2:17: error: unknown unit `uX`; did you mean `uL`? [E200]\n"
                   "    2 | 1. dispense 100 uX of tmb\n"
                   "      |                 ^~\n"
                   "      |                 uL\n");
@@ -43,7 +43,7 @@ TEST(Diagnostics, JsonCarriesEveryField) {
   SourceManager sources;
   uint32_t file = sources.addBuffer("t.plate", "line one\nline two\n");
   DiagnosticEngine diags(sources);
-  diags.report(DiagId::UndefinedName, SourceLoc{file, 2, 6, 3}, "two", "declare it")
+  diags.report(DiagId::UndefinedName, SourceLoc{file, 2, 6, 3}, "two", "tow")
       .note(SourceLoc{file, 1, 1, 4}, "declared here")
       .step("4");
   nlohmann::json json = nlohmann::json::parse(renderJson(diags.diagnostics(), sources));

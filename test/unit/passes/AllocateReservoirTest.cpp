@@ -117,7 +117,7 @@ TEST_F(AllocateReservoirTest, DeclaredBelowNeedIsE701WithShortfall) {
       << d.notes[0].message;
 }
 
-TEST_F(AllocateReservoirTest, TooManyLiquidsIsE700WithShortfallAndManualHint) {
+TEST_F(AllocateReservoirTest, TooManyLayoutLiquidsIsE706WithShortfallAndManualHint) {
   std::vector<ir::LiquidId> samples;
   for (unsigned i = 0; i <= positions(); ++i) {
     Well well{static_cast<uint8_t>(1 + i % 8), static_cast<uint8_t>(1 + i / 8)};
@@ -127,9 +127,9 @@ TEST_F(AllocateReservoirTest, TooManyLiquidsIsE700WithShortfallAndManualHint) {
     dispense(samples.back(), set, 50);
   }
   EXPECT_FALSE(allocate());
-  const Diagnostic &d = only("E700");
+  const Diagnostic &d = only("E706");
   EXPECT_EQ(d.loc, module.liquids[samples.back()].loc); // the first that does not fit
-  EXPECT_NE(d.message.find("1 position(s) short"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("has 15, 1 short"), std::string::npos) << d.message;
   EXPECT_NE(d.message.find("<MANUAL>"), std::string::npos) << d.message;
   EXPECT_TRUE(module.loadingPlan.empty());
 }

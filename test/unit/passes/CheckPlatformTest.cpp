@@ -122,21 +122,21 @@ TEST_F(CheckPlatformTest, HeatedShakingOnUnheatedShakerIsE605) {
   EXPECT_FALSE(fresh.hasErrors());
 }
 
-TEST_F(CheckPlatformTest, WavelengthNotAFilterIsE601ListingFilters) {
+TEST_F(CheckPlatformTest, WavelengthBetweenFiltersIsE617ListingFilters) {
   ASSERT_FALSE(platform.readerFiltersNm.empty());
   double good = platform.readerFiltersNm.front();
   addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(good), {}, wells({"A1"})});
   size_t bad = addOp(ir::ReadAbsorbanceOp{Quantity::nanometers(good),
                                           Quantity::nanometers(good + 7), wells({"A1"})});
   EXPECT_FALSE(check());
-  const Diagnostic &d = only("E601");
+  const Diagnostic &d = only("E617");
   expectAt(d, bad);
   for (double filter : platform.readerFiltersNm)
     EXPECT_NE(d.message.find(formatNumber(filter)), std::string::npos) << d.message;
   EXPECT_NE(d.message.find(formatNumber(good + 7) + " nm"), std::string::npos);
 }
 
-TEST_F(CheckPlatformTest, E601NamesTheNearestFiltersCloserFirstAndTheManualFix) {
+TEST_F(CheckPlatformTest, E601E617E618NameTheNearestFiltersCloserFirstAndTheManualFix) {
   std::vector<double> filters{405, 450, 540, 570, 650};
   const std::string manual = "move the read to a `<MANUAL>` section and use another reader";
   // Between two filters: both, the closer first (562 is 8 from 570, 22 from 540).

@@ -147,6 +147,53 @@ TEST_F(RouteTransportTest, HeaterOnceAndOffAfterLastHeatedIncubation) {
   }
 }
 
+// The heater stays on for a later heated incubation, so the plate leaves
+// it for everything in between that keeps it in place: an incubation at
+// RT, a wait, a pause, a MANUAL section. It comes back without a second
+// SetTemperature when the set point is the same.
+TEST_F(RouteTransportTest, PlateLeavesTheHotHeaterBetweenHeatedIncubations) {
+  auto heated = [&](uint32_t line) {
+    add(ir::IncubateOp{Quantity::seconds(60), Quantity::celsius(65), std::nullopt, true, false},
+        line);
+  };
+  heated(60);
+  add(ir::IncubateOp{Quantity::seconds(600), Quantity::celsius(22), std::nullopt, true, false}, 61);
+  heated(62);
+  add(ir::WaitOp{Quantity::seconds(30)}, 63);
+  heated(64);
+  add(ir::PauseOp{"check the plate"}, 65);
+  heated(66);
+  add(ir::NoteOp{"by hand"}, 5, "3").manual = true;
+  heated(67);
+  ReplayResult result = lowerAll();
+  EXPECT_THAT(transport(),
+              ElementsAre("HP.SetTemperature 65", "LH.MovePlate 1->3", "SYS.Wait 60",
+                          "LH.MovePlate 3->1", "SYS.Wait 600", "LH.MovePlate 1->3", "SYS.Wait 60",
+                          "LH.MovePlate 3->1", "SYS.Wait 30", "LH.MovePlate 1->3", "SYS.Wait 60",
+                          "LH.MovePlate 3->1", "SYS.Prompt check the plate", "LH.MovePlate 1->3",
+                          "SYS.Wait 60", "LH.MovePlate 3->1", "LH.MovePlate 1->3", "SYS.Wait 60",
+                          "HP.Off"));
+  EXPECT_EQ(result.heaterCelsius, 0);
+  // The moves carry the line of the step that needs the plate elsewhere;
+  // before the MANUAL section, its first statement's (as its prompt will).
+  std::vector<uint32_t> leaving;
+  for (const ir::Op &op : module_.ops)
+    if (auto *move = op.as<ir::MovePlateOp>(); move && move->from == "3")
+      leaving.push_back(op.loc.line);
+  EXPECT_THAT(leaving, ElementsAre(61u, 63u, 65u, 5u));
+}
+
+// A new set point: the plate waits off the heating plate while it ramps.
+TEST_F(RouteTransportTest, PlateLeavesTheHeaterForANewSetPoint) {
+  add(ir::IncubateOp{Quantity::seconds(60), Quantity::celsius(37), std::nullopt, true, false}, 70);
+  add(ir::IncubateOp{Quantity::seconds(60), Quantity::celsius(65), std::nullopt, true, false}, 71);
+  lowerAll();
+  EXPECT_THAT(transport(),
+              ElementsAre("HP.SetTemperature 37", "LH.MovePlate 1->3", "SYS.Wait 60",
+                          "LH.MovePlate 3->1", "HP.SetTemperature 65", "LH.MovePlate 1->3",
+                          "SYS.Wait 60", "HP.Off"));
+}
+
 // After a read the lid sits in the main deck's holder: an incubation with
 // the lid on brings the plate back to the main deck first.
 TEST_F(RouteTransportTest, LidOnNeedsThePlateOnTheLidsDeck) {

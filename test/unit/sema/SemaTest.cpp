@@ -282,7 +282,7 @@ TEST_F(SemaTest, TransferPairsColumnMajorAndChecksSizesE304) {
   EXPECT_TRUE(reported("E304", 12, 4)) << all();
 }
 
-TEST_F(SemaTest, EmptySetE305AndRowsColsE308E309) {
+TEST_F(SemaTest, ExceptRemovesAllE340AndRowsColsE308E309) {
   ast::Script script = basic();
   ast::Aspirate a;
   a.wells = ws({item(K::Block, at(11, 20), "A1", "A2")}, at(11, 20),
@@ -295,7 +295,7 @@ TEST_F(SemaTest, EmptySetE305AndRowsColsE308E309) {
   c.wells = ws({item(K::Cols, at(13, 20), "1", "13")}, at(13, 20));
   body(script).push_back(stmt(c, at(13)));
   EXPECT_FALSE(check(script));
-  EXPECT_TRUE(reported("E305", 11, 20)) << all();
+  EXPECT_TRUE(reported("E340", 11, 20)) << all();
   EXPECT_TRUE(reported("E308", 12, 20)) << all();
   EXPECT_TRUE(reported("E309", 13, 20)) << all();
 }
@@ -512,7 +512,7 @@ TEST_F(SemaTest, MutualRecursionE206) {
   EXPECT_NE(d->message.find("`f` -> `g` -> `f`"), std::string::npos) << d->message;
 }
 
-TEST_F(SemaTest, ProcDefinedTwiceE213AndCallBeforeDefinitionE202) {
+TEST_F(SemaTest, ProcDefinedTwiceE213AndCallBeforeDefinitionE224) {
   ast::Script script = basic();
   ast::Call early;
   early.callee = {"f", at(11, 1)};
@@ -522,7 +522,7 @@ TEST_F(SemaTest, ProcDefinedTwiceE213AndCallBeforeDefinitionE202) {
   body(script).push_back(stmt(makeProc(this, "f", {}, {stmt(ast::Note{"y"}, at(15))}, at(14, 6)),
                               at(14)));
   EXPECT_FALSE(check(script));
-  EXPECT_TRUE(reported("E202", 11, 1)) << all();
+  EXPECT_TRUE(reported("E224", 11, 1)) << all();
   EXPECT_TRUE(reported("E213", 14, 6)) << all();
 }
 

@@ -96,9 +96,9 @@ TEST(AnalyzeReadTest, AReadAfterTheAnalysisDoesNotCount) {
 TEST(AnalyzeReadTest, AManualReadIsNotARobotReadButServesAManualAnalysis) {
   auto c = check(manual("read absorbance at 562 nm\n") +
                  instrument("analyze standard_curve linear at 562 nm\n"));
-  EXPECT_EQ(c->found, Codes{"E406@13:34"});
-  const Diagnostic *d = c->first("E406");
-  EXPECT_NE(d->message.find("robot read at 562 nm"), std::string::npos) << d->message;
+  EXPECT_EQ(c->found, Codes{"E426@13:34"});
+  const Diagnostic *d = c->first("E426");
+  EXPECT_NE(d->message.find("the read at 562 nm on line 10"), std::string::npos) << d->message;
   ASSERT_EQ(d->notes.size(), 1u);
   EXPECT_EQ(d->notes[0].loc.line, 10u);
 
@@ -114,8 +114,9 @@ TEST(AnalyzeReadTest, OtherRobotWavelengthsAreListedAndTheNearestIsTheFixIt) {
                             "read absorbance at 570 nm\n"
                             "read absorbance at 405 nm\n"
                             "analyze standard_curve linear at 562 nm\n"));
-  EXPECT_EQ(c->found, Codes{"E406@13:34"});
-  const Diagnostic *d = c->first("E406");
+  // The reader has no 562 nm filter, so the hint offers no new read.
+  EXPECT_EQ(c->found, Codes{"E430@13:34"});
+  const Diagnostic *d = c->first("E430");
   EXPECT_NE(d->message.find("at 405 and 570 nm"), std::string::npos) << d->message;
   EXPECT_EQ(d->suggestion, "570 nm");
   ASSERT_EQ(d->notes.size(), 1u);
@@ -125,7 +126,7 @@ TEST(AnalyzeReadTest, OtherRobotWavelengthsAreListedAndTheNearestIsTheFixIt) {
 TEST(AnalyzeReadTest, AReferenceWavelengthPointsAtThePrimary) {
   auto c = check(instrument("read absorbance at 450 nm reference 620 nm\n"
                             "analyze standard_curve linear at 620 nm\n"));
-  const Diagnostic *d = c->first("E406");
+  const Diagnostic *d = c->first("E428");
   ASSERT_NE(d, nullptr);
   EXPECT_NE(d->message.find("620 nm is the reference of the read on line 10"),
             std::string::npos)
@@ -153,25 +154,26 @@ TEST(AnalyzeReadTest, AProcedureBodyIsCheckedPerCallAndReportedOnce) {
   EXPECT_EQ(c->first("E406")->notes[0].loc.line, 13u);
 }
 
-//===--- E114 ------------------------------------------------------------===//
+//===--- E114, E137 ---------------------------------------------------------===//
 
 TEST(MissingLiquidTest, AVolumeUnitInTheNamesPlaceIsAForgottenName) {
   auto c = check(instrument("wash 3 times with 300 uL\n"), "buf 20 mL\nwash_buffer 50 mL\n");
-  EXPECT_EQ(c->found, Codes{"E114@11:19"});
-  EXPECT_EQ(c->first("E114")->suggestion, "300 uL of wash_buffer");
-  EXPECT_EQ(c->first("E114")->loc.length, 6u);
+  EXPECT_EQ(c->found, Codes{"E137@11:19"});
+  EXPECT_EQ(c->first("E137")->suggestion, "300 uL of wash_buffer");
+  EXPECT_EQ(c->first("E137")->loc.length, 6u);
 }
 
 TEST(MissingLiquidTest, TheWashBufferIsTheOneAnEarlierWashUsed) {
   auto c = check(instrument("wash 3 times with 300 uL of buf\n"
                             "wash 3 times with 300 mL\n"),
                  "buf 50 mL\nother 5 mL\n");
-  EXPECT_EQ(c->first("E114")->suggestion, "300 mL of buf");
+  EXPECT_EQ(c->first("E137")->suggestion, "300 mL of buf");
   // Two candidates and no earlier wash: no guess.
   auto two = check(instrument("wash 3 times with 300 uL\n"), "buf 50 mL\nother 5 mL\n");
-  EXPECT_EQ(two->found, Codes{"E114@11:19"});
-  EXPECT_EQ(two->first("E114")->suggestion, "");
-  EXPECT_NE(two->first("E114")->message.find("(buf, other)"), std::string::npos);
+  EXPECT_EQ(two->found, Codes{"E137@11:19"});
+  EXPECT_EQ(two->first("E137")->suggestion, "");
+  ASSERT_EQ(two->first("E137")->notes.size(), 1u);
+  EXPECT_EQ(two->first("E137")->notes[0].message, "the reagents are buf, other");
 }
 
 TEST(MissingLiquidTest, ADispenseNamesCandidatesButGuessesNone) {
@@ -186,10 +188,10 @@ TEST(MissingLiquidTest, ANameThatIsDeclaredOrAfterOfIsAName) {
             Codes{"E210@10:10"});
   // `of` between them: the unit is missing, the name was written.
   EXPECT_EQ(check(instrument("dispense 100 of uL to all\n"))->found,
-            (Codes{"E210@10:10", "E202@10:17"}));
+            (Codes{"E210@10:10", "E226@10:17"}));
   // Not a volume unit: a name that is not declared.
   EXPECT_EQ(check(instrument("dispense 100 min to all\n"))->found,
-            (Codes{"E210@10:10", "E202@10:14"}));
+            (Codes{"E210@10:10", "E226@10:14"}));
 }
 
 //===--- E210's likely units ----------------------------------------------===//
