@@ -58,7 +58,7 @@ struct StepParameters {
   }
   static std::string tips(ir::TipPolicy policy) { return std::string(ir::tipPolicyName(policy)); }
 
-  std::vector<Param> operator()(const ir::DispenseOp &node) const {
+  std::vector<NamedParam> operator()(const ir::DispenseOp &node) const {
     WellSet wells;
     for (const ir::Portion &portion : node.portions)
       wells |= portion.wells;
@@ -69,12 +69,12 @@ struct StepParameters {
             {"mix_volume", node.mix ? q(node.mix->volume) : "none"},
             {"tips", tips(node.tips)}};
   }
-  std::vector<Param> operator()(const ir::AspirateOp &node) const {
+  std::vector<NamedParam> operator()(const ir::AspirateOp &node) const {
     return {{"wells", node.wells.str()},
             {"volume", node.volume ? q(*node.volume) : "all"},
             {"tips", tips(node.tips)}};
   }
-  std::vector<Param> operator()(const ir::WashOp &node) const {
+  std::vector<NamedParam> operator()(const ir::WashOp &node) const {
     return {{"reagent", module.liquid(node.reagent).name},
             {"wells", node.wells.str()},
             {"volume", q(node.volume)},
@@ -82,27 +82,27 @@ struct StepParameters {
             {"soak", oq(node.soak)},
             {"tips", tips(node.tips)}};
   }
-  std::vector<Param> operator()(const ir::IncubateOp &node) const {
+  std::vector<NamedParam> operator()(const ir::IncubateOp &node) const {
     return {{"time", q(node.time)},
             {"temperature", q(node.temperature)},
             {"shaking", oq(node.shaking)},
             {"lid", node.lidOn ? "on" : "off"},
             {"dark", node.dark ? "yes" : "no"}};
   }
-  std::vector<Param> operator()(const ir::ShakeOp &node) const {
+  std::vector<NamedParam> operator()(const ir::ShakeOp &node) const {
     return {{"time", q(node.time)}, {"speed", q(node.speed)}};
   }
-  std::vector<Param> operator()(const ir::MixOp &node) const {
+  std::vector<NamedParam> operator()(const ir::MixOp &node) const {
     return {{"wells", node.wells.str()},
             {"cycles", std::to_string(node.cycles)},
             {"volume", q(node.volume)},
             {"tips", tips(node.tips)}};
   }
-  std::vector<Param> operator()(const ir::TransferOp &node) const {
+  std::vector<NamedParam> operator()(const ir::TransferOp &node) const {
     std::string pairs;
     for (const auto &[from, to] : node.pairs)
       pairs += fmt::format("{}{}>{}", pairs.empty() ? "" : ",", from.name(), to.name());
-    std::vector<Param> p = {
+    std::vector<NamedParam> p = {
         {"pairs", pairs}, {"volume", q(node.volume)}, {"tips", tips(node.tips)}};
     if (node.mix) {
       p.emplace_back("mix_cycles", std::to_string(node.mix->cycles));
@@ -110,20 +110,20 @@ struct StepParameters {
     }
     return p;
   }
-  std::vector<Param> operator()(const ir::MagnetOp &node) const {
+  std::vector<NamedParam> operator()(const ir::MagnetOp &node) const {
     return {{"time", q(node.time)}};
   }
-  std::vector<Param> operator()(const ir::ReadAbsorbanceOp &node) const {
+  std::vector<NamedParam> operator()(const ir::ReadAbsorbanceOp &node) const {
     return {{"wavelength", q(node.wavelength)},
             {"reference", oq(node.reference)},
             {"wells", node.wells.str()}};
   }
-  std::vector<Param> operator()(const ir::ReadFluorescenceOp &node) const {
+  std::vector<NamedParam> operator()(const ir::ReadFluorescenceOp &node) const {
     return {{"excitation", q(node.excitation)},
             {"emission", q(node.emission)},
             {"wells", node.wells.str()}};
   }
-  std::vector<Param> operator()(const ir::AnalyzeOp &node) const {
+  std::vector<NamedParam> operator()(const ir::AnalyzeOp &node) const {
     // The kind goes into the model's value, so the parameter count
     // (and every existing score) stays as it was.
     std::string model = node.kind == ir::AnalysisKind::Cutoff ? "cutoff"
@@ -135,21 +135,21 @@ struct StepParameters {
             {"wavelength", oq(node.wavelength)},
             {"subtract_blank", node.subtractBlank ? "yes" : "no"}};
   }
-  std::vector<Param> operator()(const ir::WaitOp &node) const {
+  std::vector<NamedParam> operator()(const ir::WaitOp &node) const {
     return {{"time", q(node.time)}};
   }
-  std::vector<Param> operator()(const ir::PauseOp &node) const {
+  std::vector<NamedParam> operator()(const ir::PauseOp &node) const {
     return {{"message", node.message}};
   }
-  std::vector<Param> operator()(const ir::NoteOp &node) const { return {{"text", node.text}}; }
-  std::vector<Param> operator()(const ir::PrepareOp &node) const {
+  std::vector<NamedParam> operator()(const ir::NoteOp &node) const { return {{"text", node.text}}; }
+  std::vector<NamedParam> operator()(const ir::PrepareOp &node) const {
     return {{"reagent", module.liquid(node.reagent).name},
             {"from", node.from},
             {"dilute", oq(node.dilute)},
             {"volume", oq(node.volume)}};
   }
-  std::vector<Param> operator()(const ir::EquilibrateOp &node) const {
-    std::vector<Param> p = {{"wells", node.wells.str()},
+  std::vector<NamedParam> operator()(const ir::EquilibrateOp &node) const {
+    std::vector<NamedParam> p = {{"wells", node.wells.str()},
                             {"temperature", q(node.temperature)},
                             {"time", oq(node.time)}};
     // Only for reagents, so the parameters of a plate's
@@ -164,7 +164,7 @@ struct StepParameters {
   }
   // Device ops do not occur in a checked module; they would carry only
   // their section.
-  template <typename DeviceOp> std::vector<Param> operator()(const DeviceOp &) const {
+  template <typename DeviceOp> std::vector<NamedParam> operator()(const DeviceOp &) const {
     return {};
   }
 };

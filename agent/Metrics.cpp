@@ -39,10 +39,10 @@ std::vector<std::pair<size_t, size_t>> alignByType(const std::vector<std::string
   return pairs;
 }
 
-size_t equalParams(const std::vector<Param> &truth, const std::vector<Param> &candidate) {
+size_t equalParams(const std::vector<NamedParam> &truth, const std::vector<NamedParam> &candidate) {
   std::vector<bool> used(truth.size(), false);
   size_t equal = 0;
-  for (const Param &c : candidate)
+  for (const NamedParam &c : candidate)
     for (size_t i = 0; i < truth.size(); ++i)
       if (!used[i] && truth[i] == c) {
         used[i] = true;

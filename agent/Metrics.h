@@ -39,18 +39,18 @@ namespace plate::agent {
 
 /// One named parameter with its value rendered canonically (units
 /// converted, defaults filled), so equal means the same physical choice.
-using Param = std::pair<std::string, std::string>;
+using NamedParam = std::pair<std::string, std::string>;
 
 /// A step of the structured layer: one statement of the script.
 struct StepRecord {
   std::string type; ///< dispense, wash, incubate, read.absorbance, ...
-  std::vector<Param> params;
+  std::vector<NamedParam> params;
 };
 
 /// One command of a block.
 struct CommandRow {
   std::string type; ///< module.op
-  std::vector<Param> args;
+  std::vector<NamedParam> args;
 };
 
 /// The commands one step compiled to.
@@ -86,7 +86,7 @@ std::vector<std::pair<size_t, size_t>> alignByType(const std::vector<std::string
 
 /// Parameters of `candidate` equal (same name, same value) to one of
 /// `truth`; each truth parameter is used once.
-size_t equalParams(const std::vector<Param> &truth, const std::vector<Param> &candidate);
+size_t equalParams(const std::vector<NamedParam> &truth, const std::vector<NamedParam> &candidate);
 
 LayerScore scoreSteps(const std::vector<StepRecord> &truth,
                       const std::vector<StepRecord> &candidate);

@@ -524,7 +524,7 @@ Domain domainOfHeading(const std::string &lower) {
 
 //===--- The reader -------------------------------------------------------===//
 
-bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b);
+bool allAdmittedBy(const std::vector<Value> &a, const std::vector<Value> &b);
 
 /// The longest sentence read as one (longer ones are cut at a clause).
 constexpr size_t kMaxSentenceBytes = 1500;
@@ -2382,7 +2382,7 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
 
 
 
-bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b) {
+bool allAdmittedBy(const std::vector<Value> &a, const std::vector<Value> &b) {
   for (const Value &v : a)
     if (std::none_of(b.begin(), b.end(), [&](const Value &w) {
           return w.admits(v.low) && w.admits(v.high) && v.symbolic == w.symbolic;
@@ -2394,7 +2394,7 @@ bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b) {
 /// `a` states nothing `b` does not: a restatement of it.
 bool restates(const Action &a, const Action &b) {
   for (size_t p = 0; p < kParamCount; ++p)
-    if (!a.params[p].empty() && (b.params[p].empty() || !sameValues(a.params[p], b.params[p])))
+    if (!a.params[p].empty() && (b.params[p].empty() || !allAdmittedBy(a.params[p], b.params[p])))
       return false;
   if (!a.words.empty() && !b.words.empty() && liquidSimilarity(b.words, a.words) < 0.5)
     return false;
@@ -2509,7 +2509,7 @@ void Reader::mergeRestatements() {
       // stay two (the script side keeps two statements apart too).
       if (prev && a.repeatCopy && prev->inProcedure == a.inProcedure &&
           (!a.has(Param::Volume) || !prev->has(Param::Volume) ||
-           sameValues(a.values(Param::Volume), prev->values(Param::Volume))) &&
+           allAdmittedBy(a.values(Param::Volume), prev->values(Param::Volume))) &&
           (a.words.empty() || prev->words.empty() || liquidSimilarity(prev->words, a.words) > 0 ||
            liquidSimilarity(a.words, prev->words) > 0)) {
         auto cycles = [](const Action &w) {
@@ -2567,7 +2567,7 @@ void Reader::markSummaries() {
       return false;
     for (size_t p = 0; p < kParamCount; ++p)
       if (!x->params[p].empty() && !y->params[p].empty() &&
-          !sameValues(x->params[p], y->params[p]) && !sameValues(y->params[p], x->params[p]))
+          !allAdmittedBy(x->params[p], y->params[p]) && !allAdmittedBy(y->params[p], x->params[p]))
         return false;
     return true;
   };
@@ -2682,7 +2682,7 @@ std::optional<ProcedureText> Reader::run() {
           a.sentence == b.sentence + 1 && b.copiedFrom.empty() && !a.weak && !b.weak) {
         bool conflict = false;
         for (size_t p = 0; p < kParamCount; ++p)
-          if (!a.params[p].empty() && !b.params[p].empty() && !sameValues(a.params[p], b.params[p]))
+          if (!a.params[p].empty() && !b.params[p].empty() && !allAdmittedBy(a.params[p], b.params[p]))
             conflict = true;
         if (!conflict) {
           for (size_t p = 0; p < kParamCount; ++p)

@@ -209,7 +209,7 @@ double scriptGap(const Action &s) {
 }
 
 /// The same stated values, in any order.
-bool sameValues(const std::vector<Value> &a, const std::vector<Value> &b) {
+bool equalValueSets(const std::vector<Value> &a, const std::vector<Value> &b) {
   if (a.size() != b.size())
     return false;
   for (const Value &v : a)
@@ -577,7 +577,7 @@ void Aligner::coverage() {
       bool restates = same.fit == ClassFit::Same && same.mismatch == 0 && same.equal > 0;
       for (size_t p = 0; p < kParamCount && restates; ++p)
         restates = T[i].params[p].empty() == T[k].params[p].empty() &&
-                   (T[i].params[p].empty() || sameValues(T[i].params[p], T[k].params[p]));
+                   (T[i].params[p].empty() || equalValueSets(T[i].params[p], T[k].params[p]));
       if (restates) {
         coveredT_[i] = true;
         break;

@@ -14,7 +14,7 @@
 namespace plate::ast {
 namespace {
 
-std::string quoted(std::string_view text) {
+std::string quotedText(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\')
@@ -96,13 +96,13 @@ public:
     case QuantityExpr::Kind::Number:
       text = fmt::format("Quantity {} number {}", at(q.loc), q.text);
       if (!q.unit.empty())
-        text += fmt::format(" unit={} {}", quoted(q.unit), at(q.unitLoc));
+        text += fmt::format(" unit={} {}", quotedText(q.unit), at(q.unitLoc));
       break;
     case QuantityExpr::Kind::RoomTemp:
-      text = fmt::format("Quantity {} room_temperature {}", at(q.loc), quoted(q.text));
+      text = fmt::format("Quantity {} room_temperature {}", at(q.loc), quotedText(q.text));
       break;
     case QuantityExpr::Kind::Overnight:
-      text = fmt::format("Quantity {} overnight {}", at(q.loc), quoted(q.text));
+      text = fmt::format("Quantity {} overnight {}", at(q.loc), quotedText(q.text));
       break;
     case QuantityExpr::Kind::ColonRatio:
       text = fmt::format("Quantity {} ratio {} factor={}", at(q.loc), q.text, q.value);
@@ -256,11 +256,11 @@ public:
             head("Wait");
             quantity(d, "time", node.time);
           } else if constexpr (std::is_same_v<T, Pause>) {
-            head("Pause", " " + quoted(node.message));
+            head("Pause", " " + quotedText(node.message));
           } else if constexpr (std::is_same_v<T, Note>) {
-            head("Note", " " + quoted(node.text));
+            head("Note", " " + quotedText(node.text));
           } else if constexpr (std::is_same_v<T, Prepare>) {
-            head("Prepare", node.from ? " from=" + quoted(*node.from) : "");
+            head("Prepare", node.from ? " from=" + quotedText(*node.from) : "");
             name(d, "reagent", node.reagent);
             quantity(d, "dilute", node.dilute);
             quantity(d, "volume", node.volume);
@@ -271,7 +271,7 @@ public:
             quantity(d, "temperature", node.temperature);
             quantity(d, "time", node.time);
           } else if constexpr (std::is_same_v<T, Use>) {
-            head("Use", " " + quoted(node.module));
+            head("Use", " " + quotedText(node.module));
           } else if constexpr (std::is_same_v<T, Call>) {
             head("Call", " " + node.callee.text);
             for (const Arg &arg : node.args) {
@@ -321,7 +321,7 @@ public:
           values += fmt::format("{}{}", i ? ", " : "", role.conc->values[i]);
         line(3, "conc",
              fmt::format("Conc {} [{}] unit={} {}", at(role.conc->loc), values,
-                         quoted(role.conc->unit), at(role.conc->unitLoc)));
+                         quotedText(role.conc->unit), at(role.conc->unitLoc)));
       }
       quantity(3, "replicates", role.replicates);
       quantity(3, "dilution", role.dilution);
@@ -331,7 +331,7 @@ public:
         if (role.series->top)
           line(4, "from",
                fmt::format("Conc {} [{}] unit={}", at(role.series->top->loc),
-                           role.series->top->values.front(), quoted(role.series->top->unit)));
+                           role.series->top->values.front(), quotedText(role.series->top->unit)));
       }
     }
     if (layout.grid) {
@@ -358,7 +358,7 @@ std::string dump(const Script &script) {
   Dumper d;
   d.line(0, "", "Script");
   if (script.title)
-    d.line(1, "", fmt::format("Title {} {}", at(script.titleLoc), quoted(*script.title)));
+    d.line(1, "", fmt::format("Title {} {}", at(script.titleLoc), quotedText(*script.title)));
   if (script.platform)
     d.name(1, "platform", *script.platform);
   if (script.layout)

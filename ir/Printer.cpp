@@ -98,7 +98,7 @@ WellSet Module::readWells(const WellSet &written) const {
 
 namespace {
 
-std::string quoted(std::string_view text) {
+std::string quotedText(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\')
@@ -213,12 +213,12 @@ struct PayloadPrinter {
     return out;
   }
   std::string operator()(const WaitOp &op) const { return q(op.time); }
-  std::string operator()(const PauseOp &op) const { return quoted(op.message); }
-  std::string operator()(const NoteOp &op) const { return quoted(op.text); }
+  std::string operator()(const PauseOp &op) const { return quotedText(op.message); }
+  std::string operator()(const NoteOp &op) const { return quotedText(op.text); }
   std::string operator()(const PrepareOp &op) const {
     std::string out = liquidRef(module, op.reagent);
     if (!op.from.empty())
-      out += " from " + quoted(op.from);
+      out += " from " + quotedText(op.from);
     if (op.dilute)
       out += " dilute=" + q(*op.dilute);
     if (op.volume)
@@ -284,7 +284,7 @@ struct PayloadPrinter {
     return out + " wells=" + wells.str();
   }
   std::string operator()(const DevWaitOp &op) const { return q(op.time); }
-  std::string operator()(const PromptOp &op) const { return quoted(op.text); }
+  std::string operator()(const PromptOp &op) const { return quotedText(op.text); }
 };
 
 } // namespace
@@ -318,7 +318,7 @@ std::string printOp(const Op &op, const Module &module, const SourceManager *sou
 std::string print(const Module &module, const SourceManager &sources) {
   std::string out = fmt::format(
       "module {} platform={} plate={} wells={}x{} capacity={}\n",
-      quoted(module.title), module.platform, module.plateType, module.shape.rows,
+      quotedText(module.title), module.platform, module.plateType, module.shape.rows,
       module.shape.cols, formatNumber(module.wellCapacityUl));
   for (const Liquid &liquid : module.liquids) {
     out += fmt::format("  liquid %{} {}{}", liquid.name,

@@ -2,6 +2,7 @@
 #include "backend/Analysis.h"
 #include "backend/Backend.h"
 #include "backend/Simulator.h"
+#include "test/unit/backend/BackendTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -13,16 +14,9 @@
 
 using namespace plate;
 using namespace plate::backend;
+using plate::test::bioforge;
 
 namespace {
-const Platform &bioforge() {
-  static SourceManager sources;
-  static DiagnosticEngine diags(sources);
-  static std::optional<Platform> platform =
-      loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
-  return *platform;
-}
-
 std::string tempFile(const std::string &name, const std::string &text) {
   auto path = std::filesystem::temp_directory_path() / ("plate-backend-" + name);
   std::ofstream(path) << text;

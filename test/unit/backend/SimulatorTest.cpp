@@ -9,6 +9,7 @@
 #include "backend/Backend.h"
 #include "backend/DeckState.h"
 #include "backend/Simulator.h"
+#include "test/unit/backend/BackendTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -19,17 +20,9 @@
 
 using namespace plate;
 using namespace plate::backend;
+using plate::test::bioforge;
 
 namespace {
-
-const Platform &bioforge() {
-  static SourceManager sources;
-  static DiagnosticEngine diags(sources);
-  static std::optional<Platform> platform =
-      loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
-  EXPECT_TRUE(platform.has_value());
-  return *platform;
-}
 
 Command cmd(uint32_t seq, std::string module, std::string op, Json args, bool reuse = false) {
   Command command = decodeCommand(std::move(module), op, args);

@@ -39,8 +39,8 @@ Platform bioforge() {
   return *platform;
 }
 
-const Param *find(const StepRecord &step, const std::string &name) {
-  for (const Param &p : step.params)
+const NamedParam *find(const StepRecord &step, const std::string &name) {
+  for (const NamedParam &p : step.params)
     if (p.first == name)
       return &p;
   return nullptr;

@@ -13,11 +13,11 @@ using namespace plate::agent;
 
 namespace {
 
-StepRecord step(std::string type, std::vector<Param> params) {
+StepRecord step(std::string type, std::vector<NamedParam> params) {
   return {std::move(type), std::move(params)};
 }
 
-CommandRow row(std::string type, std::vector<Param> args) {
+CommandRow row(std::string type, std::vector<NamedParam> args) {
   return {std::move(type), std::move(args)};
 }
 
@@ -41,7 +41,7 @@ TEST(MetricsTest, AlignmentIsLongestCommonSubsequenceByTypeInOrder) {
 }
 
 TEST(MetricsTest, EqualParamsUsesEachTruthParameterOnce) {
-  std::vector<Param> truth = {{"volume", "100 µL"}, {"wells", "A1"}};
+  std::vector<NamedParam> truth = {{"volume", "100 µL"}, {"wells", "A1"}};
   EXPECT_EQ(equalParams(truth, {{"volume", "100 µL"}, {"volume", "100 µL"}}), 1u);
   EXPECT_EQ(equalParams(truth, {{"volume", "200 µL"}, {"wells", "A1"}}), 1u);
   // Same value under another name is not the same parameter.
