@@ -16,6 +16,7 @@
 #pragma once
 
 #include "backend/Command.h"
+#include "backend/ScheduleQuality.h"
 #include "frontend/Frontend.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -74,25 +75,12 @@ CompileResult compileStaged(const CompileRequest &request);
 
 //===--- Schedule quality --------------------------------------------------===//
 
-/// One INSTRUMENT pipetting statement's plate pipetting commands in the
-/// emitted stream (LH.Aspirate, LH.Dispense and LH.Mix at the sample
-/// plate), against the fewest any schedule needs.
-struct StepPipetting {
-  uint32_t line = 0;
-  std::string step;
-  unsigned commands = 0, bound = 0;
-};
-
-/// Per pipetting statement of `highLevel` (the module after
-/// track-volumes), what `commands` does at the plate and the bound: a
-/// window cover per row in which one position serves any subset of its
-/// channels' wells whatever liquid each channel carries (the volume per
-/// well of one statement is the same), times the trips a tip's capacity
-/// forces, plus one Mix per position where the statement mixes; a
-/// transfer's positions are `transferLowerBound`'s.
-std::vector<StepPipetting> platePipettingBySteps(const ir::Module &highLevel,
-                                                 const std::vector<backend::Command> &commands,
-                                                 const Platform &platform);
+// The bounds live in the backend, where `plate compile`'s summary uses them
+// too (backend/ScheduleQuality.h).
+using backend::platePipettingBySteps;
+using backend::robotTimeLowerBound;
+using backend::StepPipetting;
+using backend::tipLowerBound;
 
 struct Quality {
   unsigned headPositions = 0, headPositionBound = 0;
@@ -122,17 +110,6 @@ double handlingSeconds(const std::vector<backend::Command> &commands,
 /// compiled stream.
 std::vector<backend::Command> naivePipetting(const ir::Module &highLevel,
                                              const Platform &platform);
-
-/// A lower bound on the tips any legal schedule of `highLevel` uses under
-/// its tip policies (see BenchLib.cpp for the argument).
-unsigned tipLowerBound(const ir::Module &highLevel, const Platform &platform);
-
-/// A lower bound on the robot time of any schedule of `highLevel` that
-/// keeps the transport, waits and reads of `commands` (its stream) and
-/// uses at least `tipBound` fresh tips (see BenchLib.cpp for the argument).
-double robotTimeLowerBound(const ir::Module &highLevel,
-                           const std::vector<backend::Command> &commands,
-                           const Platform &platform, unsigned tipBound);
 
 //===--- Tokens --------------------------------------------------------------===//
 

@@ -18,7 +18,8 @@ public:
   bool run(ir::Module &module, PassContext &context) override {
     lowering::Lookahead lookahead(module);
     lowering::LoweringTrials trials(module, lookahead, context);
-    lowering::TipBudget budget = lowering::searchTipBudget(trials, context.platform);
+    lowering::TipBudget budget = lowering::searchTipBudget(
+        trials, context.platform, context.options.tipCostSeconds, context.options.frontier);
     if (budget.lowered) {
       std::move(*budget.lowered).applyTo(module);
       return true;

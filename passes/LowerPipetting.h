@@ -36,10 +36,12 @@
 // by liquid takes less robot time or fewer tips (docs/schedule.md,
 // "Liquids side by side").
 //
-// Tip budgeting (docs/schedule.md): when full-width source sets would make
-// a rack swap throw away parked tips, per_source sets are narrowed position
-// by position (fewest extra seconds per tip first) until the parked tips
-// survive; removal rounds alternate direction. A per_well wash over more
+// Tip budgeting (docs/schedule.md, "Tip cost"): per_source sets may be
+// narrowed position by position (fewer tips, more head positions); the pass
+// lowers full width, the narrowing that keeps parked tips through a rack
+// swap, and narrowing descents from both, and keeps the plan with the least
+// robot time + tip cost × fresh tips (PassOptions::tipCostSeconds);
+// removal rounds alternate direction. A per_well wash over more
 // wells than fit one rack next to a source set (a full plate) runs in parts
 // of head-position columns, each emptied, filled and removed all its cycles
 // before the next; a part's removal tips are parked only within the part

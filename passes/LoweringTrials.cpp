@@ -11,7 +11,7 @@ namespace plate::lowering {
 
 Trial LoweringTrials::run(const WidthPlan &widths, bool survey, Checkpoint *record) {
   DiagnosticEngine scratch(context_.sources);
-  PassContext quiet{scratch, context_.sources, context_.platform};
+  PassContext quiet{scratch, context_.sources, context_.platform, context_.options};
   PipettingLowering lowering(module_, lookahead_, quiet, widths, survey);
   return lower(lowering, scratch, survey, record, false);
 }
@@ -23,7 +23,7 @@ Trial LoweringTrials::runFrom(const WidthPlan &widths, bool survey, Checkpoint &
 
 Trial LoweringTrials::resume(bool survey, Checkpoint &checkpoint) {
   DiagnosticEngine scratch(context_.sources);
-  PassContext quiet{scratch, context_.sources, context_.platform};
+  PassContext quiet{scratch, context_.sources, context_.platform, context_.options};
   // A survey drops the commands anyway; a real lowering takes them.
   std::vector<ir::Op> prefix;
   if (!survey) {

@@ -20,11 +20,33 @@
 
 namespace plate {
 
+namespace lowering {
+struct PlanFrontier;
+} // namespace lowering
+
+/// Robot seconds one fresh tip is worth by default (`--tip-cost`): a 300 µL
+/// robot tip at about US$0.25 against about US$60 an hour of an attended
+/// liquid handler; docs/schedule.md, "Tip cost", argues the figures.
+inline constexpr double kDefaultTipCostSeconds = 15;
+
+/// What the user chose for the passes on the command line.
+struct PassOptions {
+  /// lower-pipetting minimises robot time + tipCostSeconds × fresh tips.
+  double tipCostSeconds = kDefaultTipCostSeconds;
+  /// When set, lower-pipetting records the plans it compared (`--pareto`).
+  lowering::PlanFrontier *frontier = nullptr;
+};
+
 /// What every pass may read besides the module.
 struct PassContext {
+  PassContext(DiagnosticEngine &diags, const SourceManager &sources, const Platform &platform,
+              PassOptions options = {})
+      : diags(diags), sources(sources), platform(platform), options(options) {}
+
   DiagnosticEngine &diags;
   const SourceManager &sources;
   const Platform &platform;
+  PassOptions options;
 };
 
 class Pass {
@@ -64,6 +86,9 @@ struct PipelineOptions {
   bool printAfterAll = false;
   std::vector<std::string> printAfter;    ///< pass names
   std::function<void(std::string_view passName, const ir::Module &)> printer;
+  /// Called after every pass (the compile summary keeps the
+  /// module after track-volumes for its lower bounds).
+  std::function<void(std::string_view passName, const ir::Module &)> observer;
   /// Passes whose products the input module already holds (`plate opt` on
   /// IR text printed mid-pipeline): they count as run for the Requires
   /// check, so a pass can be run on its own from IR text.

@@ -151,6 +151,8 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
                             pass->name()) != options_.printAfter.end();
     if (wanted && options_.printer)
       options_.printer(pass->name(), module);
+    if (options_.observer)
+      options_.observer(pass->name(), module);
     if (options_.verifyEach) {
       std::vector<std::string> problems = ir::verify(module);
       if (!problems.empty()) {

@@ -179,7 +179,11 @@ bool PipettingLowering::lowerNext(bool copyUnlowered) {
 
 bool PipettingLowering::finish() {
   lowered_.ops = std::move(emitter_.ops);
+  outcome_.seconds = 0;
+  for (const ir::Op &op : lowered_.ops)
+    outcome_.seconds += seconds(op);
   outcome_.tips = tips_.tipsUsed();
+  outcome_.racks = tips_.racksUsed();
   outcome_.parkedTipsLost = tips_.parkedTipsLost();
   outcome_.freshBeforeLastParkedPick = tips_.freshBeforeLastParkedPick();
   outcome_.reliefSources = tips_.sourcesBeforeLastParkedPick();
@@ -509,7 +513,11 @@ void PipettingLowering::fillWindow(ir::LiquidId liquid, Position &position,
                                    PerChannel &held) {
   double total = 0;
   bool single = policy == ir::TipPolicy::PerWell;
-  unsigned width = policy == ir::TipPolicy::PerSource ? widthAt(position.pos) : channels_;
+  unsigned width = channels_;
+  if (policy == ir::TipPolicy::PerSource) {
+    width = widthAt(position.pos);
+    outcome_.narrowable.insert(position.pos);
+  }
   while (next < items.size()) {
     narrow(items, next, width);
     Item &item = items[next];

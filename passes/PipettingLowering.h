@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace plate {
@@ -35,11 +36,18 @@ using WidthPlan = std::map<ir::ReservoirPos, unsigned>;
 
 /// What one lowering cost, for choosing among width plans.
 struct Outcome {
-  unsigned tips = 0;
+  unsigned tips = 0, racks = 0;
   unsigned parkedTipsLost = 0;
   unsigned freshBeforeLastParkedPick = 0;
   std::vector<ir::ReservoirPos> reliefSources;
   std::map<ir::ReservoirPos, double> sourceSeconds; ///< per source position
+  /// Positions that per_source dispenses drew from: the ones a width plan
+  /// can narrow.
+  std::set<ir::ReservoirPos> narrowable;
+  /// Robot time of the emitted pipetting and tip commands (bioforge1.md
+  /// §5); the rest of the stream is the same for every width plan. Only
+  /// for a lowering that kept its commands (not a survey).
+  double seconds = 0;
 };
 
 /// The ops a lowering produced and its tip counts.

@@ -5,9 +5,16 @@
 
 #include "backend/Backend.h"
 #include "backend/ot2/Ot2Emitter.h"
+#include "backend/ScheduleQuality.h"
 #include "backend/TranslationValidation.h"
+#include "passes/TipBudgetSearch.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 
 #include <chrono>
 
@@ -43,6 +50,29 @@ static std::optional<int> validateCompile(Compilation &compilation, bool explici
                              commands.size(), ms);
   }
   return std::nullopt;
+}
+
+void addTipCostOption(CLI::App &command, double &seconds) {
+  CLI::Validator nonNegative(
+      [](std::string &text) -> std::string {
+        char *end = nullptr;
+        errno = 0;
+        double value = std::strtod(text.c_str(), &end);
+        bool number = !text.empty() && end == text.c_str() + text.size() && errno == 0 &&
+                      std::isfinite(value);
+        if (number && value >= 0)
+          return {};
+        return fmt::format("`{}` is not a number of seconds >= 0 (robot seconds one fresh tip "
+                           "is worth; default {})",
+                           text, kDefaultTipCostSeconds);
+      },
+      "SECONDS>=0");
+  command
+      .add_option("--tip-cost", seconds,
+                  fmt::format("robot seconds one fresh tip is worth: lower-pipetting minimises "
+                              "robot time + this x fresh tips (default {}, docs/schedule.md)",
+                              kDefaultTipCostSeconds))
+      ->check(nonNegative);
 }
 
 static int exitFor(bool ok) {
@@ -119,10 +149,64 @@ static int runOt2Compile(const CompileCommandOptions &options) {
   return exitFor(ok);
 }
 
+/// The `schedule:` line: what the stream does against the fewest any
+/// schedule of the same statements needs (backend/ScheduleQuality.h).
+static std::string scheduleText(const backend::ScheduleFigures &figures) {
+  return fmt::format("schedule: {} plate pipetting commands (bound {}), {} fresh tips (bound "
+                     "{}), robot time {} s (bound {} s)\n",
+                     figures.plateCommands, figures.plateCommandBound, figures.tips,
+                     figures.tipBound, formatNumber(std::round(figures.robotSeconds * 10) / 10),
+                     formatNumber(std::round(figures.robotSecondsBound * 10) / 10));
+}
+
+/// `--pareto`: the plans lower-pipetting compared that no other beats on
+/// both robot time and fresh tips, fastest first, the chosen one marked.
+/// Robot time is the stream's: the plans differ only in their pipetting
+/// and tip commands, whose time each plan's figure holds.
+static std::string paretoText(const lowering::PlanFrontier &frontier, const ir::Module &module,
+                              double streamSeconds) {
+  if (frontier.plans.empty())
+    return "pareto: lower-pipetting found no legal plan\n";
+  const lowering::PlanPoint &chosen = frontier.plans[frontier.chosen];
+  double rest = streamSeconds - chosen.seconds;
+  std::string text = fmt::format(
+      "pareto: {} plan(s) that no other beats on both robot time and fresh tips, of {} "
+      "lowered; tip cost {} s\n",
+      frontier.plans.size(), frontier.lowered, formatNumber(frontier.tipCostSeconds));
+  for (size_t i = 0; i < frontier.plans.size(); ++i) {
+    const lowering::PlanPoint &plan = frontier.plans[i];
+    std::string widths;
+    for (const auto &[pos, width] : plan.widths) {
+      std::string liquid;
+      for (const ir::ReservoirLoad &load : module.loadingPlan)
+        if (load.pos == pos && load.liquid < module.liquids.size())
+          liquid = " " + module.liquids[load.liquid].name;
+      widths += fmt::format("{}reservoir({},{}){} {}", widths.empty() ? "" : ", ", pos.row,
+                            pos.col, liquid, width);
+    }
+    double seconds = rest + plan.seconds;
+    text += fmt::format("  {} robot time {:>9} s  tips {:>4}  racks {}  cost {:>9} s  {}\n",
+                        i == frontier.chosen ? "*" : " ",
+                        formatNumber(std::round(seconds * 10) / 10), plan.tips,
+                        plan.racks,
+                        formatNumber(
+                            std::round((seconds + frontier.tipCostSeconds * plan.tips) * 10) / 10),
+                        widths.empty() ? "full width" : "channels per source: " + widths);
+  }
+  text += fmt::format("pareto: * = the plan --tip-cost {} picked (least robot time + {} s x "
+                      "fresh tips)\n",
+                      formatNumber(frontier.tipCostSeconds),
+                      formatNumber(frontier.tipCostSeconds));
+  return text;
+}
+
 int runCompileCommand(const CompileCommandOptions &options) {
   if (options.platform == "ot2")
     return runOt2Compile(options);
-  Compilation compilation(options.compile);
+  CompileOptions compileOptions = options.compile;
+  compileOptions.recordFrontier = options.pareto;
+  compileOptions.keepHighLevel = options.emit == "bf1" || options.emit == "bf1-json";
+  Compilation compilation(compileOptions);
   if (options.emit == "ast") {
     bool ok = compilation.parse();
     if (ok)
@@ -158,24 +242,42 @@ int runCompileCommand(const CompileCommandOptions &options) {
   if (ok && (options.validate || backend::validateByDefault()))
     if (std::optional<int> refused = validateCompile(compilation, options.validate))
       return *refused;
+  // The schedule line and the frontier are counted on the emitted stream.
+  std::vector<backend::Command> commands;
+  std::string schedule, pareto;
+  if (ok && compilation.module().lowered) {
+    commands = backend::lowerToCommands(compilation.module(), compilation.platform());
+    if (const ir::Module *highLevel = compilation.highLevel())
+      schedule = scheduleText(
+          backend::measureSchedule(*highLevel, commands, compilation.platform()));
+    if (const lowering::PlanFrontier *frontier = compilation.frontier())
+      pareto = paretoText(*frontier, compilation.module(),
+                          backend::robotSeconds(commands, compilation.platform()));
+  }
+  if (ok && options.pareto && !compilation.module().lowered)
+    pareto = "pareto: no plan: the pipeline did not run lower-pipetting\n";
   if (ok && (options.emit == "bf1" || options.emit == "bf1-json")) {
     std::ostringstream out;
-    if (options.emit == "bf1")
+    if (options.emit == "bf1") {
       backend::emitListing(compilation.module(), compilation.platform(),
                            compilation.sources(), out);
-    else
+      out << schedule << pareto;
+      pareto.clear();
+    } else {
       backend::emitJsonl(compilation.module(), compilation.platform(), out);
+    }
     ok = writeOutput(options.output, out.str(), compilation.diags());
     // The JSON Lines file holds commands only; the plan and the summary
     // still reach the person running the compiler.
     if (ok && options.emit == "bf1-json" && !options.output.empty() && options.output != "-") {
-      std::vector<backend::Command> commands =
-          backend::lowerToCommands(compilation.module(), compilation.platform());
       backend::RunSetup setup =
           backend::setupFromModule(compilation.module(), compilation.platform(), commands);
-      std::cerr << backend::planText(setup, commands.size());
+      std::cerr << backend::planText(setup, commands.size()) << schedule;
     }
   }
+  // Elsewhere the frontier goes to stderr: stdout holds the emission.
+  if (ok)
+    std::cerr << pareto;
   if (ok && !options.loadingPlan.empty())
     ok = writeOutput(options.loadingPlan,
                      backend::loadingPlanJson(compilation.module(), compilation.platform()).dump(2) + "\n",

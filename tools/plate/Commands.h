@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+} // namespace CLI
+
 namespace plate {
 
 struct CompileCommandOptions {
@@ -22,7 +26,13 @@ struct CompileCommandOptions {
   /// --manual-fallback: where the OT-2 lacks a device, pause for the
   /// operator instead of an error.
   bool manualFallback = false;
+  /// --pareto: print the plans lower-pipetting compared (frontier).
+  bool pareto = false;
 };
+
+/// `--tip-cost SECONDS` on `command`, into `seconds`: a number >= 0, else a
+/// usage error that says what the option wants.
+void addTipCostOption(CLI::App &command, double &seconds);
 
 int runCheckCommand(const CompileOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);

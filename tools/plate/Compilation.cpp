@@ -2,6 +2,7 @@
 #include "tools/plate/Compilation.h"
 
 #include "backend/TranslationValidation.h"
+#include "passes/TipBudgetSearch.h"
 #include "tools/plate/DiagnosticsSummary.h"
 
 #include <cerrno>
@@ -97,6 +98,11 @@ bool Compilation::compile(std::ostream &dump) {
                                           const ir::Module &module) {
     dump << "// ----- IR after " << pass << " -----\n" << ir::print(module, sources_);
   };
+  if (options_.keepHighLevel)
+    pipelineOptions.observer = [this](std::string_view pass, const ir::Module &module) {
+      if (pass == "track-volumes")
+        highLevel_ = module;
+    };
   std::optional<PassManager> manager;
   if (options_.passes) {
     std::string error;
@@ -105,7 +111,13 @@ bool Compilation::compile(std::ostream &dump) {
   } else {
     manager = PassManager::defaultPipeline(std::move(pipelineOptions));
   }
-  PassContext context{diags_, sources_, *program_->platform};
+  PassOptions passOptions;
+  passOptions.tipCostSeconds = options_.tipCostSeconds;
+  if (options_.recordFrontier) {
+    frontier_ = std::make_unique<lowering::PlanFrontier>();
+    passOptions.frontier = frontier_.get();
+  }
+  PassContext context{diags_, sources_, *program_->platform, passOptions};
   return manager->run(program_->module, context) && !diags_.hasErrors();
 }
 

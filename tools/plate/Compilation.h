@@ -15,6 +15,7 @@
 #include "passes/Pass.h"
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,13 @@ struct CompileOptions {
   bool printAfterAll = false;
   std::vector<std::string> printAfter;
   bool verifyEach = verifyEachByDefault(); ///< see passes/Pass.h
+  /// `--tip-cost`: robot seconds one fresh tip is worth (PassOptions).
+  double tipCostSeconds = kDefaultTipCostSeconds;
+  /// Keep the plans lower-pipetting compared (`--pareto`, frontier()).
+  bool recordFrontier = false;
+  /// Keep the module after track-volumes (highLevel()): the lower bounds
+  /// of the compile summary read it.
+  bool keepHighLevel = false;
 };
 
 class Compilation {
@@ -95,6 +103,11 @@ public:
   bool validate(const std::vector<backend::Command> &commands, const backend::RunSetup &setup);
   /// The same check, printing nothing: where the lowered commands part
   /// from the script, or nullopt when they do what it says.
+  /// The plans lower-pipetting compared, when recordFrontier and the pass
+  /// ran; nullptr otherwise.
+  const lowering::PlanFrontier *frontier() const { return frontier_.get(); }
+  /// The module after track-volumes, when keepHighLevel and the pass ran.
+  const ir::Module *highLevel() const { return highLevel_ ? &*highLevel_ : nullptr; }
   std::optional<std::string> translationDifference(const std::vector<backend::Command> &commands,
                                                    const backend::RunSetup &setup) const;
 
@@ -105,6 +118,8 @@ private:
   std::optional<ast::Script> script_;
   std::optional<CheckedProgram> program_;
   std::optional<ir::Module> checked_;
+  std::unique_ptr<lowering::PlanFrontier> frontier_;
+  std::optional<ir::Module> highLevel_;
   bool diagnosticsFinished_ = false;
 };
 

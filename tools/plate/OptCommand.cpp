@@ -11,6 +11,7 @@
 
 #include "ir/IRReader.h"
 #include "passes/Pass.h"
+#include "tools/plate/Commands.h"
 #include "tools/plate/Compilation.h"
 #include "tools/plate/DiagnosticsSummary.h"
 
@@ -46,6 +47,7 @@ CLI::App *addOptCommand(CLI::App &app, OptOptions &options) {
   command->add_option("--stdlib", options.stdlibDir,
                       "directory of platforms, labware and modules (default: $PLATE_STDLIB or "
                       "the built-in one)");
+  addTipCostOption(*command, options.tipCostSeconds);
   return command;
 }
 
@@ -191,7 +193,9 @@ int runOptCommand(const OptOptions &options) {
   } else {
     manager.emplace(std::move(pipelineOptions));
   }
-  PassContext context{diags, sources, *platform};
+  PassOptions passOptions;
+  passOptions.tipCostSeconds = options.tipCostSeconds;
+  PassContext context{diags, sources, *platform, passOptions};
   bool ok = manager->run(*module, context) && !diags.hasErrors();
   std::cout << dump.str();
   if (ok && !writeText(options.output, ir::print(*module, sources))) {

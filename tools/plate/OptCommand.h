@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "passes/Pass.h"
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,7 @@ struct OptOptions {
   /// quote it (diagnostics, the operator checklist's statement lines).
   std::string source;
   std::string stdlibDir;
+  double tipCostSeconds = kDefaultTipCostSeconds; ///< --tip-cost (passes/Pass.h)
 };
 
 /// Adds the `opt` subcommand; main() then calls runOptCommand when it was

@@ -33,6 +33,7 @@ void addCommonOptions(CLI::App &command, CompileOptions &options, std::string &f
   command.add_option("--diagnostics", format, "diagnostics format: text, json or sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   command.add_flag("--Werror", options.warningsAsErrors, "treat warnings as errors");
+  addTipCostOption(command, options.tipCostSeconds);
 }
 
 void finishCommonOptions(CompileOptions &options, const std::string &format) {
@@ -67,6 +68,9 @@ CLI::App *addCompileCommand(CLI::App &app, CompileCommandOptions &options, std::
   compile->add_flag("--manual-fallback", options.manualFallback,
                     "--platform ot2: where the robot lacks a device (reader, lids, magnet), "
                     "pause for the operator instead of an error");
+  compile->add_flag("--pareto", options.pareto,
+                    "print the (robot time, fresh tips) plans the tip budget compared that no "
+                    "other plan beats on both, and which one --tip-cost picked");
   compile->add_flag("--list-passes", listPasses,
                     "list the registered passes in default pipeline order and exit (no FILE)");
   compile->add_option("--passes", passes,

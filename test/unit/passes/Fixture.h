@@ -50,7 +50,7 @@ protected:
   }
 
   bool runPass(std::unique_ptr<Pass> pass) {
-    PassContext context{*diags_, sources_, platform_};
+    PassContext context{*diags_, sources_, platform_, passOptions_};
     return pass->run(module_, context);
   }
 
@@ -69,6 +69,10 @@ protected:
   SourceManager sources_;
   std::unique_ptr<DiagnosticEngine> diags_;
   Platform platform_;
+  /// These tests pin mechanisms of the fastest (full-width) plans: tips
+  /// cost nothing unless a test says otherwise (docs/schedule.md, "Tip
+  /// cost").
+  PassOptions passOptions_{0};
   ir::Module module_;
   uint32_t fileId_ = 0;
 };

@@ -359,6 +359,7 @@ TEST_F(LowerPipettingTest, LeftoverSplitOnlyWhenLaterPositionsFallShort) {
 // source sets are narrowed so that the parked removal tips are never
 // thrown away by a rack swap.
 TEST_F(LowerPipettingTest, NarrowSourceSetsKeepParkedTipsInTheRack) {
+  passOptions_.tipCostSeconds = 1000; // tips dear: the planner narrows
   ir::LiquidId buffer = addLiquid("wash_buffer", ir::LiquidRole::Reagent);
   ir::LiquidId ab = addLiquid("detection_ab", ir::LiquidRole::Reagent);
   ir::LiquidId hrp = addLiquid("hrp", ir::LiquidRole::Reagent);

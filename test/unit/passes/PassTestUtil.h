@@ -101,7 +101,8 @@ protected:
     EXPECT_TRUE(manager.has_value()) << error;
     if (!manager)
       return false;
-    PassContext context{diags, sources, platform};
+    // Tip cost 0: the fastest plan, which these tests were written against.
+    PassContext context{diags, sources, platform, PassOptions{0}};
     return manager->run(module, context);
   }
 
