@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace plate::backend {
@@ -68,7 +69,7 @@ public:
     if (writtenAsInteger(value))
       appendInt(out_, static_cast<int64_t>(value));
     else
-      out_ += Json(value).dump();
+      appendJsonDouble(out_, value);
   }
   void optionalNumber(const std::optional<double> &value) {
     if (value)
@@ -185,6 +186,17 @@ void appendArgs(std::string &out, const CommandFields &fields, bool json) {
 }
 
 } // namespace
+
+void appendJsonDouble(std::string &out, double value) {
+  // The serializer's own path for a double (serializer::dump_float).
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  std::array<char, 64> buffer;
+  char *end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), end);
+}
 
 Json jsonNumber(double value) {
   if (writtenAsInteger(value))

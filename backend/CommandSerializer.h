@@ -23,6 +23,10 @@ std::string commandToJsonLine(const Command &command);
 /// Appends that line (without the newline) to `out`: the emitter writes a
 /// whole stream into one buffer.
 void appendCommandJsonLine(std::string &out, const Command &command);
+/// Appends what `Json(value).dump()` writes for a double (`12.0`, `0.25`,
+/// `null` for NaN and infinities) without building a Json and its
+/// serializer: the journal writes one per command.
+void appendJsonDouble(std::string &out, double value);
 /// `LH.Aspirate slot=5 row=1 col=2 mask=1111 volume_ul=100`.
 std::string commandToText(const Command &command);
 

@@ -113,10 +113,13 @@ std::optional<RunInputs> readInputs(const RunOptions &options, const Labware &la
 /// journal, then the loop over the remaining commands.
 class Interpreter {
 public:
-  Interpreter(const std::vector<Command> &commands, const RunSetup &setup,
-              const Platform &platform, const Labware &labware, const RunOptions &options,
-              RunInputs inputs, RunResult &result, DiagnosticEngine &diags)
-      : commands_(commands), platform_(platform), options_(options), inputs_(std::move(inputs)),
+  /// `streamLines`: the commands' serialized lines (journalStreamHash).
+  Interpreter(const std::vector<Command> &commands, const std::vector<std::string> &streamLines,
+              const RunSetup &setup, const Platform &platform, const Labware &labware,
+              const RunOptions &options, RunInputs inputs, RunResult &result,
+              DiagnosticEngine &diags)
+      : commands_(commands), streamLines_(streamLines), platform_(platform), options_(options),
+        inputs_(std::move(inputs)),
         result_(result), diags_(diags), twin_(platform, labware, setup),
         journal_(options.device != nullptr, result, diags),
         outputs_(setup, labware, options, options.device == nullptr, result, diags) {
@@ -158,6 +161,7 @@ private:
   }
 
   const std::vector<Command> &commands_;
+  const std::vector<std::string> &streamLines_;
   const Platform &platform_;
   const RunOptions &options_;
   RunInputs inputs_;
@@ -269,7 +273,7 @@ bool Interpreter::runCommand(size_t index) {
 std::optional<DeviceResult> Interpreter::send(size_t index, const Command *&sent) {
   const Command &command = commands_[index];
   for (unsigned attempt = 1;; ++attempt) {
-    if (journal_.isOpen() && !journal_.write(Json{{"begin", command.seq}}, /*durable=*/false))
+    if (journal_.isOpen() && !journal_.writeBegin(command.seq))
       break;
     DeviceResult outcome = device_->execute(*sent);
     if (outcome.status == DeviceStatus::Ok)
@@ -333,7 +337,15 @@ bool Interpreter::confirm(size_t index, const Command &sent, DeviceResult outcom
   if (journal_.isOpen()) {
     // Durable before the next physical command (and before the read's
     // file, so the journal is never behind what is on disk).
-    if (!journal_.writeDone(command.seq, result_.robotSeconds, sent, read)) {
+    // The line hashed for the journal's header, unless a tip remap changed
+    // the command sent.
+    std::string remapped;
+    std::string_view line;
+    if (&sent == &command && index < streamLines_.size())
+      line = streamLines_[index];
+    else
+      line = remapped = commandToJsonLine(sent);
+    if (!journal_.writeDone(command.seq, result_.robotSeconds, line, read)) {
       stop(command);
       return false;
     }
@@ -356,7 +368,8 @@ RunResult runCommandsOnDevice(const std::vector<Command> &commands, const RunSet
     return result;
   // A resumed run continues the journal's run with the journal's settings,
   // so that reads and outputs are those of one unbroken run.
-  std::string hash = journalStreamHash(options, commands);
+  std::vector<std::string> streamLines;
+  std::string hash = journalStreamHash(options, commands, streamLines);
   bool journalOk = false;
   std::optional<JournalRecord> record =
       prepareJournal(options, commands, hash, sources, diags, journalOk);
@@ -365,8 +378,8 @@ RunResult runCommandsOnDevice(const std::vector<Command> &commands, const RunSet
   std::optional<RunInputs> inputs = readInputs(options, *labware, sources, diags);
   if (!inputs)
     return result;
-  Interpreter interpreter(commands, setup, platform, *labware, options, std::move(*inputs),
-                          result, diags);
+  Interpreter interpreter(commands, streamLines, setup, platform, *labware, options,
+                          std::move(*inputs), result, diags);
   interpreter.run(record, hash, errorsBefore);
   return result;
 }

@@ -21,7 +21,7 @@
 
 namespace plate::backend {
 
-std::string streamHash(const std::vector<Command> &commands) {
+std::string streamHash(const std::vector<Command> &commands, std::vector<std::string> *lines) {
   uint64_t hash = 1469598103934665603ull;
   auto feed = [&](std::string_view text) {
     for (unsigned char c : text) {
@@ -29,9 +29,14 @@ std::string streamHash(const std::vector<Command> &commands) {
       hash *= 1099511628211ull;
     }
   };
+  if (lines)
+    lines->reserve(commands.size());
   for (const Command &command : commands) {
-    feed(commandToJsonLine(command));
+    std::string line = commandToJsonLine(command);
+    feed(line);
     feed("\n");
+    if (lines)
+      lines->push_back(std::move(line));
   }
   return fmt::format("{:016x}", hash);
 }

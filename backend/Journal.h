@@ -32,7 +32,11 @@
 namespace plate::backend {
 
 /// A stable 64-bit FNV-1a hash of the stream (its JSON lines), in hex.
-std::string streamHash(const std::vector<Command> &commands);
+/// `lines`, when given, receives each command's line (without the newline),
+/// so that a run journals the lines it hashed instead of serializing the
+/// stream a second time.
+std::string streamHash(const std::vector<Command> &commands,
+                       std::vector<std::string> *lines = nullptr);
 
 class JournalWriter {
 public:

@@ -14,9 +14,10 @@
 
 namespace plate::backend {
 
-std::string journalStreamHash(const RunOptions &options, const std::vector<Command> &commands) {
+std::string journalStreamHash(const RunOptions &options, const std::vector<Command> &commands,
+                              std::vector<std::string> &lines) {
   return options.resume.empty() && options.journal.empty() ? std::string()
-                                                           : streamHash(commands);
+                                                           : streamHash(commands, &lines);
 }
 
 std::optional<JournalRecord> prepareJournal(RunOptions &options,
@@ -82,13 +83,24 @@ bool RunJournal::open(const RunOptions &options, const std::string &hash, size_t
   return write(entry);
 }
 
-bool RunJournal::writeDone(uint32_t seq, double clockSeconds, const Command &command,
+bool RunJournal::writeBegin(uint32_t seq) {
+  // Byte for byte what `Json{{"begin", seq}}.dump()` writes.
+  return recordWrite(!writer_.isOpen() ||
+                     writer_.appendLine(fmt::format("{{\"begin\":{}}}", seq), false));
+}
+
+bool RunJournal::writeDone(uint32_t seq, double clockSeconds, std::string_view commandLine,
                            const std::optional<PlateRead> &read) {
   // Byte for byte what `Json{{"done", ...}, {"clock_s", ...}, {"command",
   // commandToJson(command)}, {"read", ...}}.dump()` writes.
-  std::string line = fmt::format("{{\"done\":{},\"clock_s\":{},\"command\":", seq,
-                                 Json(clockSeconds).dump());
-  line += commandToJsonLine(command);
+  std::string line;
+  line.reserve(commandLine.size() + 48);
+  line += "{\"done\":";
+  line += std::to_string(seq);
+  line += ",\"clock_s\":";
+  appendJsonDouble(line, clockSeconds);
+  line += ",\"command\":";
+  line += commandLine;
   if (read)
     line += ",\"read\":" + plateReadJson(*read).dump();
   line += '}';

@@ -28,8 +28,10 @@
 namespace plate::backend {
 
 /// The stream hash a journal records; empty when the run keeps no journal
-/// (hashing serializes the whole stream).
-std::string journalStreamHash(const RunOptions &options, const std::vector<Command> &commands);
+/// (hashing serializes the whole stream). `lines` receives the serialized
+/// commands the hash was computed from, for RunJournal::writeDone.
+std::string journalStreamHash(const RunOptions &options, const std::vector<Command> &commands,
+                              std::vector<std::string> &lines);
 
 /// Before anything runs. For `--resume`: the journal read back and checked
 /// against the stream (`hash`), with its settings taken into `options`
@@ -60,10 +62,15 @@ public:
   /// journal that cannot be written cannot protect the run, which stops
   /// before the next physical command.
   bool write(const Json &entry, bool durable = true);
-  /// The entry of a confirmed command, written from the serializer's line:
-  /// building a JSON object of every command only to dump it again was a
-  /// fifth of `plate run` on a 781-command stream (bench/README.md).
-  bool writeDone(uint32_t seq, double clockSeconds, const Command &command,
+  /// `{"begin":SEQ}`, not durable: written as text, since a JSON object per
+  /// command only to dump it was 1 million instructions of a 781-command
+  /// run (bench/README.md).
+  bool writeBegin(uint32_t seq);
+  /// The entry of a confirmed command, written from the serializer's line
+  /// of the command as sent (`commandLine`, commandToJsonLine): building a
+  /// JSON object of every command only to dump it again was a fifth of
+  /// `plate run` on a 781-command stream (bench/README.md).
+  bool writeDone(uint32_t seq, double clockSeconds, std::string_view commandLine,
                  const std::optional<PlateRead> &read);
 
 private:

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <iterator>
 
 namespace plate::backend::svg {
 
@@ -41,83 +43,154 @@ Canvas::Canvas(double width, double height, std::string_view title)
     text(width / 2, 22, title, {Anchor::Middle, 14});
 }
 
+namespace {
+
+// A picture is thousands of elements (the wells-over-the-run map of 96
+// wells draws about 4,000), and formatting each through a fmt format string
+// was most of the pictures' cost. The appenders below write the same bytes:
+// std::to_chars in fixed notation gives the correctly rounded digits that
+// fmt's `{:.1f}` gives (test/unit/backend/SvgTest.cpp holds them equal on
+// ties and signs); shortest forms (`{}`) stay with fmt.
+
+/// `{:.1f}`.
+void appendFixed1(std::string &out, double value) {
+  char buffer[64];
+  if (std::isfinite(value)) {
+    auto [end, error] =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 1);
+    if (error == std::errc()) {
+      out.append(buffer, end);
+      return;
+    }
+  }
+  fmt::format_to(std::back_inserter(out), "{:.1f}", value);
+}
+
+/// ` NAME="VALUE"` with VALUE as `{:.1f}`.
+void appendAttribute(std::string &out, std::string_view name, double value) {
+  out += ' ';
+  out += name;
+  out += "=\"";
+  appendFixed1(out, value);
+  out += '"';
+}
+
+/// ` NAME="TEXT"`, TEXT as given.
+void appendAttribute(std::string &out, std::string_view name, std::string_view text) {
+  out += ' ';
+  out += name;
+  out += "=\"";
+  out += text;
+  out += '"';
+}
+
+/// The x, y, width and height of a rectangle; a negative size is empty.
+void appendBox(std::string &out, double x, double y, double w, double h) {
+  appendAttribute(out, "x", x);
+  appendAttribute(out, "y", y);
+  appendAttribute(out, "width", std::max(0.0, w));
+  appendAttribute(out, "height", std::max(0.0, h));
+}
+
+} // namespace
+
 void Canvas::open(std::string_view element, const Paint &paint) {
-  out_ += fmt::format("<{}", element);
+  out_ += '<';
+  out_ += element;
   if (paint.fill != "black")
-    out_ += fmt::format(" fill=\"{}\"", paint.fill);
+    appendAttribute(out_, "fill", paint.fill);
   if (paint.stroke != "none") {
-    out_ += fmt::format(" stroke=\"{}\"", paint.stroke);
+    appendAttribute(out_, "stroke", paint.stroke);
     if (paint.strokeWidth != 1)
-      out_ += fmt::format(" stroke-width=\"{}\"", paint.strokeWidth);
+      fmt::format_to(std::back_inserter(out_), " stroke-width=\"{}\"", paint.strokeWidth);
     if (!paint.dash.empty())
-      out_ += fmt::format(" stroke-dasharray=\"{}\"", paint.dash);
+      appendAttribute(out_, "stroke-dasharray", paint.dash);
   }
   if (paint.opacity != 1)
-    out_ += fmt::format(" opacity=\"{}\"", paint.opacity);
+    fmt::format_to(std::back_inserter(out_), " opacity=\"{}\"", paint.opacity);
 }
 
 void Canvas::close(std::string_view element, const Paint &paint) {
-  if (paint.tooltip.empty())
+  if (paint.tooltip.empty()) {
     out_ += "/>\n";
-  else
-    out_ += fmt::format("><title>{}</title></{}>\n", escape(paint.tooltip), element);
+    return;
+  }
+  out_ += "><title>";
+  out_ += escape(paint.tooltip);
+  out_ += "</title></";
+  out_ += element;
+  out_ += ">\n";
 }
 
 void Canvas::line(double x1, double y1, double x2, double y2, const Paint &paint) {
   open("line", paint);
-  out_ += fmt::format(" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"", x1, y1, x2, y2);
+  appendAttribute(out_, "x1", x1);
+  appendAttribute(out_, "y1", y1);
+  appendAttribute(out_, "x2", x2);
+  appendAttribute(out_, "y2", y2);
   close("line", paint);
 }
 
 void Canvas::rect(double x, double y, double w, double h, const Paint &paint) {
   open("rect", paint);
-  out_ += fmt::format(" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"", x, y,
-                      std::max(0.0, w), std::max(0.0, h));
+  appendBox(out_, x, y, w, h);
   close("rect", paint);
 }
 
 void Canvas::roundedRect(double x, double y, double w, double h, double radius,
                          const Paint &paint) {
   open("rect", paint);
-  out_ += fmt::format(" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"{:.1f}\"",
-                      x, y, std::max(0.0, w), std::max(0.0, h), radius);
+  appendBox(out_, x, y, w, h);
+  appendAttribute(out_, "rx", radius);
   close("rect", paint);
 }
 
 void Canvas::circle(double cx, double cy, double r, const Paint &paint) {
   open("circle", paint);
-  out_ += fmt::format(" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"", cx, cy, r);
+  appendAttribute(out_, "cx", cx);
+  appendAttribute(out_, "cy", cy);
+  appendAttribute(out_, "r", r);
   close("circle", paint);
 }
 
 void Canvas::polyline(const std::vector<std::pair<double, double>> &points, const Paint &paint) {
   open("polyline", paint);
   out_ += " points=\"";
-  for (size_t i = 0; i < points.size(); ++i)
-    out_ += fmt::format("{}{:.1f},{:.1f}", i ? " " : "", points[i].first, points[i].second);
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (i)
+      out_ += ' ';
+    appendFixed1(out_, points[i].first);
+    out_ += ',';
+    appendFixed1(out_, points[i].second);
+  }
   out_ += "\"";
   close("polyline", paint);
 }
 
 void Canvas::path(std::string_view data, const Paint &paint) {
   open("path", paint);
-  out_ += fmt::format(" d=\"{}\"", data);
+  appendAttribute(out_, "d", data);
   close("path", paint);
 }
 
 void Canvas::text(double x, double y, std::string_view content, const TextStyle &style) {
-  out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\"", x, y);
+  out_ += "<text";
+  appendAttribute(out_, "x", x);
+  appendAttribute(out_, "y", y);
   if (style.anchor != Anchor::Start)
-    out_ += fmt::format(" text-anchor=\"{}\"", anchorName(style.anchor));
+    appendAttribute(out_, "text-anchor", anchorName(style.anchor));
   if (style.size != 12)
-    out_ += fmt::format(" font-size=\"{}\"", style.size);
+    fmt::format_to(std::back_inserter(out_), " font-size=\"{}\"", style.size);
   if (style.fill != "black")
-    out_ += fmt::format(" fill=\"{}\"", style.fill);
+    appendAttribute(out_, "fill", style.fill);
   if (style.bold)
     out_ += " font-weight=\"bold\"";
   if (style.rotate != 0)
-    out_ += fmt::format(" transform=\"rotate({} {:.1f} {:.1f})\"", style.rotate, x, y);
-  out_ += fmt::format(">{}</text>\n", escape(content));
+    fmt::format_to(std::back_inserter(out_), " transform=\"rotate({} {:.1f} {:.1f})\"",
+                   style.rotate, x, y);
+  out_ += '>';
+  out_ += escape(content);
+  out_ += "</text>\n";
 }
 
 void Canvas::simulatedLabel(double y) {
@@ -127,17 +200,27 @@ void Canvas::simulatedLabel(double y) {
 }
 
 void Canvas::beginClip(double x, double y, double w, double h) {
-  unsigned id = clips_++;
-  out_ += fmt::format("<clipPath id=\"c{}\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
-                      "height=\"{:.1f}\"/></clipPath><g clip-path=\"url(#c{})\">\n",
-                      id, x, y, std::max(0.0, w), std::max(0.0, h), id);
+  std::string id = std::to_string(clips_++);
+  out_ += "<clipPath id=\"c";
+  out_ += id;
+  out_ += "\"><rect";
+  appendBox(out_, x, y, w, h);
+  out_ += "/></clipPath><g clip-path=\"url(#c";
+  out_ += id;
+  out_ += ")\">\n";
 }
 
 void Canvas::beginClipCircle(double cx, double cy, double r) {
-  unsigned id = clips_++;
-  out_ += fmt::format("<clipPath id=\"c{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"/>"
-                      "</clipPath><g clip-path=\"url(#c{})\">\n",
-                      id, cx, cy, r, id);
+  std::string id = std::to_string(clips_++);
+  out_ += "<clipPath id=\"c";
+  out_ += id;
+  out_ += "\"><circle";
+  appendAttribute(out_, "cx", cx);
+  appendAttribute(out_, "cy", cy);
+  appendAttribute(out_, "r", r);
+  out_ += "/></clipPath><g clip-path=\"url(#c";
+  out_ += id;
+  out_ += ")\">\n";
 }
 
 void Canvas::endGroup() { out_ += "</g>\n"; }

@@ -218,3 +218,18 @@ TEST(CommandEmit, ReadingWritesTheCanonicalLine) {
             R"({"seq":2,"module":"RDR","op":"ReadAbsorbance","args":{"wavelength_nm":450,"wells":["A1","Q\"1"]},"step":"3","line":8})");
   EXPECT_EQ(commandToText((*commands)[1]), "RDR.ReadAbsorbance wavelength_nm=450 wells=A1,Q\"1");
 }
+
+// The journal and the stream write doubles without building a Json
+// (appendJsonDouble); the bytes must be those of Json(value).dump().
+TEST(CommandEmit, JsonDoublesAreTheSerializers) {
+  std::vector<double> values = {0.0,    -0.0,   0.1,     0.25,   1.0 / 3,  12.0,  1e-5,
+                                1e-4,   1e15,   1e16,    1e300,  5e-324,   -7.25, 3456.5,
+                                2.0e-7, 123456789012345.6, std::nan(""), INFINITY, -INFINITY};
+  for (int i = 1; i < 5000; ++i)
+    values.push_back(i * 0.7 + 1.0 / i);
+  for (double value : values) {
+    std::string line;
+    appendJsonDouble(line, value);
+    EXPECT_EQ(line, Json(value).dump()) << value;
+  }
+}

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 using namespace plate::backend;
@@ -54,4 +56,21 @@ TEST(Svg, ScaleRunsFromViridisDarkToYellow) {
   EXPECT_EQ(svg::scaleColour(std::nan("")), "#440154");
   EXPECT_TRUE(svg::darkOnScale(0.1));
   EXPECT_FALSE(svg::darkOnScale(0.9));
+}
+
+// Coordinates are written without fmt's format strings (Svg.cpp); they must
+// be the bytes `{:.1f}` gives: ties rounded on the exact binary value,
+// negative values that round to zero keep their sign, huge values in full.
+TEST(Svg, CoordinatesAreFmtsOneDecimal) {
+  const double values[] = {0.25,  0.35,  0.05,   -0.04,  -0.0,   1e-300, 2.5e-1,
+                           12.45, 99.95, -12.35, 1e20,   1e300,  -1e300, 123456789.05};
+  for (double value : values) {
+    svg::Canvas canvas(10, 10, "");
+    canvas.circle(value, value, value, {"red"});
+    std::string out = canvas.finish();
+    std::string want = fmt::format("<circle fill=\"red\" cx=\"{0:.1f}\" cy=\"{0:.1f}\" "
+                                   "r=\"{0:.1f}\"/>\n",
+                                   value);
+    EXPECT_NE(out.find(want), std::string::npos) << value << "\n" << out;
+  }
 }
