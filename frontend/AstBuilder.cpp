@@ -13,6 +13,7 @@
 
 #include <llvm/ADT/StringRef.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -583,7 +584,58 @@ ast::Call AstBuilder::call(PlateParser::CallStmtContext *ctx) {
   return node;
 }
 
+namespace {
+bool isMark(const Token *token) {
+  int type = token->getType();
+  return type == PlateLexer::DOT || type == PlateLexer::RPAREN || type == PlateLexer::COLON;
+}
+
+bool adjacent(const Token *before, const Token *after) {
+  return after->getStartIndex() == before->getStopIndex() + 1;
+}
+
+/// A word label as statement lines allow it: `iv.`, `b)`, `Step C:`,
+/// `(iii)`, `(2)`. Any word is taken here, as the grammar takes it; the
+/// builder checks that it is a letter or a Roman numeral (E115).
+size_t wordLabelLength(const std::vector<Token *> &line) {
+  size_t i = 0;
+  if (line.size() >= 3 && line[0]->getType() == PlateLexer::LPAREN &&
+      (line[1]->getType() == PlateLexer::IDENT || line[1]->getType() == PlateLexer::NUMBER) &&
+      line[2]->getType() == PlateLexer::RPAREN)
+    return 3;
+  if (i < line.size() && line[i]->getType() == PlateLexer::STEP)
+    ++i;
+  if (i + 1 < line.size() && line[i]->getType() == PlateLexer::IDENT && isMark(line[i + 1]) &&
+      adjacent(line[i], line[i + 1]))
+    return i + 2;
+  return 0;
+}
+} // namespace
+
+bool isLabelWord(std::string_view word) {
+  if (word.size() == 1)
+    return std::isalpha(static_cast<unsigned char>(word[0])) != 0;
+  // A Roman numeral up to 39 in one case: kit inserts do not number further.
+  bool lower = std::all_of(word.begin(), word.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  bool upper = std::all_of(word.begin(), word.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+  if (!lower && !upper)
+    return false;
+  std::string folded(word);
+  for (char &c : folded)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char *const tens[] = {"", "x", "xx", "xxx"};
+  static const char *const units[] = {"", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"};
+  for (const char *ten : tens)
+    for (const char *unit : units)
+      if (folded == std::string(ten) + unit)
+        return !folded.empty();
+  return false;
+}
+
 size_t stepLabelLength(const std::vector<Token *> &line, bool markRequired) {
+  if (!markRequired)
+    if (size_t length = wordLabelLength(line))
+      return length;
   size_t i = 0;
   if (i < line.size() && line[i]->getType() == PlateLexer::STEP)
     ++i;
@@ -592,12 +644,9 @@ size_t stepLabelLength(const std::vector<Token *> &line, bool markRequired) {
     ++i;
   if (i == numbers)
     return 0;
-  if (i < line.size() && line[i]->getType() == PlateLexer::IDENT &&
-      line[i]->getStartIndex() == line[i - 1]->getStopIndex() + 1)
+  if (i < line.size() && line[i]->getType() == PlateLexer::IDENT && adjacent(line[i - 1], line[i]))
     ++i;
-  if (i < line.size() && (line[i]->getType() == PlateLexer::DOT ||
-                          line[i]->getType() == PlateLexer::RPAREN ||
-                          line[i]->getType() == PlateLexer::COLON))
+  if (i < line.size() && isMark(line[i]))
     return i + 1;
   return markRequired ? 0 : i;
 }
@@ -650,6 +699,16 @@ std::string writtenText(antlr4::tree::ParseTree *tree) {
   return text;
 }
 
+std::string AstBuilder::stepLabel(PlateParser::StepLabelContext *label) {
+  if (auto *number = label->labelNumber())
+    return stepLabel(number, label);
+  std::string word = label->labelWord()->getText();
+  if (isLabelWord(word))
+    return word;
+  diags_.report(DiagId::BadStepLabel, locator_.span(label), writtenText(label)).step(word);
+  return word;
+}
+
 std::string AstBuilder::stepLabel(PlateParser::LabelNumberContext *number,
                                   antlr4::ParserRuleContext *label) {
   std::vector<Token *> tokens;
@@ -669,7 +728,7 @@ AstBuilder::statementLine(PlateParser::StatementLineContext *ctx) {
   StatementLine line;
   step_.clear();
   if (auto *label = ctx->stepLabel())
-    step_ = stepLabel(label->labelNumber(), label);
+    step_ = stepLabel(label);
 
   if (ctx->RBRACE()) {
     line.kind = StatementLine::Kind::BlockClose;

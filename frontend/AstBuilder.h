@@ -45,11 +45,16 @@ private:
 };
 
 /// How many tokens at the start of `line` are a step label (`Step`, the
-/// number tokens, an adjacent letter, the mark `.`, `)` or `:`); 0 when the
-/// line has none. Mirrors `stepLabel` of PlateParser.g4, and `lineLabel`
+/// number tokens, an adjacent letter, the mark `.`, `)` or `:`; on statement
+/// lines also a word with its mark, `iv.`, or one in parentheses, `(b)`); 0
+/// when the line has none. Mirrors `stepLabel` of PlateParser.g4, and `lineLabel`
 /// when `markRequired`. Used before a line is parsed, for the step of its
 /// lexical errors and for the first word of the line.
 size_t stepLabelLength(const std::vector<antlr4::Token *> &line, bool markRequired);
+
+/// Whether a word label (`b)`, `iv.`) is one letter or a Roman numeral
+/// (i to xxxix, in one case).
+bool isLabelWord(std::string_view word);
 
 /// The label that a label's number tokens and letter spell (`9.1`, `2a`),
 /// or nullopt when they spell none: blanks inside (`9 .1`), an exponent or
@@ -107,6 +112,7 @@ private:
   template <class T, class Build>
   void clauseOnce(std::optional<T> &slot, antlr4::Token *keyword, Build &&build);
   /// The label's text; E115 when it does not spell a label.
+  std::string stepLabel(grammar::PlateParser::StepLabelContext *label);
   std::string stepLabel(grammar::PlateParser::LabelNumberContext *number,
                         antlr4::ParserRuleContext *label);
 

@@ -612,6 +612,8 @@ std::string ScriptParser::stepOf(const TokenList &line, bool markRequired) {
   for (size_t i = 0; i < length; ++i)
     if (line[i]->getType() == PlateLexer::NUMBER || line[i]->getType() == PlateLexer::IDENT)
       number.push_back(line[i]);
+  if (number.size() == 1 && number[0]->getType() == PlateLexer::IDENT)
+    return frontend::isLabelWord(number[0]->getText()) ? number[0]->getText() : "";
   return frontend::stepLabelText(number).value_or("");
 }
 

@@ -44,7 +44,17 @@ platformLine : name EOF ;
 // line the mark after the number may be left out. The label's spelling
 // (no blanks inside, one letter at most: `9.1`, not `9 .1` or `2ab`) is
 // checked by the frontend (E115), so the rule can stay this simple.
-stepLabel : STEP? labelNumber ( DOT | RPAREN | COLON )? ;
+stepLabel
+  : STEP? labelNumber ( DOT | RPAREN | COLON )?
+  | STEP? labelWord ( DOT | RPAREN | COLON )
+  | LPAREN ( labelNumber | labelWord ) RPAREN
+  ;
+
+// Kit inserts also number steps with a letter or a Roman numeral: `b)`,
+// `iv.`, `(iii)`, `Step C:`. A word label needs its mark, since a call
+// statement starts with a word too; the frontend checks that the word is
+// one letter or a Roman numeral (E115).
+labelWord : IDENT ;
 
 // In LAYOUT and REAGENTS the mark is required: a bare number there starts
 // a grid header.
