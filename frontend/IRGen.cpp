@@ -7,6 +7,7 @@
 // line and the call site's step label.
 //
 //===----------------------------------------------------------------------===//
+#include "frontend/Layout.h"
 #include "frontend/Sema.h"
 
 #include <algorithm>
@@ -739,11 +740,22 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
     return found != liquidByName_.end() &&
            module_.liquid(found->second).role == ir::LiquidRole::Reagent;
   };
+  // "Bring the reagents and the standards to RT": once a list names a
+  // reagent it names liquids in their bottles and tubes, so a layout
+  // liquid in it (`N1`, `S1..S7`, spelt like a well or not) is that
+  // liquid's stock, not its wells on the plate.
+  auto namesLiquid = [&](const ast::WellItem &it) {
+    if (!it.role.empty() || it.wellWord)
+      return false;
+    if (it.kind == ast::WellItem::Kind::Name)
+      return true; // an undeclared one is reported as a reagent (E226)
+    if (it.kind == ast::WellItem::Kind::Well)
+      return param(it.a) != nullptr || liquidByName_.count(it.a) > 0;
+    return it.kind == ast::WellItem::Kind::Block && liquidByName_.count(it.a) > 0 &&
+           liquidByName_.count(it.b) > 0;
+  };
   bool named = !e.allReagents && e.wells.except.empty() &&
-               std::all_of(e.wells.items.begin(), e.wells.items.end(),
-                           [](const ast::WellItem &it) {
-                             return it.kind == ast::WellItem::Kind::Name && it.role.empty();
-                           }) &&
+               std::all_of(e.wells.items.begin(), e.wells.items.end(), namesLiquid) &&
                std::any_of(e.wells.items.begin(), e.wells.items.end(),
                            [&](const ast::WellItem &it) { return namesReagent(it.a); });
   bool targetOk = true;
@@ -757,10 +769,28 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
     }
   } else if (named) {
     for (const ast::WellItem &it : e.wells.items) {
-      std::optional<ir::LiquidId> id = reagent({it.a, it.loc}, "`equilibrate` of reagents");
-      if (id)
-        reagents.push_back(*id);
-      targetOk = targetOk && id;
+      std::vector<std::string> members = {it.a};
+      if (it.kind == ast::WellItem::Kind::Block) {
+        auto expanded = layout::expandNameRange(it.a, it.b);
+        if (!expanded) {
+          report(DiagId::BadNameRange, it.loc, it.a, it.b);
+          targetOk = false;
+          continue;
+        }
+        members = std::move(*expanded);
+      }
+      for (const std::string &member : members) {
+        auto found = liquidByName_.find(member);
+        std::optional<ir::LiquidId> id;
+        if (found != liquidByName_.end() && !param(member) &&
+            module_.liquid(found->second).role != ir::LiquidRole::Reagent)
+          id = found->second;
+        else
+          id = reagent({member, it.loc}, "`equilibrate` of reagents");
+        if (id)
+          reagents.push_back(*id);
+        targetOk = targetOk && id;
+      }
     }
   } else {
     target = wells(e.wells, "`equilibrate`");
