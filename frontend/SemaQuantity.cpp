@@ -238,9 +238,9 @@ std::optional<Quantity> Sema::quantity(const ast::QuantityExpr &q, Dimension exp
       std::optional<Unit> unit = lookupUnit(q.unit);
       if (!unit) {
         // Prefer a spelling of the expected dimension, then any spelling.
-        std::string close = closestMatch(q.unit, unitSpellings(expected));
+        std::string close = closestUnitSpelling(q.unit, unitSpellings(expected));
         if (close.empty())
-          close = closestMatch(q.unit, unitSpellings());
+          close = closestUnitSpelling(q.unit, unitSpellings());
         SourceLoc at = q.unitLoc.isValid() ? q.unitLoc : q.loc;
         if (close.empty())
           report(DiagId::UnknownUnitNoMatch, at, q.unit, context,
@@ -309,7 +309,7 @@ std::optional<Unit> Sema::concentrationUnit(const ast::ConcList &conc) {
   SourceLoc at = conc.unitLoc.isValid() ? conc.unitLoc : conc.loc;
   std::optional<Unit> unit = lookupUnit(conc.unit);
   if (!unit) {
-    std::string close = closestMatch(conc.unit, unitSpellings(Dimension::Concentration));
+    std::string close = closestUnitSpelling(conc.unit, unitSpellings(Dimension::Concentration));
     if (close.empty())
       report(DiagId::UnknownConcUnit, at, conc.unit);
     else

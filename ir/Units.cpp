@@ -5,6 +5,7 @@
 
 #include <llvm/ADT/StringMap.h>
 
+#include <cctype>
 #include <cmath>
 
 namespace plate {
@@ -119,6 +120,13 @@ const Spelling kSpellings[] = {
     {"µg/ml", Unit::MicrogramPerMl}, {"μg/ml", Unit::MicrogramPerMl},
     {"mg/mL", Unit::MilligramPerMl}, {"mg/ml", Unit::MilligramPerMl},
     {"g/L", Unit::GramPerLiter},  {"g/l", Unit::GramPerLiter},
+    // Per-litre spellings of the per-millilitre units: the same quantity
+    // (1 mg/L = 1 µg/mL), printed in the per-mL unit.
+    {"mg/L", Unit::MicrogramPerMl}, {"mg/l", Unit::MicrogramPerMl},
+    {"ug/L", Unit::NanogramPerMl}, {"µg/L", Unit::NanogramPerMl},
+    {"μg/L", Unit::NanogramPerMl}, {"ug/l", Unit::NanogramPerMl},
+    {"µg/l", Unit::NanogramPerMl}, {"μg/l", Unit::NanogramPerMl},
+    {"ng/L", Unit::PicogramPerMl}, {"ng/l", Unit::PicogramPerMl},
     {"pM", Unit::PicoMolar},      {"nM", Unit::NanoMolar},
     {"uM", Unit::MicroMolar},     {"µM", Unit::MicroMolar},
     {"μM", Unit::MicroMolar},     {"mM", Unit::MilliMolar},
@@ -160,6 +168,63 @@ std::vector<std::string> unitSpellings(Dimension dimension) {
     if (unitInfo(spelling.unit).dimension == dimension)
       result.emplace_back(spelling.text);
   return result;
+}
+
+namespace {
+/// `mg/dL` against `mg/mL`: the same units with another prefix on some part.
+/// A suggestion across scales would turn a typo fix into a factor of 10 to
+/// 1000 in a volume or a concentration.
+bool differsInScale(std::string_view typed, std::string_view candidate) {
+  auto fold = [](std::string_view text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text.substr(i, 2) == "\xC2\xB5" || text.substr(i, 2) == "\xCE\xBC") { // µ, μ
+        out += 'u';
+        ++i;
+        continue;
+      }
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    }
+    return out;
+  };
+  auto parts = [](const std::string &text) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (size_t slash; (slash = text.find('/', start)) != std::string::npos; start = slash + 1)
+      out.push_back(text.substr(start, slash - start));
+    out.push_back(text.substr(start));
+    return out;
+  };
+  // prefix and base of one part, or nullopt when it is not prefix + base
+  auto split = [](const std::string &part) -> std::optional<std::pair<char, std::string>> {
+    static const std::string bases[] = {"g", "l", "m", "mol"};
+    for (const std::string &base : bases) {
+      if (part == base)
+        return std::pair<char, std::string>{'\0', base};
+      if (part.size() == base.size() + 1 && part.substr(1) == base &&
+          std::string_view("pnumcdk").find(part[0]) != std::string_view::npos)
+        return std::pair<char, std::string>{part[0], base};
+    }
+    return std::nullopt;
+  };
+  std::vector<std::string> a = parts(fold(typed)), b = parts(fold(candidate));
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto pa = split(a[i]), pb = split(b[i]);
+    if (pa && pb && pa->second == pb->second && pa->first != pb->first)
+      return true;
+  }
+  return false;
+}
+} // namespace
+
+std::string closestUnitSpelling(std::string_view typed, const std::vector<std::string> &spellings) {
+  std::vector<std::string> sameScale;
+  for (const std::string &spelling : spellings)
+    if (!differsInScale(typed, spelling))
+      sameScale.push_back(spelling);
+  return closestMatch(typed, sameScale);
 }
 
 std::string formatNumber(double value) {

@@ -80,6 +80,10 @@ std::optional<Unit> lookupUnit(std::string_view spelling);
 /// Every accepted spelling, for did-you-mean hints and the agent prompt.
 const std::vector<std::string> &unitSpellings();
 /// The accepted spellings of one dimension, for messages and the prompt.
+/// The spelling among `spellings` closest to the unknown unit `typed`, but
+/// never one that differs from it only in scale (`mg/dL` is not `mg/mL`);
+/// empty when none is close.
+std::string closestUnitSpelling(std::string_view typed, const std::vector<std::string> &spellings);
 std::vector<std::string> unitSpellings(Dimension dimension);
 
 struct Quantity {
