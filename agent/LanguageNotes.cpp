@@ -89,8 +89,11 @@ std::string_view languageRules() {
          "Names: a letter, then letters, digits or _. A well coordinate (D1, P1) may name a "
          "liquid where only a name stands (declarations, `of NAME`); in WELLS it is never a "
          "name: write `sample D1` for the liquid. Keywords (dispense, of, to, all, ...) are "
-         "reserved; role words may name liquids.\n"
-         "Step labels: 3. 9.1 2a) Step 3: (kept in diagnostics).\n"
+         "reserved; role words may name liquids. Declare a name once (a liquid in two roles "
+         "takes two names).\n"
+         "Wells start empty: contents present at the start (cells, culture) are a MANUAL "
+         "`dispense VOLUME of layout`.\n"
+         "Step labels: 3. 9.1 2a) iv. (b) Step 3: (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";
 }

@@ -549,8 +549,8 @@ std::string languageReference(const Platform &platform) {
   std::string out = "Script: sections in this order, one statement per line, `#` comments:\n"
                     "<KIT_TITLE>text</KIT_TITLE> <LAYOUT>...</LAYOUT> <REAGENTS>...</REAGENTS> "
                     "then <MANUAL>...</MANUAL> and <INSTRUMENT>...</INSTRUMENT> (these may "
-                    "alternate; INSTRUMENT is required). A line may start with a step label "
-                    "`3.`.\n";
+                    "alternate; INSTRUMENT is required). A line may start with the document's "
+                    "step label: `3.`, `9.1`, `2a)`, `iv.`.\n";
   out += "\nStatement forms ([] optional, a|b alternatives, UPPER = a value):\n";
   for (const std::string &form : statementForms())
     out += form + "\n";

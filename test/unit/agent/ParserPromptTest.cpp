@@ -55,8 +55,11 @@ TEST(ParserPromptTest, FormsComeFromTheGrammar) {
   EXPECT_NE(prompt.system.find("volume: nL"), std::string::npos);
   // Every Parser call pays for the prompt: it grew from 892 to about 1700
   // tokens when it came to teach the whole language (issue 15: notes per
-  // form, assay roles and analyses, lid spellings, labels, reagents).
-  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1800u);
+  // form, assay roles and analyses, lid spellings, labels, reagents), and to
+  // about 1860 when parser-seat round 6's first attempts failed on what it
+  // did not say (wells start empty, a name is declared once, word step
+  // labels, per-litre units).
+  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1900u);
 }
 
 TEST(ParserPromptTest, EveryFormOfTheGrammarHasANote) {
