@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -159,6 +160,7 @@ struct Line {
   bool table = false;  ///< a pipe-table row (cells joined), or a separator
   bool separator = false;
   bool columns = false; ///< cells aligned with runs of spaces: a table row
+  bool boxed = false;   ///< inside a text box drawn with "+---+" and "|" (its frame blanked)
   size_t content = 0;  ///< byte offset of the content within raw
   std::string text;    ///< the content (cells of a table row joined with ", ")
   std::vector<std::pair<size_t, size_t>> pieces; ///< text offset -> raw offset, for tables
@@ -175,8 +177,15 @@ std::string_view trimView(std::string_view s) {
 
 bool isDigitChar(char c) { return c >= '0' && c <= '9'; }
 
+/// A lower-case Roman numeral as a step label: "i" to "xii".
+bool romanNumeral(std::string_view s) {
+  static const std::set<std::string, std::less<>> numerals = {
+      "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"};
+  return numerals.count(s) > 0;
+}
+
 /// The step label and bullet at the start of a line: "3.", "3)", "(3)",
-/// "Step 3:", "5.1", "1 -", "a)", "-", "*", "•", "->".
+/// "Step 3:", "5.1", "1 -", "a)", "(iv)", "ii.", "-", "*", "•", "->".
 void parseStart(Line &line) {
   std::string_view s = line.raw;
   size_t i = 0;
@@ -221,6 +230,19 @@ void parseStart(Line &line) {
       (k + 2 >= s.size() || s[k + 2] == ' ' || s[k + 2] == '\t')) {
     letter = true;
     ++k;
+  }
+  // "i.", "ii)", "(iv)": steps numbered in Roman numerals, followed by a
+  // space ("i.e." is no label).
+  if (!number && !letter) {
+    size_t r = k;
+    while (r < s.size() && (s[r] == 'i' || s[r] == 'v' || s[r] == 'x'))
+      ++r;
+    if (r > k && romanNumeral(s.substr(k, r - k)) && r < s.size() &&
+        (s[r] == ')' || (s[r] == '.' && !paren)) &&
+        (r + 1 >= s.size() || s[r + 1] == ' ' || s[r + 1] == '\t')) {
+      letter = true;
+      k = r;
+    }
   }
   if (!number && !letter)
     return;
@@ -313,6 +335,17 @@ void parseTableRow(Line &line) {
     line.text += cell;
   }
   line.content = cells.size() > first ? cells[first].first : 0;
+}
+
+/// The top or bottom of a text box: "+-----+".
+bool boxBorder(std::string_view t) {
+  return t.size() >= 4 && t.front() == '+' && t.back() == '+' &&
+         t.find_first_not_of("+-=") == std::string_view::npos;
+}
+
+/// A line inside a text box: "| text |", one cell between the sides.
+bool boxSide(std::string_view t) {
+  return t.size() >= 2 && t.front() == '|' && t.back() == '|' && t.find('|', 1) == t.size() - 1;
 }
 
 bool endsTerminal(std::string_view s) {
@@ -528,13 +561,18 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     return UnitKind::Preparation;
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
-                         "limitations", "troubleshooting", "safety", "background",
+                         "limitations", "troubleshooting", "safety", "background", "critical",
+                         "hint", "hints", "pitfalls",
                          "principle", "introduction", "references", "disclaimer",
                          "intended use", "purpose", "scope", "specifications",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
                          "calculation", "calculations", "formula", "formulas", "equation",
-                         "equations"}))
+                         "equations", "example data", "example results", "example calculation",
+                         "worked example", "illustration", "typical data", "typical results",
+                         "representative data", "representative results", "expected results",
+                         "sample data", "sample calculation", "example curve",
+                         "typical standard curve", "typical curve"}))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -627,6 +665,10 @@ private:
   std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
+  std::vector<bool> unitBoxed_;     ///< the unit is inside a text box
+  /// The lines of text boxes with their frame blanked (same length, so
+  /// columns stay those of the file).
+  std::deque<std::string> boxLines_;
 
   bool prescan();
   void splitLines();
@@ -721,6 +763,7 @@ bool Reader::prescan() {
 }
 
 void Reader::splitLines() {
+  bool boxOpen = false;
   size_t start = 0;
   uint32_t number = 1;
   while (start <= text_.size()) {
@@ -735,7 +778,24 @@ void Reader::splitLines() {
     line.offset = start;
     std::string_view trimmed = trimView(line.raw);
     line.blank = trimmed.empty();
-    if (!line.blank) {
+    // A box drawn around a warning or a tip ("+---+" above and below, "|"
+    // at both sides) is no table: its lines are wrapped prose, read once the
+    // frame is blanked out.
+    if (!line.blank && boxBorder(trimmed)) {
+      line.separator = true;
+      boxOpen = true;
+    } else if (!line.blank && boxOpen && boxSide(trimmed)) {
+      std::string &framed = boxLines_.emplace_back(line.raw);
+      framed[framed.find('|')] = ' ';
+      framed[framed.rfind('|')] = ' ';
+      line.raw = framed;
+      line.boxed = true;
+      trimmed = trimView(line.raw);
+      line.blank = trimmed.empty();
+    } else {
+      boxOpen = false;
+    }
+    if (!line.blank && !line.separator) {
       parseTableRow(line);
       if (!line.table) {
         parseStart(line);
@@ -865,6 +925,7 @@ void Reader::buildUnits() {
       out_.units.push_back(std::move(unit));
       unitStyle_.push_back(line.table ? 't' : (line.bullet || !line.label.empty()) ? 'l' : 'p');
       unitAfterBlank_.push_back(i == 0 || lines_[i - 1].blank || lines_[i - 1].separator);
+      unitBoxed_.push_back(line.boxed);
       {
         size_t indent = 0;
         while (indent < line.raw.size() && (line.raw[indent] == ' ' || line.raw[indent] == '\t'))
@@ -979,6 +1040,11 @@ void Reader::classifyUnits() {
   bool runInSection = false;
   UnitKind beforeRunIn = section;
   Domain beforeRunInDomain = sectionDomain;
+  // A text box is a scope of its own: a heading inside it ("CAUTION - ...")
+  // ends with the box.
+  bool inBox = false;
+  UnitKind beforeBox = section;
+  Domain beforeBoxDomain = sectionDomain;
   auto afterBlankLine = [&](const TextUnit &unit) {
     uint32_t line = unit.loc.line; // 1-based; lines_[line - 2] is the one before
     return line >= 2 && line - 2 < lines_.size() && lines_[line - 2].blank &&
@@ -988,6 +1054,16 @@ void Reader::classifyUnits() {
     TextUnit &unit = out_.units[u];
     std::string lower = prose::lowerAscii(unit.text);
     bool listItem = unitStyle_[u] == 'l';
+    if (unitBoxed_[u] != inBox) {
+      if (unitBoxed_[u]) {
+        beforeBox = section;
+        beforeBoxDomain = sectionDomain;
+      } else {
+        section = beforeBox;
+        sectionDomain = beforeBoxDomain;
+      }
+      inBox = unitBoxed_[u];
+    }
     if (section == UnitKind::Layout && unit.kind != UnitKind::Header && layoutUnits > 0 &&
         scopeIndent < 0 && afterBlankLine(unit)) {
       section = beforeLayout;
@@ -1111,6 +1187,11 @@ void Reader::classifyUnits() {
       if (!values)
         unit.kind = UnitKind::Layout;
     }
+    // A table's header row (the separator line under it) names its
+    // columns: "Dose, A490 mean, SD" is no step.
+    if (unit.kind == UnitKind::Procedure && unitStyle_[u] == 't' && unit.loc.line < lines_.size() &&
+        lines_[unit.loc.line].table && lines_[unit.loc.line].separator)
+      unit.kind = UnitKind::Note;
     if (!unit.label.empty())
       labels_.emplace(unit.label, static_cast<unsigned>(u));
   }
@@ -1330,6 +1411,18 @@ bool remarkOnAbsorbance(const std::vector<Token> &toks, size_t at) {
       return true;
   }
   return false;
+}
+
+/// The word after an absorbance ("A490 mean", "OD450 values", "A562
+/// (corrected)") names a quantity computed from readings.
+bool absorbanceAsData(const std::vector<Token> &toks, size_t after) {
+  static const std::set<std::string, std::less<>> data = {
+      "mean", "means", "average", "averages", "avg", "sd", "sem", "cv", "median", "value",
+      "values", "corr", "corrected", "net", "delta", "ratio", "data", "result", "results",
+      "range", "units"};
+  if (after < toks.size() && toks[after].isPunct("(") && after + 1 < toks.size())
+    ++after;
+  return after < toks.size() && toks[after].isWord() && data.count(toks[after].lower) > 0;
 }
 
 /// Whether an action of `cls` takes a value of `p` while its clause is read.
@@ -1906,6 +1999,15 @@ void Reader::readSentence(unsigned index) {
             (toks[q->last].is("minus") || toks[q->last].is("divided") ||
              toks[q->last].is("times") || toks[q->last].is("multiplied")))
           cls = ActionClass::Note;
+        // "A490 mean", "OD450 values", "A562 (corrected)": an absorbance
+        // named as a quantity of data, in a sentence with no verb of
+        // reading, is a column or a result, not a read.
+        if (p == Param::Wavelength && toks[q->first].isWord() && absorbanceAsData(toks, q->last) &&
+            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+              auto it = verbs().find(w.lower);
+              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+            }))
+          cls = ActionClass::Note;
         // "samples to RT, 30 min": warming to room temperature.
         if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
           cls = ActionClass::Equilibrate;
@@ -2298,8 +2400,10 @@ void Reader::readSentence(unsigned index) {
       Action &y = done[m].action;
       bool xWeak = !x.hasNumeric() && !(x.cls == ActionClass::Analyze);
       bool yWeak = !y.hasNumeric() && !(y.cls == ActionClass::Analyze);
+      // Two analyses of one sentence are one however far apart ("subtract
+      // the blank, fit a 4PL ..., read the samples from the curve").
       if (x.cls == y.cls && (xWeak || yWeak || x.cls == ActionClass::Analyze) &&
-          !(k + 1 < m && !xWeak && !yWeak)) {
+          !(k + 1 < m && !xWeak && !yWeak && x.cls != ActionClass::Analyze)) {
         Action &keep = yWeak && !xWeak ? x : y;
         Action &drop = yWeak && !xWeak ? y : x;
         for (const std::string &w : drop.words)
@@ -2972,7 +3076,7 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
                      labels_.count(t.text) && labels_.at(t.text) < s.unit &&
                      !(i + 1 < toks.size() && toks[i + 1].isWord() && proseUnit(toks[i + 1].text));
     // "as in (a)", "see c)": a lettered step.
-    if (!bareLabel && t.isWord() && t.text.size() == 1 && i > 0 &&
+    if (!bareLabel && t.isWord() && (t.text.size() == 1 || romanNumeral(t.lower)) && i > 0 &&
         ((toks[i - 1].isPunct("(") && i > 1 &&
           (toks[i - 2].is("in") || toks[i - 2].is("see") || toks[i - 2].is("as") ||
            toks[i - 2].is("step"))) ||

@@ -912,11 +912,42 @@ void Aligner::gapFindings() {
     bool curve = t.cls == ActionClass::Analyze &&
                  ((t.fourPL && *t.fourPL) || (t.subtractBlank && *t.subtractBlank) ||
                   (says("curve") && (says("standard") || says("std") || says("calibra"))));
+    // A text tells its one analysis in several sentences, or copies it
+    // ("... dilute and repeat"): beside an analysis the script does, it is
+    // that one. One the script leaves to a person in a note is not missing.
+    int sameAnalysis = -1, analysisNote = -1;
+    if (t.cls == ActionClass::Analyze) {
+      for (size_t j = 0; j < S.size(); ++j) {
+        if (S[j].cls == ActionClass::Analyze && matchS_[j] >= 0) {
+          const Action &m = T[static_cast<size_t>(matchS_[j])];
+          bool sameKind = !(t.fourPL && m.fourPL && *t.fourPL != *m.fourPL);
+          bool copy = !m.copiedFrom.empty() || !t.copiedFrom.empty();
+          if ((m.unit == t.unit || copy) && sameKind && sameAnalysis < 0)
+            sameAnalysis = static_cast<int>(j);
+        }
+        if (S[j].isNoteLike && analysisNote < 0) {
+          std::string note = prose::lowerAscii(S[j].text);
+          for (const char *w : {"curve", "fit", "4pl", "4-pl", "logistic", "regression", "analy",
+                                "calculat", "interpolat"})
+            if (note.find(w) != std::string::npos)
+              analysisNote = static_cast<int>(j);
+        }
+      }
+    }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
-                   (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0;
+                   (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
+                   sameAnalysis < 0 && analysisNote < 0;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && sameAnalysis >= 0)
+      why = fmt::format("script line {} ({}) does the analysis its paragraph describes; this may "
+                        "be the same analysis told again",
+                        S[static_cast<size_t>(sameAnalysis)].loc.line,
+                        S[static_cast<size_t>(sameAnalysis)].summary());
+    else if (t.required && analysisNote >= 0)
+      why = fmt::format("script line {} leaves the analysis to a person in a note",
+                        S[static_cast<size_t>(analysisNote)].loc.line);
     else if (t.required && valued && t.cls == ActionClass::Analyze)
       why = "an analysis other than a named standard curve, which the language may not say";
     else if (t.required && valued && tableRow)
