@@ -656,6 +656,16 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       q.value.low = q.value.high = t.is("twice") ? 2 : 3;
       return finish(q);
     }
+    // "every minute", "each hour": an interval of one unit, without a number.
+    if (i > 0 && (toks[i - 1].is("every") || toks[i - 1].is("each")) &&
+        (t.is("minute") || t.is("hour") || t.is("second"))) {
+      Quantity q;
+      q.dimension = Dimension::Time;
+      q.first = i;
+      q.last = i + 1;
+      q.value.low = q.value.high = unitInfo(*proseUnit(t.lower)).factor;
+      return finish(q);
+    }
     std::optional<unsigned> n = numberWord(t.lower);
     if (!n && (t.is("a") || t.is("an")) && at(i + 1) &&
         (at(i + 1)->is("hour") || at(i + 1)->is("minute")))
