@@ -422,6 +422,20 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
   // threshold to hold them to, but a positive control reading no more
   // than a negative one is still a failed run.
   std::optional<double> lowestPositive, highestNegative;
+  bool curveFalls = false;
+  {
+    const CurvePoint *lowest = nullptr, *highest = nullptr;
+    for (const CurvePoint &point : result.calibrants) {
+      if (!point.nominal)
+        continue;
+      if (!lowest || *point.nominal < *lowest->nominal)
+        lowest = &point;
+      if (!highest || *point.nominal > *highest->nominal)
+        highest = &point;
+    }
+    curveFalls = lowest && highest && *highest->nominal > *lowest->nominal &&
+                 highest->meanOd < lowest->meanOd;
+  }
   for (const CurvePoint &point : result.samples) {
     if (point.polarity == ir::Polarity::None)
       continue;
@@ -433,8 +447,9 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                                            *point.index, point.call,
                                            positive ? "positive" : "negative"));
     // In a competitive assay more analyte binds less: the positive
-    // control has the lower signal.
-    double signal = competitive ? -point.meanOd : point.meanOd;
+    // control has the lower signal. A standard curve that falls (a
+    // competitive kit fitted on OD) says the same.
+    double signal = competitive || curveFalls ? -point.meanOd : point.meanOd;
     if (positive)
       lowestPositive = std::min(lowestPositive.value_or(signal), signal);
     else
@@ -444,7 +459,7 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
     result.invalid.push_back(fmt::format(
         "a positive control's signal is {} a negative control's; the controls do not "
         "separate",
-        competitive ? "not below" : "not above"));
+        competitive || curveFalls ? "not below" : "not above"));
   return result;
 }
 

@@ -65,7 +65,10 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     cmax = 1; // no calibrants: unknowns land between 0.25 and 0.75 (arbitrary units)
   }
   for (const LayoutLiquid &liquid : setup.layout)
-    competitive_ = competitive_ || liquid.role == ir::LiquidRole::Bmax;
+    // NSB wells exist only where a tracer competes (a sandwich assay has
+    // no non-specific-binding control), so they mark the assay as well.
+    competitive_ = competitive_ || liquid.role == ir::LiquidRole::Bmax ||
+                   liquid.role == ir::LiquidRole::Nsb;
   for (const AnalysisStep &step : setup.analyses)
     competitive_ = competitive_ || step.kind == ir::AnalysisKind::Competitive;
   std::vector<const LayoutLiquid *> unknowns;
