@@ -163,7 +163,23 @@ struct Line {
   bool boxed = false;   ///< inside a text box drawn with "+---+" and "|" (its frame blanked)
   size_t content = 0;  ///< byte offset of the content within raw
   std::string text;    ///< the content (cells of a table row joined with ", ")
-  std::vector<std::pair<size_t, size_t>> pieces; ///< text offset -> raw offset, for tables
+  /// Text offset -> raw offset (of line `line`, this line when 0), for tables.
+  struct Piece {
+    size_t text = 0;
+    size_t raw = 0;
+    uint32_t line = 0;
+  };
+  std::vector<Piece> pieces;
+  /// A table row's cells, continuation lines of the row included.
+  struct Cell {
+    std::string text;
+    std::vector<Piece> pieces; ///< offsets within the cell's text
+  };
+  std::vector<Cell> cells;
+  std::vector<bool> loadColumns; ///< per cell: a column of amounts per run, not per well
+  std::vector<std::pair<size_t, size_t>> loads; ///< text ranges of those cells
+  size_t pipes = 0;     ///< '|' in a table row
+  bool merged = false;  ///< a continuation line, read as part of the row above
 };
 
 std::string_view trimView(std::string_view s) {
@@ -284,16 +300,51 @@ void parseStart(Line &line) {
   line.content = skipSpaces(after);
 }
 
-/// A pipe-table row: cells joined with ", " (so a row reads like a line
-/// of bench notes); the first cell, when a number, is the step label.
-void parseTableRow(Line &line) {
+/// A table row's text from its cells: cells joined with ", " (so a row
+/// reads like a line of bench notes); the first cell, when a number, is the
+/// step label.
+void fillTableRow(Line &line) {
+  std::vector<Line::Cell> &cells = line.cells;
+  line.text.clear();
+  line.pieces.clear();
+  line.loads.clear();
+  line.label.clear();
+  size_t last = cells.size();
+  while (last > 0 && cells[last - 1].text.empty())
+    --last;
+  size_t first = 0;
+  if (last > 0 && !cells[0].text.empty() &&
+      std::all_of(cells[0].text.begin(), cells[0].text.end(),
+                  [](char ch) { return isDigitChar(ch) || ch == '.'; })) {
+    line.label = cells[0].text;
+    first = 1;
+  }
+  for (size_t c = first; c < last; ++c) {
+    const std::string &cell = cells[c].text;
+    if (cell.empty() || cell == "-" || cell == "–" || cell == "—")
+      continue;
+    if (!line.text.empty())
+      line.text += ", ";
+    for (const Line::Piece &piece : cells[c].pieces)
+      line.pieces.push_back({line.text.size() + piece.text, piece.raw, piece.line});
+    if (c < line.loadColumns.size() && line.loadColumns[c])
+      line.loads.emplace_back(line.text.size(), line.text.size() + cell.size());
+    line.text += cell;
+  }
+  line.content = last > first && !cells[first].pieces.empty() ? cells[first].pieces[0].raw : 0;
+}
+
+/// A pipe-table row, "| 1 | Add | 50 µL |" or, in a table drawn without
+/// outer pipes, "1 | Add | 50 µL".
+void parseTableRow(Line &line, bool outerPipes = true) {
   std::string_view s = trimView(line.raw);
-  if (s.empty() || s[0] != '|')
+  if (s.empty() || (outerPipes && s[0] != '|') || s.find('|') == std::string_view::npos)
     return;
   line.table = true;
+  line.pipes = static_cast<size_t>(std::count(s.begin(), s.end(), '|'));
   size_t base = static_cast<size_t>(s.data() - line.raw.data());
   std::vector<std::pair<size_t, std::string_view>> cells;
-  size_t i = 1;
+  size_t i = outerPipes ? 1 : 0;
   while (i <= s.size()) {
     size_t bar = s.find('|', i);
     if (bar == std::string_view::npos)
@@ -308,33 +359,79 @@ void parseTableRow(Line &line) {
     if (bar == s.size())
       break;
   }
-  while (!cells.empty() && cells.back().second.empty())
-    cells.pop_back();
   bool separator = std::all_of(cells.begin(), cells.end(), [](const auto &c) {
-    return std::all_of(c.second.begin(), c.second.end(),
-                       [](char ch) { return ch == '-' || ch == ':' || ch == ' ' || ch == '='; });
+    return std::all_of(c.second.begin(), c.second.end(), [](char ch) {
+      return ch == '-' || ch == ':' || ch == ' ' || ch == '=' || ch == '+';
+    });
   });
   if (separator) {
     line.separator = true;
     return;
   }
-  size_t first = 0;
-  if (!cells.empty() && !cells[0].second.empty() &&
-      (std::all_of(cells[0].second.begin(), cells[0].second.end(),
-                   [](char ch) { return isDigitChar(ch) || ch == '.'; }))) {
-    line.label = std::string(cells[0].second);
-    first = 1;
-  }
-  for (size_t c = first; c < cells.size(); ++c) {
-    std::string_view cell = cells[c].second;
-    if (cell.empty() || cell == "-" || cell == "–" || cell == "—")
+  for (const auto &[at, text] : cells)
+    line.cells.push_back({std::string(text), {{0, at, 0}}});
+  fillTableRow(line);
+}
+
+bool endsJoining(std::string_view s);
+
+/// Whether table row `cont`, whose first cell is empty, continues row
+/// `head` (a cell wrapped onto the next line) rather than being a row of its
+/// own without a label: a sub-step ("pre-incubate 15 min") starts with a
+/// verb under a cell that ends its phrase, and a sum ("total | 100 µL")
+/// starts with its word.
+bool continuesRow(const Line &head, const Line &cont) {
+  if (cont.pipes != head.pipes || head.cells.empty() || head.cells[0].text.empty() ||
+      cont.cells.empty() || !cont.cells[0].text.empty() || head.merged)
+    return false;
+  bool any = false;
+  for (size_t c = 1; c < cont.cells.size(); ++c) {
+    const std::string &text = cont.cells[c].text;
+    if (text.empty())
       continue;
-    if (!line.text.empty())
-      line.text += ", ";
-    line.pieces.emplace_back(line.text.size(), cells[c].first);
-    line.text += cell;
+    std::string word;
+    for (char ch : text) {
+      if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-')
+        break;
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    if (!any && (word == "total" || word == "sum" || word == "final"))
+      return false;
+    any = true;
+    if (word.rfind("pre-", 0) == 0 || word.rfind("re-", 0) == 0)
+      word = word.substr(word.find('-') + 1);
+    std::string_view above = c < head.cells.size() ? std::string_view(head.cells[c].text) : "";
+    if (isAnyVerb(word) && !endsJoining(above))
+      return false;
   }
-  line.content = cells.size() > first ? cells[first].first : 0;
+  return any;
+}
+
+/// A table drawn without outer pipes ("Step | Action | Volume" over
+/// "-----+--------+-------"): a block of lines with a rule of dashes and
+/// '+' or '|' among rows of at least two cells. Pipes in prose ("blank A1 |
+/// standards B1-H2") draw no rule.
+std::vector<bool> innerPipeTables(const std::vector<std::string_view> &raws) {
+  std::vector<bool> table(raws.size(), false);
+  size_t i = 0;
+  while (i < raws.size()) {
+    size_t end = i;
+    while (end < raws.size() && !trimView(raws[end]).empty())
+      ++end;
+    bool rule = false;
+    for (size_t k = i; k < end; ++k) {
+      std::string_view t = trimView(raws[k]);
+      rule = rule || (t.size() >= 3 && t[0] != '|' && t[0] != '+' &&
+                      t.find_first_of("+|") != std::string_view::npos &&
+                      t.find_first_not_of("-+|=: ") == std::string_view::npos);
+    }
+    for (size_t k = i; rule && k < end; ++k) {
+      std::string_view t = trimView(raws[k]);
+      table[k] = std::count(t.begin(), t.end(), '|') >= 2;
+    }
+    i = end + 1;
+  }
+  return table;
 }
 
 /// The top or bottom of a text box: "+-----+".
@@ -666,6 +763,8 @@ private:
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
   std::vector<bool> unitBoxed_;     ///< the unit is inside a text box
+  /// Per unit: text ranges of table cells that give loads, not steps.
+  std::vector<std::vector<std::pair<size_t, size_t>>> unitLoads_;
   /// The lines of text boxes with their frame blanked (same length, so
   /// columns stay those of the file).
   std::deque<std::string> boxLines_;
@@ -762,7 +861,41 @@ bool Reader::prescan() {
   return true;
 }
 
+/// The columns of a volumes table that hold what a run uses ("per run",
+/// "per plate", "total", "reservoir") beside a column per well: the well's
+/// column gives the step's volume, the others are loads of the reservoir.
+std::vector<bool> loadColumnsOf(const Line &header) {
+  std::vector<bool> load(header.cells.size(), false);
+  bool perWell = false;
+  for (size_t c = 0; c < header.cells.size(); ++c) {
+    std::string lower = prose::lowerAscii(header.cells[c].text);
+    bool well = lower.find("per well") != std::string::npos ||
+                lower.find("/well") != std::string::npos ||
+                lower.find("per-well") != std::string::npos ||
+                lower.find("each well") != std::string::npos;
+    perWell = perWell || well;
+    load[c] = !well && (hasAnyWord(lower, {"total", "reservoir", "needed", "required", "load"}) ||
+                        lower.find("per run") != std::string::npos ||
+                        lower.find("per plate") != std::string::npos ||
+                        lower.find("per assay") != std::string::npos ||
+                        lower.find("per kit") != std::string::npos ||
+                        lower.find("per batch") != std::string::npos);
+  }
+  if (!perWell)
+    load.assign(load.size(), false);
+  return load;
+}
+
 void Reader::splitLines() {
+  std::vector<std::string_view> raws;
+  for (size_t at = 0; at <= text_.size();) {
+    size_t end = std::min(text_.find('\n', at), text_.size());
+    raws.push_back(text_.substr(at, end - at));
+    at = end + 1;
+  }
+  std::vector<bool> innerTable = innerPipeTables(raws);
+  int tableHead = -1; ///< the table row a continuation line would join
+  std::vector<bool> loadColumns; ///< of the table the lines are in
   bool boxOpen = false;
   size_t start = 0;
   uint32_t number = 1;
@@ -796,7 +929,41 @@ void Reader::splitLines() {
       boxOpen = false;
     }
     if (!line.blank && !line.separator) {
-      parseTableRow(line);
+      // In a table without outer pipes a wrapped row's line starts with the
+      // pipe after its empty first cell.
+      parseTableRow(line, !(line.number - 1 < innerTable.size() && innerTable[line.number - 1]));
+      // The rule under a table's first row makes that row its header.
+      if (line.table && line.separator && !lines_.empty() && lines_.back().table &&
+          !lines_.back().separator)
+        loadColumns = loadColumnsOf(lines_.back());
+      if (!line.table)
+        loadColumns.clear();
+      if (line.table && !line.separator && !loadColumns.empty()) {
+        line.loadColumns = loadColumns;
+        fillTableRow(line);
+      }
+      // A row wrapped over several lines ("| 3 | Coat | 100 µL | overnight" over
+      // "|   |      |        | (16-18 h)"): each cell continues in the cell below.
+      if (line.table && !line.separator && tableHead >= 0 &&
+          continuesRow(lines_[static_cast<size_t>(tableHead)], line)) {
+        Line &head = lines_[static_cast<size_t>(tableHead)];
+        for (size_t c = 1; c < line.cells.size() && c < head.cells.size(); ++c) {
+          if (line.cells[c].text.empty())
+            continue;
+          Line::Cell &cell = head.cells[c];
+          if (!cell.text.empty())
+            cell.text += ' ';
+          for (const Line::Piece &piece : line.cells[c].pieces)
+            cell.pieces.push_back({cell.text.size() + piece.text, piece.raw, line.number});
+          cell.text += line.cells[c].text;
+        }
+        fillTableRow(head);
+        line.merged = true;
+      }
+      if (!line.table || line.separator)
+        tableHead = -1;
+      else if (!line.merged)
+        tableHead = static_cast<int>(lines_.size());
       if (!line.table) {
         parseStart(line);
         if (!line.bullet && line.label.empty())
@@ -804,7 +971,7 @@ void Reader::splitLines() {
         std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = std::string(content);
-        line.pieces.emplace_back(0, line.content);
+        line.pieces.push_back({0, line.content, 0});
       }
       // Columns aligned with runs of spaces (a table without pipes) read
       // as cells: "Diluted serum   100 µL   60 min" is "..., 100 µL, 60 min".
@@ -851,11 +1018,23 @@ void Reader::splitLines() {
           line.text[k] = ' ';
       }
     }
+    if (line.blank || line.separator)
+      tableHead = -1;
+    if (line.blank)
+      loadColumns.clear();
     lines_.push_back(std::move(line));
     if (end == text_.size())
       break;
     start = end + 1;
   }
+}
+
+/// Names of a curve or its model, which the verb table lists so that they
+/// make an analysis, though they are nouns.
+bool curveModelWord(std::string_view lower) {
+  return lower == "curve" || lower == "regression" || lower == "logistic" || lower == "4-pl" ||
+         lower == "4pl" || lower == "4-param" || lower == "four-parameter" ||
+         lower == "4-parameter" || lower == "5-pl" || lower == "5pl";
 }
 
 bool startsWithVerb(std::string_view text) {
@@ -873,6 +1052,8 @@ void Reader::buildUnits() {
   size_t itemContent = 0; ///< content column of the current list item, 0 outside one
   for (size_t i = 0; i < lines_.size(); ++i) {
     const Line &line = lines_[i];
+    if (line.merged)
+      continue;
     if (line.blank || line.separator) {
       current = -1;
       itemContent = 0;
@@ -898,7 +1079,10 @@ void Reader::buildUnits() {
         join = true;
       } else if (!endsTerminal(prevText)) {
         std::string first = firstWordLower(line.text);
-        bool verb = startsWithVerb(line.text);
+        // A model's name ("... fit a five-parameter\nlogistic to ...") is a
+        // noun that the reader counts with the analysis verbs; it starts no
+        // instruction, so the wrapped line continues the sentence.
+        bool verb = startsWithVerb(line.text) && !curveModelWord(first);
         bool prefix = !colonPrefix(line.text).empty();
         // A long line without a full stop was wrapped; short lines without
         // one are bench notes, a line each.
@@ -926,6 +1110,7 @@ void Reader::buildUnits() {
       unitStyle_.push_back(line.table ? 't' : (line.bullet || !line.label.empty()) ? 'l' : 'p');
       unitAfterBlank_.push_back(i == 0 || lines_[i - 1].blank || lines_[i - 1].separator);
       unitBoxed_.push_back(line.boxed);
+      unitLoads_.push_back(line.loads);
       {
         size_t indent = 0;
         while (indent < line.raw.size() && (line.raw[indent] == ' ' || line.raw[indent] == '\t'))
@@ -933,9 +1118,9 @@ void Reader::buildUnits() {
         unitIndent_.push_back(indent);
       }
       std::vector<std::pair<size_t, SourceLoc>> map;
-      for (const auto &[textOffset, rawOffset] : line.pieces)
-        map.emplace_back(textOffset, SourceLoc{fileId_, line.number,
-                                               static_cast<uint32_t>(rawOffset + 1), 1});
+      for (const Line::Piece &piece : line.pieces)
+        map.emplace_back(piece.text, SourceLoc{fileId_, piece.line ? piece.line : line.number,
+                                               static_cast<uint32_t>(piece.raw + 1), 1});
       unitMaps_.push_back(std::move(map));
       current = static_cast<int>(out_.units.size() - 1);
       // A heading stands alone.
@@ -979,10 +1164,10 @@ void Reader::buildUnits() {
     } else {
       TextUnit &unit = out_.units[static_cast<size_t>(current)];
       unit.text += ' ';
-      for (const auto &[textOffset, rawOffset] : line.pieces)
-        unitMaps_.back().emplace_back(unit.text.size() + textOffset,
-                                      SourceLoc{fileId_, line.number,
-                                                static_cast<uint32_t>(rawOffset + 1), 1});
+      for (const Line::Piece &piece : line.pieces)
+        unitMaps_.back().emplace_back(unit.text.size() + piece.text,
+                                      SourceLoc{fileId_, piece.line ? piece.line : line.number,
+                                                static_cast<uint32_t>(piece.raw + 1), 1});
       unit.text += line.text;
     }
   }
@@ -1586,6 +1771,31 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
   return false;
 }
 
+/// A sentence that reports results already had ("Last run: ...", "On the
+/// previous plate the top standard gave ...", "Typically ...", "Expected
+/// values: ..."): its values are data, not steps to do.
+bool reportsPastResults(const std::vector<Token> &toks) {
+  static const std::set<std::string, std::less<>> occasions = {
+      "run", "runs", "time", "plate", "plates", "batch", "assay", "experiment", "week", "day"};
+  static const std::set<std::string, std::less<>> findings = {
+      "values", "value", "results", "result", "readings", "reading", "data", "ods", "figures"};
+  for (size_t i = 0; i < toks.size() && i < 4; ++i) {
+    const Token &t = toks[i];
+    if (!t.isWord())
+      continue;
+    if ((t.is("last") || t.is("previous") || t.is("prior")) && i + 1 < toks.size() &&
+        occasions.count(toks[i + 1].lower))
+      return true;
+    if (i == 0 && (t.is("typically") || t.is("usually")) && i + 1 < toks.size() &&
+        !isAnyVerb(toks[i + 1].lower))
+      return true;
+    if ((t.is("typical") || t.is("expected") || t.is("example") || t.is("representative")) &&
+        i + 1 < toks.size() && findings.count(toks[i + 1].lower))
+      return true;
+  }
+  return false;
+}
+
 void Reader::readSentence(unsigned index) {
   Sentence &s = sentences_[index];
   const TextUnit &unit = out_.units[s.unit];
@@ -1728,6 +1938,17 @@ void Reader::readSentence(unsigned index) {
       v.loc = locate(s.unit, s.offset + toks[q->first].begin,
                      toks[q->last - 1].end - toks[q->first].begin);
       Param p = paramOf(q->dimension);
+      // "~2 mL" under "per run" beside "µL per well": what the reservoir
+      // holds, read by no step.
+      {
+        size_t at = s.offset + toks[q->first].begin;
+        const auto &loads = unitLoads_[s.unit];
+        if (std::any_of(loads.begin(), loads.end(),
+                        [&](const auto &r) { return at >= r.first && at < r.second; })) {
+          i = next;
+          continue;
+        }
+      }
       // A count is a wash's or a mix's cycles; elsewhere it waits for one
       // ("3 x wash") or means nothing here ("20X concentrate").
       if (p == Param::Cycles) {
@@ -1912,6 +2133,11 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
         ActionClass cls = impliedClass(p);
+        // A table's row of sums ("total | 100 µL | 100 µL") states what the
+        // wells hold, a cell apart from its word.
+        if (unit.tableRow && !toks.empty() &&
+            (toks[0].is("total") || toks[0].is("final") || toks[0].is("sum")))
+          cls = ActionClass::Note;
         // "so that all wells hold 100 µL", "final volume 200 µL": a state
         // the steps lead to, not a step.
         for (size_t k = q->first; k-- > 0 && k + 6 >= q->first;) {
@@ -1999,6 +2225,15 @@ void Reader::readSentence(unsigned index) {
             (toks[q->last].is("minus") || toks[q->last].is("divided") ||
              toks[q->last].is("times") || toks[q->last].is("multiplied")))
           cls = ActionClass::Note;
+        // "A490 0.12", "OD405 = 1.8": an absorbance with the number it had
+        // is a result, not a read ("A450 10 min after" has a unit).
+        if (p == Param::Wavelength && toks[q->first].isWord() && q->last < toks.size()) {
+          size_t n = q->last;
+          if (n + 1 < toks.size() && (toks[n].isPunct("=") || toks[n].isPunct(":") || toks[n].is("of")))
+            ++n;
+          if (toks[n].isNumber() && !prose::quantityAt(toks, n, platform_, s.text))
+            cls = ActionClass::Note;
+        }
         // "A490 mean", "OD450 values", "A562 (corrected)": an absorbance
         // named as a quantity of data, in a sentence with no verb of
         // reading, is a column or a result, not a read.
@@ -2154,12 +2389,8 @@ void Reader::readSentence(unsigned index) {
           ++i;
           continue;
         }
-        if (cls == ActionClass::Analyze && (w == "curve" || w == "regression" || w == "logistic" ||
-                                            w == "4-pl" || w == "4pl" || w == "4-param" ||
-                                            w == "four-parameter" || w == "4-parameter" ||
-                                            w == "5-pl" || w == "5pl" || w == "fit" ||
-                                            w == "fitted" || w == "interpolate" ||
-                                            w == "interpolated")) {
+        if (cls == ActionClass::Analyze && (curveModelWord(w) || w == "fit" || w == "fitted" ||
+                                            w == "interpolate" || w == "interpolated")) {
           // Analysis words join the analysis of the clause.
           if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Analyze) {
             drafts[static_cast<size_t>(cur)].curveWord = true;
@@ -2168,8 +2399,7 @@ void Reader::readSentence(unsigned index) {
             drafts[static_cast<size_t>(cur)].curveWord = true;
           }
           Draft &d = drafts[static_cast<size_t>(cur)];
-          if (w == "logistic" || w == "4-pl" || w == "4pl" || w == "4-param" ||
-              w == "four-parameter" || w == "4-parameter" || w == "5-pl" || w == "5pl")
+          if (curveModelWord(w) && w != "curve" && w != "regression")
             d.action.fourPL = true;
           if (w == "regression" && !d.action.fourPL)
             d.action.fourPL = false;
@@ -2389,6 +2619,7 @@ void Reader::readSentence(unsigned index) {
   // its kind, or two analyses of one sentence, are one.
   // The partner may stand a preparation or a mention away ("IgG (100 µl,
   // diluted 1:8000) was added").
+  bool tableRow = out_.units[s.unit].tableRow;
   auto skippable = [](const Draft &d) {
     return !robotClass(d.action.cls) || (!d.action.hasNumeric() && d.action.cls != ActionClass::Analyze);
   };
@@ -2402,8 +2633,19 @@ void Reader::readSentence(unsigned index) {
       bool yWeak = !y.hasNumeric() && !(y.cls == ActionClass::Analyze);
       // Two analyses of one sentence are one however far apart ("subtract
       // the blank, fit a 4PL ..., read the samples from the curve").
-      if (x.cls == y.cls && (xWeak || yWeak || x.cls == ActionClass::Analyze) &&
-          !(k + 1 < m && !xWeak && !yWeak && x.cls != ActionClass::Analyze)) {
+      // A table row's value column and its notes name one step twice ("1 h"
+      // under Time, "incubate at 37 °C" under Notes): a step of no verb and
+      // one of the same class with a verb, stating different parameters.
+      bool rowHalves = tableRow && x.cls == y.cls && robotClass(x.cls) &&
+                       done[k].explicitVerb != done[m].explicitVerb &&
+                       [&] {
+                         for (size_t p = 0; p < kParamCount; ++p)
+                           if (!x.params[p].empty() && !y.params[p].empty())
+                             return false;
+                         return true;
+                       }();
+      if (x.cls == y.cls && (xWeak || yWeak || x.cls == ActionClass::Analyze || rowHalves) &&
+          !(k + 1 < m && !xWeak && !yWeak && x.cls != ActionClass::Analyze && !rowHalves)) {
         Action &keep = yWeak && !xWeak ? x : y;
         Action &drop = yWeak && !xWeak ? y : x;
         for (const std::string &w : drop.words)
@@ -2518,7 +2760,8 @@ void Reader::readSentence(unsigned index) {
         a.orderLoose = true;
     s.loose = true;
   }
-  s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken);
+  bool pastResults = reportsPastResults(toks);
+  s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken) || pastResults;
 
   std::vector<std::pair<size_t, size_t>> spans;
   for (size_t k = 0; k < done.size(); ++k) {
@@ -2568,6 +2811,9 @@ void Reader::readSentence(unsigned index) {
                      a.domain == Domain::Person || a.domain == Domain::Both;
     a.robotNearby = robot || a.domain == Domain::Robot;
     a.conditional = s.conditional;
+    // A read reported ("last time we read it at 595 nm") is data.
+    if (pastResults && (a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence))
+      a.cls = ActionClass::Note;
     a.aside = d.inParens && !d.explicitVerb;
     a.named = d.explicitVerb;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
