@@ -799,6 +799,7 @@ private:
     return copy;
   }
   void mergeRestatements();
+  void orderTableRows();
   void markSummaries();
   void finish();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
@@ -1151,6 +1152,14 @@ void Reader::buildUnits() {
                  (!line.label.empty() || (!line.bullet && i + 1 < lines_.size() &&
                                            !lines_[i + 1].blank && out_.units.size() > 1)))
           heading = true; // "1 Purpose", "4 Plate layout", "Notes" above a list
+        // "11. Summary of the test procedure", "8. Plate layout used in our
+        // laboratory": a longer numbered title still heads its section when
+        // it names a kind of section (summary, layout, materials, notes).
+        else if (!line.label.empty() && words <= 8 && t.size() <= 60 && !values &&
+                 !startsWithVerb(t) && t.find_first_of(",;.:") == std::string_view::npos &&
+                 t[0] >= 'A' && t[0] <= 'Z' && i + 1 < lines_.size() && !lines_[i + 1].blank &&
+                 kindOfHeading(lower) != UnitKind::Procedure)
+          heading = true;
         else if (!values && (lower.rfind("day ", 0) == 0 || lower.rfind("part ", 0) == 0 ||
                              lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0) &&
                  words <= 12 && !startsWithVerb(t))
@@ -1707,6 +1716,11 @@ void markersIn(const std::vector<Token> &toks, size_t first, size_t last, bool &
     if (kPersonWords.count(t.lower) || t.lower.rfind("hand-", 0) == 0)
       person = true;
     if (t.is("hand") && i > 0 && toks[i - 1].is("by"))
+      person = true;
+    // "Seed cells [HAND]", "(hand)": a tag in brackets.
+    if (t.is("hand") && i > 0 && i + 1 < toks.size() &&
+        (toks[i - 1].isPunct("[") || toks[i - 1].isPunct("(")) &&
+        (toks[i + 1].isPunct("]") || toks[i + 1].isPunct(")")))
       person = true;
     if ((t.is("water") && i + 1 < toks.size() && toks[i + 1].is("bath")) ||
         (t.is("heat") && i + 1 < toks.size() && toks[i + 1].is("block")) ||
@@ -3002,9 +3016,55 @@ bool numericLabel(const std::string &label, double &value) {
 }
 
 
+/// A step table's row tells one step in columns: the Time column is how
+/// long the row's step lasts, after its additions, wherever the Notes
+/// column names another addition ("5 µL | 30 min | rows A & H get 5 µL
+/// TB"). So a row's incubations follow its dispenses.
+void Reader::orderTableRows() {
+  std::vector<Action> &actions = out_.actions;
+  for (size_t first = 0; first < actions.size();) {
+    size_t last = first + 1;
+    while (last < actions.size() && actions[last].unit == actions[first].unit)
+      ++last;
+    if (out_.units[actions[first].unit].tableRow) {
+      auto isAddition = [](const Action &a) {
+        return a.cls == ActionClass::Dispense && a.copiedFrom.empty();
+      };
+      auto lastAddition = std::find_if(std::make_reverse_iterator(actions.begin() + last),
+                                       std::make_reverse_iterator(actions.begin() + first),
+                                       isAddition);
+      if (lastAddition != std::make_reverse_iterator(actions.begin() + first)) {
+        auto end = lastAddition.base();
+        std::stable_partition(actions.begin() + first, end, [](const Action &a) {
+          return a.cls != ActionClass::Incubate || !a.copiedFrom.empty();
+        });
+      }
+    }
+    first = last;
+  }
+}
+
 void Reader::mergeRestatements() {
   std::vector<Action> kept;
   for (Action &a : out_.actions) {
+    // "... and read at 450 nm within 10-15 min. A reference wavelength of
+    // 600-650 nm is recommended.": the read's reference, past the time
+    // limit noted in the read's own sentence.
+    if (a.cls == ActionClass::Read && a.copiedFrom.empty() &&
+        a.values(Param::Wavelength).size() == 1 && !a.has(Param::Reference) && !kept.empty()) {
+      size_t k = kept.size() - 1;
+      while (k > 0 && kept[k].cls == ActionClass::Note && kept[k].sentence + 1 == a.sentence)
+        --k;
+      Action &read = kept[k];
+      std::string lower = prose::lowerAscii(a.text);
+      if (k + 1 < kept.size() && read.cls == ActionClass::Read && read.copiedFrom.empty() &&
+          read.unit == a.unit && read.sentence + 1 == a.sentence && !read.has(Param::Reference) &&
+          hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
+                             "background", "subtract"})) {
+        read.values(Param::Reference) = a.values(Param::Wavelength);
+        continue;
+      }
+    }
     if (!kept.empty() && a.copiedFrom.empty()) {
       Action &b = kept.back();
       bool sameSentence = a.sentence == b.sentence;
@@ -3263,6 +3323,7 @@ std::optional<ProcedureText> Reader::run() {
       return std::nullopt;
     }
   }
+  orderTableRows();
   mergeRestatements();
   markSummaries();
   finish();

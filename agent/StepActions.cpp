@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -344,6 +345,24 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 } // namespace
 
+/// The comma at `comma` groups thousands: the digits since `start` (or the
+/// previous comma) are one to three, all digits, and exactly three digits
+/// follow it, then no further digit.
+bool isThousandsGroup(std::string_view text, size_t start, size_t comma) {
+  size_t group = comma;
+  while (group > start && isDigit(text[group - 1]))
+    --group;
+  size_t lead = comma - group;
+  if (lead == 0 || lead > 3 || (group > start && text[group - 1] != ','))
+    return false;
+  if (group == start && text[start] == '0' && lead > 1)
+    return false;
+  for (size_t k = 1; k <= 3; ++k)
+    if (comma + k >= text.size() || !isDigit(text[comma + k]))
+      return false;
+  return comma + 4 >= text.size() || !isDigit(text[comma + 4]);
+}
+
 std::vector<Token> tokenize(std::string_view text) {
   std::vector<Token> out;
   size_t i = 0;
@@ -393,6 +412,13 @@ std::vector<Token> tokenize(std::string_view text) {
           i += 1;
           continue;
         }
+        // Thousands grouped by commas ("1:20,000", "10,000 x g"): one number.
+        // A decimal comma ("1,5 mL") groups fewer than three digits and
+        // stays two numbers, as before.
+        if (d == ',' && isDigit(prev) && isThousandsGroup(text, start, i)) {
+          i += 1;
+          continue;
+        }
         if ((d == '\'' ) && asciiWordChar(prev) && asciiWordChar(next)) {
           i += 1;
           continue;
@@ -406,6 +432,8 @@ std::vector<Token> tokenize(std::string_view text) {
       break;
     }
     std::string word(text.substr(start, i - start));
+    if (word.find(',') != std::string::npos)
+      word.erase(std::remove(word.begin(), word.end(), ','), word.end());
     // Digits glued to letters: "30s", "300rpm", "60C", "3x", "10ul", "30-min".
     size_t digits = 0;
     while (digits < word.size() && (isDigit(word[digits]) || (word[digits] == '.' && digits > 0 &&
@@ -781,6 +809,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       // name (Reagent C).
       unit = proseUnit(u->text);
       if (unit && *unit == Unit::Count)
+        unit.reset();
+      // "x 100\n S = A405 ...": a formula's variable, not seconds.
+      if (unit && u->text.size() == 1 && std::isupper(static_cast<unsigned char>(u->text[0])) &&
+          at(j + 1) && at(j + 1)->isPunct("="))
         unit.reset();
       if (unit)
         unitEnd = j + 1;

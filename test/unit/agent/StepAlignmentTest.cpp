@@ -643,6 +643,29 @@ TEST(StepAlignmentHeldOutCauses, AFreezerTemperatureIsBelowZero) {
   EXPECT_EQ(quantities[2].value.high, 8);
 }
 
+// Held-out text 115 (round 12): "1:20,000" was read as 1:20. Commas group
+// thousands only after one to three digits and before exactly three; a
+// list of wells or of numbers with spaces is no number.
+TEST(StepAlignmentHeldOutCauses, CommasGroupThousands) {
+  plate::SourceManager sources;
+  plate::DiagnosticEngine diags(sources);
+  std::optional<plate::Platform> platform =
+      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  ASSERT_TRUE(platform);
+  auto lows = [&](const char *text) {
+    std::vector<double> out;
+    for (const plate::agent::ProseQuantity &q : plate::agent::proseQuantities(text, *platform))
+      out.push_back(q.value.low);
+    return out;
+  };
+  EXPECT_EQ(lows("dilute the conjugate 1:20,000 in buffer"), std::vector<double>{20000});
+  EXPECT_EQ(lows("dilute 1:1,000,000 first"), std::vector<double>{1000000});
+  EXPECT_EQ(lows("wells A1,A2 get 100 uL"), std::vector<double>{100});
+  std::vector<double> decimalComma = lows("add 12,5 uL");
+  EXPECT_EQ(std::count(decimalComma.begin(), decimalComma.end(), 12500.0), 0)
+      << "12,5 groups two digits: not twelve thousand five hundred";
+}
+
 // Held-out texts 78 and 82: values stating what a step leaves or what a
 // dilution gives were read as steps: "-> 0.45 mg/mL final, 220 uL." across
 // a line wrap, "That leaves about 50 uL behind", "20 ul in a 200 ul well
