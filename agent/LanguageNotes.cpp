@@ -59,7 +59,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"replicatesClause", "each name takes N adjacent wells"},
       {"dilutionClause", "the sample was pre-diluted; results are multiplied back"},
       {"seriesClause", "names made on the plate from the first (serial_dilution); `from`: the "
-                       "first's concentration"},
+                       "first's concentration, for calibrants and controls only (a sample's "
+                       "is what the assay measures)"},
       // well-set items
       {"wellOrBlock", "A1..H12 = the block between two corners"},
       {"rowItem", ""},
