@@ -48,7 +48,29 @@ struct Event {
   const Composition *after = nullptr; ///< changes only
   double wavelengthNm = 0, referenceNm = 0;
   std::string where;
+  /// For merged additions, when each liquid first arrived: its rank among
+  /// the merged pieces (liquids of one piece share a rank). Back-to-back
+  /// additions merge, so one statement that adds diluent and sample at once
+  /// equals two that add them in turn; but two accounts that bring two
+  /// liquids in opposite orders (tracer then antiserum, antiserum then
+  /// tracer) differ.
+  std::vector<std::pair<uint32_t, unsigned>> arrival;
 };
+
+std::vector<uint32_t> liquidsAdded(const Composition *before, const Composition &after) {
+  std::vector<uint32_t> added;
+  for (const auto &[liquid, ul] : after.parts) {
+    double had = 0;
+    if (before)
+      for (const auto &[other, otherUl] : before->parts)
+        if (other == liquid)
+          had = otherUl;
+    if (ul > had + backend::kHistoryToleranceUl)
+      added.push_back(liquid);
+  }
+  std::sort(added.begin(), added.end());
+  return added;
+}
 
 /// One script's account with statements forgotten and pieces merged.
 struct Account {
@@ -65,9 +87,20 @@ Account normalize(const History &history) {
   account.shape = history.shape();
   const HistoryNames &names = history.names();
 
-  // Plate steps: consecutive ones in the same conditions are one.
+  // Plate steps: consecutive ones in the same conditions are one, unless a
+  // well changed or was read between them (incubate, wash, incubate is two
+  // incubations with a wash between, not one of the summed time). A well
+  // event of epoch e happened after plate step e-1 and before step e.
+  std::vector<bool> wellEventBefore(history.plateEvents().size() + 1, false);
+  for (unsigned row = 1; row <= account.shape.rows; ++row)
+    for (unsigned col = 1; col <= account.shape.cols; ++col)
+      for (const WellEvent &raw :
+           history.events(Well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)}))
+        if (raw.epoch < wellEventBefore.size())
+          wellEventBefore[raw.epoch] = true;
   std::vector<uint32_t> mergedIndex; // old plate index -> merged index
   for (const PlateEvent &event : history.plateEvents()) {
+    size_t index = mergedIndex.size();
     PlateStep step;
     step.seconds = event.seconds;
     if (event.celsius)
@@ -76,7 +109,8 @@ Account normalize(const History &history) {
     step.lidOn = event.lidOn;
     step.onMagnet = event.onMagnet.value_or(false);
     step.where = names.originText(event.origin);
-    if (!account.plate.empty() && account.plate.back().sameConditions(step)) {
+    if (!account.plate.empty() && !wellEventBefore[index] &&
+        account.plate.back().sameConditions(step)) {
       PlateStep &last = account.plate.back();
       last.seconds += step.seconds;
       if (!last.lidOn)
@@ -93,11 +127,16 @@ Account normalize(const History &history) {
     for (unsigned col = 1; col <= account.shape.cols; ++col) {
       Well well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
       std::vector<Event> events;
+      const Composition *held = nullptr;
       for (const WellEvent &raw : history.events(well)) {
         Event event{raw.kind, epochOf(raw.epoch), raw.serial, nullptr, raw.wavelengthNm,
-                    raw.referenceNm, names.originText(raw.origin)};
+                    raw.referenceNm, names.originText(raw.origin), {}};
+        std::vector<uint32_t> added;
         if (backend::changesWell(raw.kind)) {
           event.after = &history.contents(raw);
+          if (raw.kind == WellEventKind::Add)
+            added = liquidsAdded(held, *event.after);
+          held = event.after;
           for (const auto &[liquid, ul] : event.after->parts)
             if (ul > backend::kHistoryToleranceUl) {
               auto [it, inserted] = firstSerial.try_emplace(liquid, raw.serial);
@@ -113,10 +152,17 @@ Account normalize(const History &history) {
             // that is where a difference in its result shows.
             if (event.after)
               last.after = event.after;
+            unsigned rank = last.arrival.empty() ? 0 : last.arrival.back().second + 1;
+            for (uint32_t liquid : added)
+              if (std::none_of(last.arrival.begin(), last.arrival.end(),
+                               [&](const auto &a) { return a.first == liquid; }))
+                last.arrival.push_back({liquid, rank});
             last.where = std::move(event.where);
             continue;
           }
         }
+        for (uint32_t liquid : added)
+          event.arrival.push_back({liquid, 0});
         events.push_back(std::move(event));
       }
       account.wells.push_back(std::move(events));
@@ -380,6 +426,33 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
           break;
         }
         if (a[i].after) {
+          // Two liquids that arrive in opposite orders in one merged addition.
+          std::string inversion;
+          for (const auto &[truthFirst, rankA1] : a[i].arrival)
+            for (const auto &[truthSecond, rankA2] : a[i].arrival) {
+              if (rankA1 >= rankA2 || !inversion.empty())
+                continue;
+              std::optional<unsigned> rankB1, rankB2;
+              for (const auto &[liquid, rank] : b[i].arrival) {
+                auto it = toTruth.find(liquid);
+                if (it == toTruth.end())
+                  continue;
+                if (it->second == truthFirst)
+                  rankB1 = rank;
+                if (it->second == truthSecond)
+                  rankB2 = rank;
+              }
+              if (rankB1 && rankB2 && *rankB1 > *rankB2)
+                inversion = fmt::format("well {}: the truth adds {} before {} ({}); the "
+                                        "candidate the other way round ({})",
+                                        well.name(), truthNames.liquidName(truthFirst),
+                                        truthNames.liquidName(truthSecond), a[i].where,
+                                        b[i].where);
+            }
+          if (!inversion.empty()) {
+            offer(a[i].serial, std::move(inversion));
+            break;
+          }
           Composition mapped = inTruthTerms(b[i].after);
           if (!same(mapped, a[i].after)) {
             offer(a[i].serial,

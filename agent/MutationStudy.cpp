@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <ostream>
 
 namespace plate::agent {
@@ -84,6 +85,11 @@ struct StudyState {
   /// Mutants of a rejected ground truth: rejected whatever they change, so
   /// counting them as caught would credit the check with its own mistake.
   size_t mutantsNotScored = 0;
+  /// Swaps that do the same to the plate as the ground truth (two MANUAL
+  /// preparations, a note and a step, dispenses into disjoint wells), by
+  /// the equivalence check: equivalent mutants, which no check could or
+  /// should catch, so they are not scored.
+  size_t equivalentSwaps = 0;
   std::map<std::string, unsigned> truthKinds; ///< findings on the correct scripts
   json records = json::array();
 };
@@ -205,8 +211,23 @@ MutationStudy runMutationStudy(const Corpus &corpus, const EvalCompiler &compile
       state.mutantsNotScored += mutants.size();
       continue;
     }
-    for (const Mutant &mutant : mutants)
+    std::optional<ScriptLayers> truthLayers;
+    for (const Mutant &mutant : mutants) {
+      if (mutant.kind == "swap") {
+        if (!truthLayers)
+          truthLayers = compiler.scriptLayers(entry.truth, entry.layout);
+        std::optional<Equivalence> same =
+            equivalenceOf(*truthLayers, compiler.scriptLayers(mutant.script, entry.layout));
+        if (same && same->equivalent) {
+          ++state.equivalentSwaps;
+          if (verbose)
+            out << fmt::format("{} {:<11} line {:>3} equivalent, not scored: {}\n", entry.name,
+                               mutant.kind, mutant.line, mutant.description);
+          continue;
+        }
+      }
       studyMutant(compiler, entry, mutant, base, verbose, state, out);
+    }
   }
   double averageUncertain =
       state.truthsAccepted ? double(state.truthUncertain) / double(state.truthsAccepted) : 0.0;
@@ -215,6 +236,10 @@ MutationStudy runMutationStudy(const Corpus &corpus, const EvalCompiler &compile
     out << fmt::format("{} mutant(s) of the rejected ground truths not scored (every one would "
                        "count as caught)\n",
                        state.mutantsNotScored);
+  if (state.equivalentSwaps)
+    out << fmt::format("{} swap(s) not scored: they do the same to the plate as the ground "
+                       "truth (equivalence)\n",
+                       state.equivalentSwaps);
   Tally parameters, all;
   json table = writeKindTable(state, parameters, all, out);
   MutationStudy study;
@@ -233,6 +258,7 @@ MutationStudy runMutationStudy(const Corpus &corpus, const EvalCompiler &compile
                   {"truths_rejected", state.truthsRejected},
                   {"truths_rejected_without_gate", state.truthsFailingToCompile},
                   {"mutants_not_scored", state.mutantsNotScored},
+                  {"equivalent_swaps_not_scored", state.equivalentSwaps},
                   {"uncertain_per_truth", averageUncertain},
                   {"truth_findings", state.truthKinds},
                   {"table", table},

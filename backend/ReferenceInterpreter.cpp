@@ -154,17 +154,20 @@ private:
     run_.plateWideOrigins.push_back(origin_);
     history_.plateEvent(event);
   }
+  /// The temperature a plate step holds, or none at room temperature
+  /// (which needs no device, language spec §2).
+  std::optional<double> heldAbove(const Quantity &temperature) const {
+    if (temperature.unit == Unit::Ambient)
+      return std::nullopt;
+    double celsius = temperature.canonicalValue();
+    if (celsius < platform_.roomTempMinCelsius || celsius > platform_.roomTempMaxCelsius)
+      return celsius;
+    return std::nullopt;
+  }
   void step(const ir::IncubateOp &op) {
     PlateEvent event;
     event.seconds = seconds(op.time);
-    // Room temperature needs no device (language spec §2).
-    std::optional<double> heated;
-    if (op.temperature.unit != Unit::Ambient) {
-      double celsius = op.temperature.canonicalValue();
-      if (celsius < platform_.roomTempMinCelsius || celsius > platform_.roomTempMaxCelsius)
-        heated = celsius;
-    }
-    event.celsius = heated;
+    event.celsius = heldAbove(op.temperature);
     event.rpm = op.shaking ? op.shaking->canonicalValue() : 0.0;
     event.lidOn = op.lidOn || op.dark;
     event.onMagnet = false;
@@ -174,6 +177,30 @@ private:
     PlateEvent event;
     event.seconds = seconds(op.time);
     event.rpm = op.speed.canonicalValue();
+    event.onMagnet = false;
+    plateWide(event);
+  }
+  /// Bringing the plate to a temperature ("cool to RT on the bench, 10 min")
+  /// is a plate-wide step in the whole protocol's account: a read before it
+  /// reads a warm plate. (A stream's account never has one: only a person
+  /// equilibrates, so it is MANUAL there.) Reagents, or an empty plate,
+  /// brought to RT hold no chemistry.
+  void step(const ir::EquilibrateOp &op) {
+    // Without a time it says what a note says ("let the plate cool to RT"):
+    // no hold of a length that another account could differ in.
+    if (op.wells.empty() || !op.time)
+      return;
+    // An empty plate brought to RT before the work starts holds no
+    // chemistry ("bring all reagents and the plate to RT").
+    bool holdsLiquid = false;
+    for (Well well : op.wells.columnMajor())
+      holdsLiquid |= at(well).total() > kHistoryToleranceUl;
+    if (!holdsLiquid)
+      return;
+    PlateEvent event;
+    event.seconds = seconds(*op.time);
+    event.celsius = heldAbove(op.temperature);
+    event.rpm = 0.0;
     event.onMagnet = false;
     plateWide(event);
   }
@@ -204,7 +231,7 @@ private:
   }
 
   /// Everything else changes no well: analysis, notes, pauses,
-  /// preparation, equilibration; device ops never occur in the checked IR.
+  /// preparation; device ops never occur in the checked IR.
   template <typename T> void step(const T &) {}
 
   const ir::Module &module_;
