@@ -539,6 +539,16 @@ bool allCapsHeading(std::string_view s) {
 /// A heading in capitals followed by a remark in brackets: the part outside
 /// the brackets is capitals alone (a word of five letters is enough, as
 /// "STEPS" or "NOTES" above a list) and the line ends with the remark.
+/// The words a procedure's heading is made of ("Steps", "Assay procedure",
+/// "Protocol", "Robot steps").
+bool isProcedureHeadingWord(std::string_view lower) {
+  static const std::set<std::string, std::less<>> words = {
+      "steps", "step", "procedure", "protocol", "method", "assay procedure",
+      "test procedure", "assay protocol", "robot steps", "the run", "run", "workflow",
+      "plate steps", "on the robot", "on the deck", "on deck", "assay steps", "the assay"};
+  return words.count(lower) > 0;
+}
+
 bool capsHeadingWithRemark(std::string_view s) {
   if (s.empty() || s.back() != ')' || s.find('(') == std::string_view::npos)
     return false;
@@ -697,7 +707,13 @@ Domain domainOfWords(const std::string &lower) {
 
 /// A heading's domain: "Manual part (the BioForge reader has absorbance
 /// only)" gives its steps to a person although it names the robot.
-Domain domainOfHeading(const std::string &lower) {
+Domain domainOfHeading(const std::string &heading) {
+  // "Steps (robot unless marked HAND)": what follows "unless" or "except"
+  // names the exceptions, which their own steps mark.
+  std::string lower = heading;
+  for (const char *cut : {" unless ", " except "})
+    if (size_t at = lower.find(cut); at != std::string::npos)
+      lower.resize(at);
   if (hasAnyWord(lower, {"manual", "manually", "by hand", "hand", "operator", "bench"}))
     return Domain::Person;
   return domainOfWords(lower);
@@ -1129,6 +1145,7 @@ void Reader::buildUnits() {
       bool heading = false;
       if (!line.table) {
         std::string_view t = trimView(line.text);
+        size_t paren = std::string_view(lower).find('(');
         size_t words = static_cast<size_t>(std::count(t.begin(), t.end(), ' ')) + 1;
         // "PREP (~15 min)": a duration in brackets belongs to the heading.
         std::vector<ProseQuantity> qs = proseQuantities(withoutBrackets(t), platform_);
@@ -1152,6 +1169,13 @@ void Reader::buildUnits() {
                  (!line.label.empty() || (!line.bullet && i + 1 < lines_.size() &&
                                            !lines_[i + 1].blank && out_.units.size() > 1)))
           heading = true; // "1 Purpose", "4 Plate layout", "Notes" above a list
+        // "Steps (robot unless marked HAND)", "Procedure (all at RT)": a
+        // procedure heading with a remark in brackets, on a line of its own,
+        // ends the preparation before it.
+        else if (t.back() == ')' && paren != std::string::npos && !values &&
+                 isProcedureHeadingWord(trimView(std::string_view(lower).substr(0, paren))) &&
+                 i + 1 < lines_.size() && !lines_[i + 1].blank)
+          heading = true;
         // "11. Summary of the test procedure", "8. Plate layout used in our
         // laboratory": a longer numbered title still heads its section when
         // it names a kind of section (summary, layout, materials, notes).
