@@ -285,6 +285,22 @@ private:
   const Platform &platform_;
   StepAlignment out_;
   TextValues values_;
+  /// `v` is the reader's filter nearest to a wavelength the text states and
+  /// the reader lacks.
+  bool nearestFilterForStated(const Value &v) const {
+    const std::vector<double> &filters = platform_.readerFiltersNm;
+    for (const auto &[dimension, stated] : values_.all) {
+      if (dimension != Dimension::Wavelength || platform_.hasFilter(stated.low) ||
+          filters.empty())
+        continue;
+      double nearest = *std::min_element(filters.begin(), filters.end(), [&](double a, double b) {
+        return std::fabs(a - stated.low) < std::fabs(b - stated.low);
+      });
+      if (std::fabs(nearest - v.low) <= kQuantitySlack)
+        return true;
+    }
+    return false;
+  }
   std::vector<int> matchT_, matchS_;
   std::vector<bool> orderT_, orderS_, coveredT_, coveredS_;
   std::vector<bool> cyclesSummed_; ///< text: the cycles of a wash split on one side agree
@@ -793,13 +809,25 @@ void Aligner::pairFindings() {
         // the text's step gives none ("shake briefly"), the script had to
         // choose one: the choice may be poor, never invented.
         bool chosen = languageRequires(s.cls, param);
-        bool certain = solid && !s.manual && !chosen;
+        // `analyze ... at 570 nm` names the read it fits; whether that read's
+        // wavelength is right is the read's own finding (a filter the
+        // reader lacks makes the script read at another).
+        bool followsRead =
+            s.cls == ActionClass::Analyze && param == Param::Wavelength &&
+            std::any_of(S.begin(), S.end(), [&](const Action &read) {
+              return read.cls == ActionClass::Read &&
+                     std::any_of(read.values(Param::Wavelength).begin(),
+                                 read.values(Param::Wavelength).end(),
+                                 [&](const Value &w) { return w.admits(v.low); });
+            });
+        bool certain = solid && !s.manual && !chosen && !followsRead;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} ({}) has {} {}, which the text states nowhere (its step: {} {})",
                         scriptWhere(s), s.summary(), paramName(param), v.display(), where(t),
                         quote(t.text)),
             fmt::format("leave out the {} or use the protocol's value", paramName(param)),
             certain ? "no sentence of the protocol states this value"
+            : followsRead ? "the wavelength names the script's read that the analysis fits"
             : chosen ? "the language requires the statement to state it and the text's step "
                        "gives none, so the script had to choose a value"
                      : "a step in <MANUAL> or a loose match");
@@ -1001,6 +1029,10 @@ void Aligner::gapFindings() {
         stated |= values_.states(static_cast<Param>(p), v) || writesNumberOf(v);
       }
     bool twin = textTwin(s);
+    // "measured at 593 nm" on a reader whose nearest filter is 595 nm: the
+    // script's 595 nm is the text's value as the platform can read it.
+    for (const Value &v : s.values(Param::Wavelength))
+      stated |= nearestFilterForStated(v);
     bool certain = !s.manual && numeric && !stated && !twin;
     add(FindingKind::Invented, certain, -1, static_cast<int>(j),
         fmt::format("{} ({}) does not match any step of the text", scriptWhere(s), s.summary()),
