@@ -293,8 +293,10 @@ private:
       if (dimension != Dimension::Wavelength || platform_.hasFilter(stated.low) ||
           filters.empty())
         continue;
-      double nearest = *std::min_element(filters.begin(), filters.end(), [&](double a, double b) {
-        return std::fabs(a - stated.low) < std::fabs(b - stated.low);
+      // A structured binding is not captured (clang 14): a copy is.
+      double wanted = stated.low;
+      double nearest = *std::min_element(filters.begin(), filters.end(), [wanted](double a, double b) {
+        return std::fabs(a - wanted) < std::fabs(b - wanted);
       });
       if (std::fabs(nearest - v.low) <= kQuantitySlack)
         return true;
