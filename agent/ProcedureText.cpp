@@ -536,9 +536,6 @@ bool allCapsHeading(std::string_view s) {
   return upper >= 6 && lower == 0;
 }
 
-/// A heading in capitals followed by a remark in brackets: the part outside
-/// the brackets is capitals alone (a word of five letters is enough, as
-/// "STEPS" or "NOTES" above a list) and the line ends with the remark.
 /// The words a procedure's heading is made of ("Steps", "Assay procedure",
 /// "Protocol", "Robot steps").
 bool isProcedureHeadingWord(std::string_view lower) {
@@ -549,6 +546,9 @@ bool isProcedureHeadingWord(std::string_view lower) {
   return words.count(lower) > 0;
 }
 
+/// A heading in capitals followed by a remark in brackets: the part outside
+/// the brackets is capitals alone (a word of five letters is enough, as
+/// "STEPS" or "NOTES" above a list) and the line ends with the remark.
 bool capsHeadingWithRemark(std::string_view s) {
   if (s.empty() || s.back() != ')' || s.find('(') == std::string_view::npos)
     return false;
@@ -3071,9 +3071,10 @@ void Reader::orderTableRows() {
 void Reader::mergeRestatements() {
   std::vector<Action> kept;
   for (Action &a : out_.actions) {
-    // "... and read at 450 nm within 10-15 min. A reference wavelength of
-    // 600-650 nm is recommended.": the read's reference, past the time
-    // limit noted in the read's own sentence.
+    // "Wavelength correction at 570 nm is recommended." after the read, also
+    // past a time limit noted in the read's own sentence ("... read at 450
+    // nm within 10-15 min. A reference wavelength of 600-650 nm is
+    // recommended."): the read's reference.
     if (a.cls == ActionClass::Read && a.copiedFrom.empty() &&
         a.values(Param::Wavelength).size() == 1 && !a.has(Param::Reference) && !kept.empty()) {
       size_t k = kept.size() - 1;
@@ -3081,7 +3082,7 @@ void Reader::mergeRestatements() {
         --k;
       Action &read = kept[k];
       std::string lower = prose::lowerAscii(a.text);
-      if (k + 1 < kept.size() && read.cls == ActionClass::Read && read.copiedFrom.empty() &&
+      if (read.cls == ActionClass::Read && read.copiedFrom.empty() &&
           read.unit == a.unit && read.sentence + 1 == a.sentence && !read.has(Param::Reference) &&
           hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
                              "background", "subtract"})) {
@@ -3104,16 +3105,6 @@ void Reader::mergeRestatements() {
             a.words = b.words, a.liquid = b.liquid;
           b = std::move(a);
           continue;
-        }
-        // "Wavelength correction at 570 nm is recommended." after the read.
-        if (a.cls == ActionClass::Read && nextSentence && !b.has(Param::Reference) &&
-            a.values(Param::Wavelength).size() == 1 && !a.has(Param::Reference)) {
-          std::string lower = prose::lowerAscii(a.text);
-          if (hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
-                                 "background", "subtract"})) {
-            b.values(Param::Reference) = a.values(Param::Wavelength);
-            continue;
-          }
         }
         bool mergeable = sameSentence ? (a.cls == ActionClass::Incubate || a.cls == ActionClass::Shake ||
                                          a.cls == ActionClass::Equilibrate || a.cls == ActionClass::Read ||
