@@ -88,6 +88,11 @@ struct RunOptions {
   FaultPlan faults;
   std::string journal;
   std::string resume;
+  /// How the simulator writes journal lines: each line as it happens (as
+  /// on a robot, which also syncs each) or grouped, 64 KiB per write
+  /// (docs/reliability.md). Unset: grouped, unless faults are injected,
+  /// which rehearse a robot's failures and so journal as a robot does.
+  std::optional<bool> journalEachLine;
   std::string inputName; ///< recorded in the journal header
   /// Fill RunResult::finalState (`plate run --state-out`). Serializing
   /// every well and tip is a sizable part of a short run, so only a

@@ -121,7 +121,10 @@ public:
       : commands_(commands), streamLines_(streamLines), platform_(platform), options_(options),
         inputs_(std::move(inputs)),
         result_(result), diags_(diags), twin_(platform, labware, setup),
-        journal_(options.device != nullptr, result, diags),
+        journal_(options.device != nullptr,
+                 options.device != nullptr ||
+                     options.journalEachLine.value_or(!options.faults.empty()),
+                 result, diags),
         outputs_(setup, labware, options, options.device == nullptr, result, diags) {
     device_ = options.device;
     if (!device_) {

@@ -42,8 +42,10 @@ std::string streamHash(const std::vector<Command> &commands, std::vector<std::st
 }
 
 JournalWriter::~JournalWriter() {
-  if (fd_ >= 0)
+  if (fd_ >= 0) {
+    flush();
     ::close(fd_);
+  }
 }
 
 bool JournalWriter::open(const std::string &path, bool truncate, std::string &error) {
@@ -61,22 +63,52 @@ bool JournalWriter::append(const Json &entry, bool durable) {
   return appendLine(entry.dump(), durable);
 }
 
-bool JournalWriter::appendLine(std::string line, bool durable) {
-  if (fd_ < 0)
-    return false;
-  line += '\n';
-  const char *data = line.data();
-  size_t left = line.size();
+bool JournalWriter::writeAll(const std::string &data) {
+  const char *next = data.data();
+  size_t left = data.size();
   while (left > 0) {
-    ssize_t written = ::write(fd_, data, left);
+    ssize_t written = ::write(fd_, next, left);
     if (written < 0) {
       if (errno == EINTR)
         continue;
       return false;
     }
-    data += written;
+    next += written;
     left -= static_cast<size_t>(written);
   }
+  return true;
+}
+
+bool JournalWriter::appendDeferred(std::string_view line) {
+  if (fd_ < 0)
+    return false;
+  deferred_ += line;
+  deferred_ += '\n';
+  return deferred_.size() < kDeferredBytes || flush();
+}
+
+bool JournalWriter::flush() {
+  if (fd_ < 0 || deferred_.empty())
+    return fd_ >= 0;
+  bool written = writeAll(deferred_);
+  deferred_.clear();
+  return written;
+}
+
+bool JournalWriter::appendLine(std::string line, bool durable) {
+  if (fd_ < 0)
+    return false;
+  line += '\n';
+  bool written;
+  if (deferred_.empty()) {
+    written = writeAll(line);
+  } else {
+    deferred_ += line;
+    written = writeAll(deferred_);
+    deferred_.clear();
+  }
+  if (!written)
+    return false;
   if (!durable)
     return true;
   ++syncs_;

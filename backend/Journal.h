@@ -27,6 +27,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plate::backend {
@@ -53,13 +54,23 @@ public:
   /// either way); every other line is.
   bool append(const Json &entry, bool durable = true);
   /// The same for a line already written as JSON (without the newline).
+  /// Lines held by appendDeferred go out first, in the same write(2).
   bool appendLine(std::string line, bool durable = true);
+  /// Holds a line in memory until the next appendLine, flush, or until
+  /// kDeferredBytes are held: a simulated run's commands, whose loss in a
+  /// crash costs only their re-simulation (docs/reliability.md).
+  bool appendDeferred(std::string_view line);
+  /// Writes the held lines; false if the write failed.
+  bool flush();
   const std::string &path() const { return path_; }
   /// fdatasyncs so far: what durability cost this run.
   unsigned syncs() const { return syncs_; }
 
 private:
+  static constexpr size_t kDeferredBytes = 64 * 1024;
+  bool writeAll(const std::string &data);
   int fd_ = -1;
+  std::string deferred_;
   std::string path_;
   unsigned syncs_ = 0;
 };

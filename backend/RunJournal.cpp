@@ -85,8 +85,11 @@ bool RunJournal::open(const RunOptions &options, const std::string &hash, size_t
 
 bool RunJournal::writeBegin(uint32_t seq) {
   // Byte for byte what `Json{{"begin", seq}}.dump()` writes.
-  return recordWrite(!writer_.isOpen() ||
-                     writer_.appendLine(fmt::format("{{\"begin\":{}}}", seq), false));
+  if (!writer_.isOpen())
+    return true;
+  std::string line = fmt::format("{{\"begin\":{}}}", seq);
+  return recordWrite(writeEachLine_ ? writer_.appendLine(std::move(line), false)
+                                    : writer_.appendDeferred(line));
 }
 
 bool RunJournal::writeDone(uint32_t seq, double clockSeconds, std::string_view commandLine,
@@ -104,8 +107,12 @@ bool RunJournal::writeDone(uint32_t seq, double clockSeconds, std::string_view c
   if (read)
     line += ",\"read\":" + plateReadJson(*read).dump();
   line += '}';
-  bool written = !writer_.isOpen() || writer_.appendLine(std::move(line), syncEachLine_);
-  return recordWrite(written);
+  if (!writer_.isOpen())
+    return true;
+  // A read's line must be in the file before its CSV is (docs/reliability.md).
+  bool deferred = !writeEachLine_ && !read;
+  return recordWrite(deferred ? writer_.appendDeferred(line)
+                              : writer_.appendLine(std::move(line), syncEachLine_));
 }
 
 bool RunJournal::write(const Json &entry, bool durable) {

@@ -46,9 +46,10 @@ std::optional<JournalRecord> prepareJournal(RunOptions &options,
 class RunJournal {
 public:
   /// `robot`: the device is real hardware, so each confirmed command is
-  /// synced.
-  RunJournal(bool robot, RunResult &result, DiagnosticEngine &diags)
-      : syncEachLine_(robot), result_(result), diags_(diags) {}
+  /// synced. `eachLine`: each line is written as it happens (always on a
+  /// robot); otherwise command lines are group-committed.
+  RunJournal(bool robot, bool eachLine, RunResult &result, DiagnosticEngine &diags)
+      : syncEachLine_(robot), writeEachLine_(eachLine), result_(result), diags_(diags) {}
 
   /// Opens options.journal and writes the first entry: the header of a new
   /// run, or `{"resume":N}` for a run resumed before command N.
@@ -78,6 +79,7 @@ private:
   bool recordWrite(bool written);
   JournalWriter writer_;
   bool syncEachLine_;
+  bool writeEachLine_;
   RunResult &result_;
   DiagnosticEngine &diags_;
 };

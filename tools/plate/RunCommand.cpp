@@ -40,6 +40,11 @@ void addRunOptions(CLI::App &command, RunCommandOptions &options) {
   command.add_option("--journal", options.journal,
                      "journal of confirmed commands and reads (default OUT_DIR/NAME-journal.jsonl)");
   command.add_flag("--no-journal", options.noJournal, "run without a journal");
+  command.add_option("--journal-flush", options.journalFlush,
+                     "on the simulator, write each journal line as it happens (line, the "
+                     "default with --fault) or 64 KiB at a time (group, the default); a robot "
+                     "syncs every line")
+      ->check(CLI::IsMember({"line", "group"}));
   command.add_option("--resume", options.resume,
                      "continue the run recorded in this journal after a crash or a stop");
   command.add_option("--fault", options.faults,
@@ -91,6 +96,8 @@ int runRunCommand(const RunCommandOptions &options) {
   run.inputName = options.compile.input;
   run.resume = options.resume;
   run.keepFinalState = !options.stateOut.empty();
+  if (!options.journalFlush.empty())
+    run.journalEachLine = options.journalFlush == "line";
   run.faults.rate = options.faultRate;
   run.faults.seed = options.faultSeed;
   for (const std::string &spec : options.faults) {

@@ -48,6 +48,7 @@ struct RunCommandOptions {
   std::string resume;                  ///< --resume JOURNAL
   std::vector<std::string> faults;     ///< --fault SEQ:KIND (repeatable)
   double faultRate = 0;                ///< --fault-rate
+  std::string journalFlush;            ///< --journal-flush line|group
   uint64_t faultSeed = 1;              ///< --fault-seed
   std::string stateOut;                ///< --state-out FILE (final deck state JSON)
 };
