@@ -1800,7 +1800,7 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
     if (t.is("if") || t.is("unless") || t.is("optional") || t.is("optionally") ||
         t.is("alternatively") || t.is("alternative") || t.is("may") || t.is("should") ||
         t.is("can") || t.is("could") || t.is("might") || t.is("avoid") || t.is("never") ||
-        t.is("do") || t.is("don't") || t.is("not"))
+        t.is("do") || t.is("don't") || t.is("not") || t.is("else") || t.is("otherwise"))
       if (!(t.is("not") && i > 0 && (toks[i - 1].is("do") || toks[i - 1].is("should"))) &&
           !(t.is("do") && i + 1 < toks.size() && !toks[i + 1].is("not")) &&
           !(t.is("not") && i + 1 < toks.size() && (toks[i + 1].is("more") || toks[i + 1].is("longer") || toks[i + 1].is("exceeding") || toks[i + 1].is("less"))))
@@ -2264,10 +2264,18 @@ void Reader::readSentence(unsigned index) {
              toks[q->last].is("times") || toks[q->last].is("multiplied")))
           cls = ActionClass::Note;
         // "A490 0.12", "OD405 = 1.8": an absorbance with the number it had
-        // is a result, not a read ("A450 10 min after" has a unit).
+        // is a result, not a read ("A450 10 min after" has a unit); with a
+        // comparison ("VC mean A490 >= 1.0") it is a criterion of one.
         if (p == Param::Wavelength && toks[q->first].isWord() && q->last < toks.size()) {
           size_t n = q->last;
-          if (n + 1 < toks.size() && (toks[n].isPunct("=") || toks[n].isPunct(":") || toks[n].is("of")))
+          auto relation = [&](const Token &w) {
+            return w.isPunct("=") || w.isPunct(":") || w.isPunct(">") || w.isPunct("<") ||
+                   w.isPunct(">=") || w.isPunct("<=") || w.isPunct("≥") || w.isPunct("≤");
+          };
+          for (unsigned skipped = 0; skipped < 2 && n + 1 < toks.size() && relation(toks[n]);
+               ++skipped)
+            ++n;
+          if (n == q->last && n + 1 < toks.size() && toks[n].is("of"))
             ++n;
           if (toks[n].isNumber() && !prose::quantityAt(toks, n, platform_, s.text))
             cls = ActionClass::Note;
@@ -2392,6 +2400,14 @@ void Reader::readSentence(unsigned index) {
                                                                 next == "for" || i == 0))
           noun = true;
         if (w == "heat" && next == "block")
+          noun = true;
+        // "Robot: wash coated plate", "aspirate blocked wells": a participle
+        // between the step's verb and its plate describes the plate.
+        if (w.size() > 4 && w.compare(w.size() - 2, 2, "ed") == 0 && cur >= 0 &&
+            drafts[static_cast<size_t>(cur)].explicitVerb &&
+            !drafts[static_cast<size_t>(cur)].action.hasNumeric() &&
+            (next == "plate" || next == "plates" || next == "wells" || next == "strips" ||
+             next == "microplate"))
           noun = true;
         // "diluted samples", "prepared plate": a participle before its noun.
         if (cls == ActionClass::Prepare && !benchVerb(w) && !next.empty() && i + 1 < toks.size() &&
@@ -3001,6 +3017,20 @@ bool restates(const Action &a, const Action &b) {
   return true;
 }
 
+/// `a` states only ranges around what `b` states ("5-7 min is OK" of a
+/// 6 min step), and states something: a tolerance of `b`.
+bool tolerates(const Action &a, const Action &b) {
+  bool any = false;
+  for (size_t p = 0; p < kParamCount; ++p) {
+    if (a.params[p].empty())
+      continue;
+    if (b.params[p].empty() || !allAdmittedBy(b.params[p], a.params[p]))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 void fillFrom(Action &a, const Action &src, std::string from, bool inexact) {
   bool filled = false;
   bool own = a.hasNumeric();
@@ -3070,6 +3100,7 @@ void Reader::orderTableRows() {
 
 void Reader::mergeRestatements() {
   std::vector<Action> kept;
+  unsigned lastSentenceOfBack = 0; ///< the last sentence merged into kept.back()
   for (Action &a : out_.actions) {
     // "Wavelength correction at 570 nm is recommended." after the read, also
     // past a time limit noted in the read's own sentence ("... read at 450
@@ -3094,6 +3125,17 @@ void Reader::mergeRestatements() {
       Action &b = kept.back();
       bool sameSentence = a.sentence == b.sentence;
       bool nextSentence = a.unit == b.unit && a.sentence == b.sentence + 1;
+      // "... then 6 min at 37 C. The kit says 6 min; 5-7 min is OK as long
+      // as ...": sentences of no verb that state the incubation's time
+      // again, or a range around it, remark on the step before.
+      bool remarkSentence = a.unit == b.unit && a.sentence > b.sentence &&
+                            a.sentence <= lastSentenceOfBack + 1;
+      if (remarkSentence && !a.named && b.copiedFrom.empty() &&
+          (a.cls == ActionClass::Incubate || a.cls == ActionClass::Shake) && a.cls == b.cls &&
+          (restates(a, b) || tolerates(a, b))) {
+        lastSentenceOfBack = a.sentence;
+        continue;
+      }
       if (a.cls == b.cls && b.copiedFrom.empty() && (sameSentence || nextSentence)) {
         if (a.weak && sameSentence) {
           if (!b.dark)
@@ -3122,6 +3164,7 @@ void Reader::mergeRestatements() {
         }
       }
     }
+    lastSentenceOfBack = a.sentence;
     kept.push_back(std::move(a));
   }
   out_.actions = std::move(kept);
@@ -3374,7 +3417,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
   std::vector<unsigned> refUnits;
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token &t = toks[i];
-    if (!repeat && (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
+    // "repeat the plate", "repeat the assay": the whole run again, after
+    // a failed acceptance check, is no step of this one.
+    bool wholeRun = i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
+                    (toks[i + 2].is("plate") || toks[i + 2].is("assay") || toks[i + 2].is("run") ||
+                     toks[i + 2].is("experiment") || toks[i + 2].is("test"));
+    if (!repeat && !wholeRun &&
+        (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
       repeat = true;
       repeatAt = i;
     }
@@ -3392,7 +3441,15 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     // described in 5.3" (a number that is a step label, after in/see/as).
     bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections")) &&
                     i + 1 < toks.size() && toks[i + 1].isNumber();
-    bool bareLabel = !stepWord && t.isNumber() && i > 0 &&
+    // "Report < 10 as 5", "a titre below 8 counts as 4": a value recoded
+    // as another, no step.
+    bool recodedValue =
+        i > 1 && toks[i - 1].is("as") &&
+        (toks[i - 2].isNumber() || (toks[i - 2].isWord() && proseUnit(toks[i - 2].text)) ||
+         toks[i - 2].is("counts") || toks[i - 2].is("count") || toks[i - 2].is("counted") ||
+         toks[i - 2].is("reported") || toks[i - 2].is("scored") || toks[i - 2].is("recorded") ||
+         toks[i - 2].is("treated") || toks[i - 2].is("entered") || toks[i - 2].is("coded"));
+    bool bareLabel = !stepWord && t.isNumber() && i > 0 && !recodedValue &&
                      (toks[i - 1].is("in") || toks[i - 1].is("see") || toks[i - 1].is("as") ||
                       toks[i - 1].is("under") || toks[i - 1].is("per")) &&
                      labels_.count(t.text) && labels_.at(t.text) < s.unit &&

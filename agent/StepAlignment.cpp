@@ -267,8 +267,9 @@ struct TextValues {
 
 class Aligner {
 public:
-  Aligner(const ProcedureText &text, std::vector<Action> script, const Platform &platform)
-      : procedure_(text), platform_(platform) {
+  Aligner(const ProcedureText &text, std::vector<Action> script, const Platform &platform,
+          const RobotTrialFn &robotTrial)
+      : procedure_(text), platform_(platform), robotTrial_(robotTrial) {
     out_.text = text.actions;
     out_.script = std::move(script);
     values_.all = text.stated;
@@ -283,6 +284,7 @@ public:
 private:
   const ProcedureText &procedure_;
   const Platform &platform_;
+  const RobotTrialFn &robotTrial_;
   StepAlignment out_;
   TextValues values_;
   /// `v` is the reader's filter nearest to a wavelength the text states and
@@ -877,15 +879,24 @@ void Aligner::pairFindings() {
         bool certain = t.inProcedure && !t.weak && !t.conditional && !longHold &&
                        !(inTable(i) && restatedInProse(i)) &&
                        (explicitRobot || (!layoutLoad && !grouped));
+        // On the robot it may not fit beside the other steps (reservoir
+        // positions, tips, waste): the compiler says.
+        std::optional<std::string> doesNotFit;
+        if (certain && robotTrial_ && !s.bodyLoc.isValid())
+          doesNotFit = robotTrial_(s.loc);
+        if (doesNotFit)
+          certain = false;
         add(FindingKind::Domain, certain, static_cast<int>(i), j,
-            fmt::format("{} ({}) is in <MANUAL>, but {} can do it and the text {} ({} {})",
-                        scriptWhere(s), s.summary(), platform_.name,
+            fmt::format("{} ({}) is in <MANUAL>, but {}the text {} ({} {})",
+                        scriptWhere(s), s.summary(),
+                        doesNotFit ? std::string() : platform_.name + " can do it and ",
                         explicitRobot ? "gives it to the robot" : "does not give it to a person",
                         where(t), quote(t.text)),
             "move it to <INSTRUMENT>; <MANUAL> is for what the platform cannot do (cooling, "
             "fluorescence, a missing filter) or what the text gives to a person",
             certain ? (explicitRobot ? "the text names the robot for this step"
                                      : "nothing in the text gives this step to a person")
+            : doesNotFit ? "on the robot the script does not compile: " + *doesNotFit
             : layoutLoad ? "loading standards and samples is often done by hand without the "
                            "text saying so"
             : grouped ? "it sits with work that has to be done by hand (the platform cannot "
@@ -1280,14 +1291,14 @@ StepAlignment Aligner::run() {
 
 std::optional<StepAlignment> alignSteps(const ProcedureText &text, std::vector<Action> script,
                                         const Platform &platform, DiagnosticEngine &diags,
-                                        SourceLoc where) {
+                                        SourceLoc where, const RobotTrialFn &robotTrial) {
   size_t cells = (text.actions.size() + 1) * (script.size() + 1);
   if (cells > kMaxAlignmentCells) {
     diags.report(DiagId::AlignmentTooLarge, where, text.actions.size(), script.size(), cells,
                  kMaxAlignmentCells);
     return std::nullopt;
   }
-  Aligner aligner(text, std::move(script), platform);
+  Aligner aligner(text, std::move(script), platform, robotTrial);
   return aligner.run();
 }
 
@@ -1295,7 +1306,8 @@ std::optional<StepAlignment> alignProtocol(const SourceManager &textSources, uin
                                            DiagnosticEngine &textDiags,
                                            const ir::Module &checked,
                                            const SourceManager &scriptSources,
-                                           const Platform &platform) {
+                                           const Platform &platform,
+                                           const RobotTrialFn &robotTrial) {
   std::optional<ProcedureText> text = readProcedure(textSources, textFile, textDiags, platform);
   if (!text)
     return std::nullopt;
@@ -1306,7 +1318,7 @@ std::optional<StepAlignment> alignProtocol(const SourceManager &textSources, uin
     text->concentrations |= liquid.concentration.has_value();
   std::optional<StepAlignment> alignment =
       alignSteps(*text, scriptActions(checked, scriptSources, platform), platform, textDiags,
-                 SourceLoc{textFile, 1, 1, 1});
+                 SourceLoc{textFile, 1, 1, 1}, robotTrial);
   if (alignment) {
     alignment->textName = textSources.name(textFile);
     alignment->scriptName = scriptSources.name(checked.fileId);

@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,11 +86,19 @@ struct StepAlignment {
 /// traceback and two rows of scores).
 constexpr size_t kMaxAlignmentCells = 4'000'000;
 
+/// Compiles the script with the <MANUAL> step at `step` moved to the
+/// robot and returns the first error when that fails ("6 liquid(s) need 20
+/// reservoir positions ... [E700]"), else nullopt. A step the platform can
+/// do alone may still not fit beside the others (reservoir positions, tip
+/// racks, waste), and only the compiler knows; the driver, which owns it,
+/// supplies this. Empty: not asked.
+using RobotTrialFn = std::function<std::optional<std::string>(const SourceLoc &step)>;
+
 /// Aligns `text` with `script`. Returns nullopt (after E962 on `diags`,
 /// located at `where`) when the table would be larger than the limit.
 std::optional<StepAlignment> alignSteps(const ProcedureText &text, std::vector<Action> script,
                                         const Platform &platform, DiagnosticEngine &diags,
-                                        SourceLoc where);
+                                        SourceLoc where, const RobotTrialFn &robotTrial = {});
 
 /// The whole gate on one protocol text and one checked script: the text is
 /// read from `textSources`/`textFile`, its problems go to `textDiags`
@@ -98,7 +107,8 @@ std::optional<StepAlignment> alignProtocol(const SourceManager &textSources, uin
                                            DiagnosticEngine &textDiags,
                                            const ir::Module &checked,
                                            const SourceManager &scriptSources,
-                                           const Platform &platform);
+                                           const Platform &platform,
+                                           const RobotTrialFn &robotTrial = {});
 
 /// For a person: the two sides in rows, parameters side by side, then each
 /// finding with its confidence.

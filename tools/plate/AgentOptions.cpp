@@ -11,6 +11,7 @@
 #include <atomic>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace plate {
@@ -64,6 +65,48 @@ ScriptCompilation::ScriptCompilation(std::string name, std::string script,
 
 nlohmann::json ScriptCompilation::diagnostics() {
   return diagnosticsJson(compilation_.diags(), compilation_.sources());
+}
+
+agent::RobotTrialFn robotTrialFor(Compilation &compilation) {
+  uint32_t scriptFile = compilation.checkedModule().fileId;
+  std::string script(compilation.sources().contents(scriptFile));
+  const CompileOptions &options = compilation.options();
+  return [script, scriptFile, stdlibDir = options.stdlibDir,
+          layoutCsv = options.layoutCsv](const SourceLoc &step) -> std::optional<std::string> {
+    if (step.fileId != scriptFile || step.line == 0)
+      return std::nullopt; // a step of a `use`d module: not tried
+    std::string moved;
+    moved.reserve(script.size() + 64);
+    uint32_t line = 1;
+    size_t start = 0;
+    bool found = false;
+    while (start < script.size()) {
+      size_t end = script.find('\n', start);
+      size_t next = end == std::string::npos ? script.size() : end + 1;
+      std::string_view text(script.data() + start, next - start);
+      if (line == step.line) {
+        moved += "</MANUAL>\n<INSTRUMENT>\n";
+        moved += text;
+        if (text.empty() || text.back() != '\n')
+          moved += '\n';
+        moved += "</INSTRUMENT>\n<MANUAL>\n";
+        found = true;
+      } else {
+        moved += text;
+      }
+      start = next;
+      ++line;
+    }
+    if (!found)
+      return std::nullopt;
+    ScriptCompilation trial("robot-trial.plate", std::move(moved), stdlibDir, layoutCsv);
+    std::ostringstream dump;
+    trial.compilation().compile(dump);
+    for (const Diagnostic &d : trial.compilation().diags().diagnostics())
+      if (d.severity == Severity::Error)
+        return fmt::format("{} [{}]", d.message, diagInfo(d.id).code);
+    return std::nullopt;
+  };
 }
 
 } // namespace plate

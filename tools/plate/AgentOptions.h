@@ -11,6 +11,7 @@
 #pragma once
 
 #include "agent/LlmClient.h"
+#include "agent/StepAlignment.h"
 #include "ir/Diagnostics.h"
 #include "ir/Platform.h"
 #include "tools/plate/Compilation.h"
@@ -63,5 +64,11 @@ public:
 private:
   Compilation compilation_;
 };
+
+/// The alignment's question "does the script still compile with this
+/// <MANUAL> step on the robot?" (agent::RobotTrialFn), answered by
+/// compiling a copy of `compilation`'s script, in memory, with the step's
+/// line between `</MANUAL><INSTRUMENT>` and `</INSTRUMENT><MANUAL>`.
+agent::RobotTrialFn robotTrialFor(Compilation &compilation);
 
 } // namespace plate

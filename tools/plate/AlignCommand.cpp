@@ -9,6 +9,7 @@
 #include "tools/plate/AlignCommand.h"
 
 #include "agent/StepAlignment.h"
+#include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
 
 #include <cerrno>
@@ -46,7 +47,8 @@ std::optional<agent::StepAlignment> alignScript(Compilation &compilation,
   if (!textFile || !compiled)
     return std::nullopt;
   return agent::alignProtocol(textSources, *textFile, textDiags, compilation.checkedModule(),
-                              compilation.sources(), compilation.platform());
+                              compilation.sources(), compilation.platform(),
+                              robotTrialFor(compilation));
 }
 
 nlohmann::json alignDiagnosticsJson(Compilation &compilation, const SourceManager &textSources,

@@ -130,7 +130,8 @@ agent::CompileReport compileCandidate(const std::string &script, const std::stri
     uint32_t textFile = textSources.addBuffer("protocol.txt", protocolText);
     std::optional<agent::StepAlignment> alignment =
         agent::alignProtocol(textSources, textFile, textDiags, compilation.checkedModule(),
-                             compilation.sources(), compilation.platform());
+                             compilation.sources(), compilation.platform(),
+                             robotTrialFor(compilation));
     if (alignment) {
       report.certain = agent::alignmentFindings(*alignment, true);
       report.uncertain = agent::alignmentFindings(*alignment, false);
