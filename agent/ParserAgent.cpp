@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "agent/ParserAgent.h"
 #include "agent/LanguageNotes.h"
+#include "frontend/Keywords.h"
 
 #include "backend/Command.h"
 #include "ir/Units.h"
@@ -140,8 +141,8 @@ std::vector<std::string> alternatives(std::string_view body) {
   return result;
 }
 
-/// The spelling of a lexer token: a keyword from its letter fragments, a
-/// literal from its quotes.
+/// The spelling of a lexer token: a keyword from the frontend's table, a
+/// literal from its quotes (or its letter fragments: `4pl`).
 std::map<std::string, std::string> tokenSpellings() {
   std::map<std::string, std::string> spellings;
   for (const auto &[name, body] : readRules(kLexerGrammar)) {
@@ -167,6 +168,10 @@ std::map<std::string, std::string> tokenSpellings() {
     if (ok && !spelling.empty())
       spellings[name] = spelling;
   }
+  // Keywords are words the frontend retypes (frontend/Keywords.h); the
+  // first spelling of each is its usual one.
+  for (const KeywordSpelling &keyword : keywordSpellings())
+    spellings.emplace(std::string(keyword.token), std::string(keyword.spelling));
   return spellings;
 }
 

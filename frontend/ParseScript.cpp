@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/AstBuilder.h"
 #include "frontend/Frontend.h"
+#include "frontend/KeywordTypes.h"
 
 #include "PlateLexer.h"
 #include "PlateParser.h"
@@ -200,7 +201,33 @@ std::string_view describeRule(size_t rule) {
 }
 
 bool isKeyword(size_t type) {
-  return type >= PlateLexer::DISPENSE && type <= PlateLexer::OVERNIGHT;
+  return (type >= PlateLexer::DISPENSE && type <= PlateLexer::OVERNIGHT) ||
+         type == PlateLexer::FOURPL;
+}
+
+/// Where a token stands in "expected a number, `step`, a name or `(`": the
+/// values and tags, then the keywords in the grammar's order (`4pl` with
+/// the analysis words, where its rule stood), then wells, names, units and
+/// punctuation. The keywords' token types now come first in the lexer
+/// (its `tokens` block), and the messages keep the order they had.
+std::pair<int, size_t> expectedOrder(size_t type) {
+  if (type == PlateLexer::FOURPL)
+    return {1, 2 * PlateLexer::SUBTRACT - 1};
+  if (isKeyword(type))
+    return {1, 2 * type};
+  switch (type) {
+  case Token::EOF:
+  case PlateLexer::NEWLINE:
+  case PlateLexer::TITLE_OPEN:
+  case PlateLexer::TAG_OPEN:
+  case PlateLexer::TAG_CLOSE:
+  case PlateLexer::STRING:
+  case PlateLexer::UNTERMINATED_STRING:
+  case PlateLexer::NUMBER:
+    return {0, type};
+  default:
+    return {2, type};
+  }
 }
 
 std::string describeToken(size_t type, const antlr4::dfa::Vocabulary &vocab) {
@@ -278,7 +305,11 @@ public:
     auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
     if (expected.empty() && !expectedTokens.isEmpty() && parser) {
       std::vector<std::string> names;
-      for (size_t type : expectedTokens.toList()) {
+      std::vector<ssize_t> types = expectedTokens.toList();
+      std::stable_sort(types.begin(), types.end(), [](ssize_t a, ssize_t b) {
+        return expectedOrder(static_cast<size_t>(a)) < expectedOrder(static_cast<size_t>(b));
+      });
+      for (ssize_t type : types) {
         std::string name = describeToken(type, parser->getVocabulary());
         if (std::find(names.begin(), names.end(), name) == names.end())
           names.push_back(name);
@@ -421,8 +452,13 @@ ast::Script ScriptParser::run() {
   std::vector<std::unique_ptr<Token>> owned = lexer_->getAllTokens();
   TokenList tokens;
   tokens.reserve(owned.size());
-  for (auto &token : owned)
+  for (auto &token : owned) {
+    // The lexer reads keywords as words (grammar/PlateLexer.g4).
+    if (token->getType() == PlateLexer::IDENT)
+      if (size_t keyword = keywordTypeOf(token->getText()))
+        static_cast<antlr4::CommonToken *>(token.get())->setType(keyword);
     tokens.push_back(token.get());
+  }
 
   parser_ = std::make_unique<PlateParser>(nullptr);
   parser_->removeErrorListeners();
