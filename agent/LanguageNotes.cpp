@@ -50,13 +50,13 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "
-                   "wells in column-major order (A1, B1, ... H1, A2); positive|negative only "
-                   "before control"},
+                   "wells in column-major order (A1, B1, ... H1, A2); one name at many wells "
+                   "fills them all; positive|negative only before control"},
       {"gridHeader", "grid form: column numbers"},
       {"gridRow", "grid form: row letter, a name or . per cell"},
       {"atClause", ""},
       {"concClause", "one value per name"},
-      {"replicatesClause", "each name takes N adjacent wells"},
+      {"replicatesClause", "each name takes N adjacent wells of one row (across) or column (down)"},
       {"dilutionClause", "the sample was pre-diluted; results are multiplied back"},
       {"seriesClause", "names made on the plate from the first (serial_dilution); `from`: the "
                        "first's concentration, for calibrants and controls only (a sample's "
