@@ -33,6 +33,14 @@ std::string ml(double value) {
   return fmt::format("{}", Quantity{std::round(value * 1e6) / 1e6, Unit::MilliLiter});
 }
 
+} // namespace
+
+double plannedLoadMl(double needMl, unsigned positions, double deadMl) {
+  return roundUpTenth(needMl / positions + deadMl);
+}
+
+namespace {
+
 class ReservoirAllocator {
 public:
   ReservoirAllocator(ir::Module &module, PassContext &context)
@@ -97,7 +105,7 @@ public:
         continue;
       }
       taken.insert(pos);
-      place(pos, request.liquid, request.needMl + dead);
+      place(pos, request.liquid, loadPerPosition(request.liquid, request.needMl, 1));
     }
 
     // 2. Reagents, then layout liquids, in declaration order.
@@ -119,7 +127,7 @@ public:
     }
     ir::ReservoirPos next{1, 1};
     for (const Request &request : automatic) {
-      double perPosition = request.needMl / request.positions + dead;
+      double perPosition = loadPerPosition(request.liquid, request.needMl, request.positions);
       for (unsigned i = 0; i < request.positions; ++i) {
         while (taken.count(next))
           advance(next);
@@ -148,6 +156,20 @@ private:
       if (load.pos == pos)
         return load.liquid;
     return std::nullopt;
+  }
+
+  /// What the operator loads into each of a liquid's `positions`: its
+  /// share of the need plus the dead volume, or, for a reagent declared
+  /// with a volume, its share of that (language spec §5: "the volume is
+  /// what the operator loads"), as much as a position holds
+  /// (docs/language.md, "Declared volumes").
+  double loadPerPosition(ir::LiquidId id, double needMl, unsigned positions) const {
+    double computed = plannedLoadMl(needMl, positions, platform_.reservoirDeadMl);
+    const ir::Liquid &liquid = module_.liquid(id);
+    if (!liquid.declaredVolume)
+      return computed;
+    double declared = liquid.declaredVolume->value / 1000 / positions;
+    return std::max(computed, std::min(declared, platform_.reservoirCapacityMl));
   }
 
   void place(ir::ReservoirPos pos, ir::LiquidId liquid, double volumeMl) {

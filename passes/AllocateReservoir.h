@@ -11,7 +11,9 @@
 // k = ceil(need / (capacity - dead volume)) positions; the need is split
 // evenly over them and each position loads share + dead volume, rounded UP
 // to 0.1 mL (bioforge1.md §6). The even split leaves every position the
-// same slack, so lowering may draw from them in plan order.
+// same slack, so lowering may draw from them in plan order. A reagent
+// declared with a volume loads its share of that instead, as much as a
+// position holds (language spec §5; docs/language.md, "Declared volumes").
 //
 // Assignment order, chosen to be predictable for the operator:
 //  1. fixed positions (`at reservoir(R,C)`) are honoured first; a fixed
@@ -42,5 +44,12 @@ std::unique_ptr<Pass> createAllocateReservoirPass();
 /// Volume (µL) each liquid's INSTRUMENT steps aspirate from the reservoir,
 /// indexed by LiquidId.
 std::vector<double> reservoirNeedsUl(const ir::Module &module);
+
+/// What each of a liquid's `positions` holds for the plan: its share of the
+/// need plus the dead volume, rounded up to 0.1 mL. The operator may load
+/// more (a declared volume: language spec §5, "the volume is what the
+/// operator loads"); lower-pipetting draws as if each position held this,
+/// so a declared volume changes what is loaded, not how it is pipetted.
+double plannedLoadMl(double needMl, unsigned positions, double deadMl);
 
 } // namespace plate

@@ -126,10 +126,26 @@ PipettingLowering::PipettingLowering(const ir::Module &module, const Lookahead &
   stride_ = std::max(1u, static_cast<unsigned>(
                              std::lround(platform_.channelSpacingMm / pitch)));
   for (const ir::ReservoirLoad &load : module.loadingPlan)
-    positions_.push_back({load.pos, load.liquid, load.volumeMl * 1000});
+    positions_.push_back({load.pos, load.liquid, plannedUl(load)});
   widths_ = std::move(widths);
   tips_.stillNeeded = [this](const TipBinding &b) { return neededLater(b); };
   drawnUl_.assign(lookahead_.needUl.size(), 0.0);
+}
+
+double PipettingLowering::plannedUl(const ir::ReservoirLoad &load) const {
+  if (!module_.liquid(load.liquid).declaredVolume)
+    return load.volumeMl * 1000;
+  unsigned positions = 0;
+  for (const ir::ReservoirLoad &other : module_.loadingPlan)
+    positions += other.liquid == load.liquid;
+  double plannedMl = plannedLoadMl(lookahead_.needUl.at(load.liquid) / 1000, positions,
+                                   platform_.reservoirDeadMl);
+  // A plan written by hand (IR text) may load its positions unevenly and
+  // below the share; the lowering then draws on what each holds.
+  for (const ir::ReservoirLoad &other : module_.loadingPlan)
+    if (other.liquid == load.liquid && other.volumeMl < plannedMl - kQuantitySlack)
+      return load.volumeMl * 1000;
+  return plannedMl * 1000;
 }
 
 PipettingLowering::PipettingLowering(const PipettingLowering &state, PassContext &context,
@@ -1237,7 +1253,7 @@ unsigned PipettingLowering::partTips(const ir::WashOp &op,
       double loaded = position.remainingUl;
       for (const ir::ReservoirLoad &load : module_.loadingPlan)
         if (load.pos == position.pos)
-          loaded = load.volumeMl * 1000;
+          loaded = plannedUl(load);
       double usableAtLoad = std::max(0.0, loaded - deadUl_);
       perPosition = perPosition == 0 ? usableAtLoad : std::min(perPosition, usableAtLoad);
     }

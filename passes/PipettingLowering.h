@@ -146,6 +146,11 @@ private:
   /// Copies everything but the commands (snapshot()).
   PipettingLowering(const PipettingLowering &) = default;
 
+  /// What a position holds for the plan, in µL: for a liquid declared
+  /// with a volume, plannedLoadMl when every position of it is loaded with
+  /// at least that (what the declaration adds is never drawn on), else
+  /// what it is loaded with.
+  double plannedUl(const ir::ReservoirLoad &load) const;
   double seconds(const ir::Op &op) const;
   static bool isPipetting(const ir::Op &op);
 

@@ -53,10 +53,12 @@ TEST_F(AllocateReservoirTest, BradfordLikeNeedsAndOrder) {
   ASSERT_TRUE(allocate()) << codes().size();
   ASSERT_EQ(module.loadingPlan.size(), 2u);
   const double dead = platform.reservoirDeadMl;
-  // 200 µL x 18 wells; the mix adds nothing.
+  // 200 µL x 18 wells (the mix adds nothing) need 3.6 mL + dead; bradford
+  // is declared with 25 mL, which is what the operator loads.
   EXPECT_EQ(module.loadingPlan[0].liquid, bradford);
   EXPECT_EQ(module.loadingPlan[0].pos, (ir::ReservoirPos{1, 1}));
-  EXPECT_DOUBLE_EQ(module.loadingPlan[0].volumeMl, roundUpTenth(3.6 + dead));
+  EXPECT_DOUBLE_EQ(module.loadingPlan[0].volumeMl, 25);
+  EXPECT_DOUBLE_EQ(plannedLoadMl(3.6, 1, dead), roundUpTenth(3.6 + dead));
   EXPECT_EQ(module.loadingPlan[1].liquid, s1);
   EXPECT_EQ(module.loadingPlan[1].pos, (ir::ReservoirPos{1, 2}));
   EXPECT_DOUBLE_EQ(module.loadingPlan[1].volumeMl, roundUpTenth(0.03 + dead));
