@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace plate::sema {
 
@@ -541,6 +542,25 @@ void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
       }
     if (!has(ir::LiquidRole::Calibrant)) {
       report(DiagId::AnalyzeNeedsRole, stmt.loc, kindName);
+      ok = false;
+    }
+  }
+  // The fit needs distinct calibrant levels; the run checks the wells it
+  // read (backend/Analysis.cpp), but fewer levels in the whole layout can
+  // only fail there, after the robot's whole run: say so now.
+  if (a.kind != Kind::Cutoff && ok) {
+    std::set<double> levels;
+    for (const ir::Liquid &liquid : module_.liquids)
+      if (liquid.role == ir::LiquidRole::Calibrant && liquid.concentration)
+        levels.insert(liquid.concentration->canonicalValue());
+    bool fourPL = a.model == ast::Analyze::Model::FourPL;
+    size_t needed = fourPL ? 4 : 2;
+    if (levels.size() < needed) {
+      report(fourPL ? DiagId::FourPLTooFewLevels : DiagId::LinearFitTooFewLevels, stmt.loc)
+          .note(firstOf.at(ir::LiquidRole::Calibrant)->loc,
+                "the layout's calibrants have {} level(s); a {} fit needs {}{}", levels.size(),
+                fourPL ? "4pl" : "linear", needed,
+                fourPL && levels.size() >= 2 ? " (or fit `linear`)" : "");
       ok = false;
     }
   }

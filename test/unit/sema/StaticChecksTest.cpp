@@ -63,6 +63,21 @@ std::string manual(const std::string &body) { return "<MANUAL>\n" + body + "</MA
 
 using Codes = std::vector<std::string>;
 
+//===--- E411, E412 ------------------------------------------------------===//
+
+// The fixture's layout has two calibrant levels: enough for a line, not for
+// a 4pl curve, which the check says before the robot runs.
+TEST(AnalyzeLevelsTest, TheLayoutsLevelsAreCountedBeforeTheRun) {
+  EXPECT_EQ(check(instrument("read absorbance at 450 nm\n"
+                             "analyze standard_curve linear at 450 nm\n"))
+                ->found,
+            Codes{});
+  EXPECT_EQ(check(instrument("read absorbance at 450 nm\n"
+                             "analyze standard_curve 4pl at 450 nm\n"))
+                ->found,
+            Codes{"E412@11:1"});
+}
+
 //===--- E406 ------------------------------------------------------------===//
 
 // Line numbers: <REAGENTS> holds one line, so the first line after it is 9
@@ -76,7 +91,7 @@ TEST(AnalyzeReadTest, ARobotReadAtTheWavelengthOrAnyWithoutAtIsEnough) {
             Codes{});
   // The primary wavelength of a read with a reference.
   EXPECT_EQ(check(instrument("read absorbance at 450 nm reference 620 nm\n"
-                             "analyze standard_curve 4pl at 450 nm\n"))
+                             "analyze standard_curve linear at 450 nm\n"))
                 ->found,
             Codes{});
   // Nanometres are the only wavelength unit; 450.0 is 450.
