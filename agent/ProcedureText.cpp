@@ -269,6 +269,9 @@ void parseStart(Line &line) {
       return;
     ++after;
   } else if (after < s.size() && (s[after] == '.' || s[after] == ')' || s[after] == ':')) {
+    // "1:2-1:5 in MeOH" at the start of a wrapped line is a ratio.
+    if (s[after] == ':' && number && after + 1 < s.size() && isDigitChar(s[after + 1]))
+      return;
     ++after;
   } else if (number) {
     // "1 - Add", "5.1 Equilibrate", "  1     Diluted serum" (a table
@@ -1863,6 +1866,28 @@ void Reader::readSentence(unsigned index) {
   // in LB at 37 °C were diluted"), up to the next verb: its values are the
   // material's history.
   bool history = false;
+  // "Reaction Mix per well: 44 µl Assay Buffer + 4 µl Substrate Mix + 2 µl
+  // Developer", "WR = 50 parts A + 1 part B": a definition whose volumes
+  // joined by "+" say what a liquid is made of, with no verb to do it.
+  const bool recipe = [&] {
+    size_t definedAt = toks.size();
+    for (size_t k = 0; k < toks.size() && definedAt == toks.size(); ++k)
+      if (toks[k].isPunct(":") || toks[k].isPunct("="))
+        definedAt = k;
+    bool volumeBefore = false;
+    for (size_t k = definedAt; k < toks.size(); ++k) {
+      if (toks[k].isWord() && verbs().count(toks[k].lower) &&
+          !(toks[k].is("mix") && k > 0 && toks[k - 1].isWord()))
+        return false;
+      if (auto q = prose::quantityAt(toks, k, platform_, s.text);
+          q && q->dimension == Dimension::Volume) {
+        if (volumeBefore && k > 0 && toks[k - 1].isPunct("+"))
+          return true;
+        volumeBefore = true;
+      }
+    }
+    return false;
+  }();
 
   auto startAction = [&](ActionClass cls, size_t at, bool explicitVerb) {
     Draft d;
@@ -2079,6 +2104,20 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
       }
+      // "below the 110 µl capacity of the wells", "a 300 µl maximum": a
+      // limit of the labware, whatever verb stands near, no step.
+      if (p == Param::Volume && q->last < toks.size() &&
+          (toks[q->last].is("capacity") || toks[q->last].is("maximum") ||
+           toks[q->last].is("max") || toks[q->last].is("limit"))) {
+        Draft note;
+        note.action.cls = ActionClass::Note;
+        note.firstToken = q->first;
+        note.lastToken = q->last;
+        note.action.values(Param::Volume).push_back(v);
+        drafts.push_back(std::move(note));
+        i = next;
+        continue;
+      }
       // A volume above a millilitre is an amount to prepare ("about 20 mL
       // are needed"), never what goes into a well of a microplate.
       if (p == Param::Volume && v.low > 1000) {
@@ -2171,6 +2210,8 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
         ActionClass cls = impliedClass(p);
+        if (recipe && p == Param::Volume)
+          cls = ActionClass::Note;
         // A table's row of sums ("total | 100 µL | 100 µL") states what the
         // wells hold, a cell apart from its word.
         if (unit.tableRow && !toks.empty() &&
@@ -2256,6 +2297,18 @@ void Reader::readSentence(unsigned index) {
             }))
           cls = ActionClass::Note;
         if (p == Param::Wavelength && toks[q->first].isWord() && remarkOnAbsorbance(toks, q->first))
+          cls = ActionClass::Note;
+        // "The blue complex absorbs broadly between 580 and 660 nm": what a
+        // coloured product does, in a sentence with no verb of reading.
+        if (p == Param::Wavelength &&
+            std::any_of(toks.begin(), toks.end(), [](const Token &w) {
+              return w.is("absorbs") || w.is("absorb") || w.is("peaks") || w.is("emits") ||
+                     w.is("fluoresces");
+            }) &&
+            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+              auto it = verbs().find(w.lower);
+              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+            }))
           cls = ActionClass::Note;
         // "the signal as A595 minus the blank", "OD450 divided by ...": an
         // absorbance that is a term of a calculation, not a read.
@@ -2408,6 +2461,16 @@ void Reader::readSentence(unsigned index) {
             !drafts[static_cast<size_t>(cur)].action.hasNumeric() &&
             (next == "plate" || next == "plates" || next == "wells" || next == "strips" ||
              next == "microplate"))
+          noun = true;
+        // "Reaction Mix", "Master Mix", "Substrate Mix": a kit's mix is a
+        // liquid, not the step.
+        if ((w == "mix" || w == "mixes") && i > 0 && toks[i - 1].isWord() &&
+            (prev == "reaction" || prev == "master" || prev == "background" ||
+             prev == "substrate" || prev == "enzyme" || prev == "detection" ||
+             prev == "assay" || prev == "working" || prev == "reagent" ||
+             prev == "developer" || prev == "probe" || prev == "colour" || prev == "color" ||
+             prev == "dye" || prev == "premix" || prev == "standard" || prev == "lysis" ||
+             prev == "conjugate" || prev == "antibody" || prev == "primer"))
           noun = true;
         // "diluted samples", "prepared plate": a participle before its noun.
         if (cls == ActionClass::Prepare && !benchVerb(w) && !next.empty() && i + 1 < toks.size() &&
@@ -2865,6 +2928,16 @@ void Reader::readSentence(unsigned index) {
                      a.domain == Domain::Person || a.domain == Domain::Both;
     a.robotNearby = robot || a.domain == Domain::Robot;
     a.conditional = s.conditional;
+    // "IC50 values were obtained by four-parameter logistic regression in
+    // GraphPad Prism": an analysis a person does in other software.
+    if (a.cls == ActionClass::Analyze &&
+        std::any_of(toks.begin(), toks.end(), [](const Token &w) {
+          return w.is("graphpad") || w.is("prism") || w.is("excel") || w.is("originpro") ||
+                 w.is("spss") || w.is("sigmaplot") || w.is("matlab") || w.is("softmax") ||
+                 w.is("gen5") || w.is("magellan") || w.is("skanit") || w.is("jmp") ||
+                 w.is("minitab") || w.is("stata") || w.is("myassays");
+        }))
+      a.domain = Domain::Person;
     // A read reported ("last time we read it at 595 nm") is data.
     if (pastResults && (a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence))
       a.cls = ActionClass::Note;
