@@ -1917,6 +1917,15 @@ void Reader::readSentence(unsigned index) {
     drafts.push_back(std::move(d));
     cur = static_cast<int>(drafts.size() - 1);
   };
+  // A value that is no step: a note of its own, leaving the current action.
+  auto pushNote = [&](Param p, const Value &v, size_t first, size_t last) {
+    Draft note;
+    note.action.cls = ActionClass::Note;
+    note.firstToken = first;
+    note.lastToken = last;
+    note.action.values(p).push_back(v);
+    drafts.push_back(std::move(note));
+  };
   auto clauseBoundary = [&](size_t i) {
     const Token &t = toks[i];
     if (t.isPunct(";") || t.isPunct("->") || t.isPunct("→"))
@@ -2109,12 +2118,7 @@ void Reader::readSentence(unsigned index) {
       if (p == Param::Volume && q->last < toks.size() &&
           (toks[q->last].is("capacity") || toks[q->last].is("maximum") ||
            toks[q->last].is("max") || toks[q->last].is("limit"))) {
-        Draft note;
-        note.action.cls = ActionClass::Note;
-        note.firstToken = q->first;
-        note.lastToken = q->last;
-        note.action.values(Param::Volume).push_back(v);
-        drafts.push_back(std::move(note));
+        pushNote(p, v, q->first, q->last);
         i = next;
         continue;
       }
@@ -2148,12 +2152,7 @@ void Reader::readSentence(unsigned index) {
       if (cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Read &&
           p == Param::Time) {
         // "read within 10 minutes": a limit for the operator, a note.
-        Draft note;
-        note.action.cls = ActionClass::Note;
-        note.firstToken = q->first;
-        note.lastToken = q->last;
-        note.action.values(Param::Time).push_back(v);
-        drafts.push_back(std::move(note));
+        pushNote(p, v, q->first, q->last);
         i = next;
         continue;
       }
