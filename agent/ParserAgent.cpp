@@ -509,14 +509,24 @@ std::string platformReference(const Platform &platform) {
     cannot.push_back("fluorescence");
   if (!platform.readerLuminescence)
     cannot.push_back("luminescence");
-  out += fmt::format("- reader: {} at {} nm only{}\n",
-                     platform.readerAbsorbance ? "absorbance" : "no absorbance",
-                     fmt::join(filters, ", "),
-                     cannot.empty() ? "" : fmt::format("; no {}", fmt::join(cannot, ", no ")));
-  out += fmt::format("- heater: room temperature up to {} C; no cooling (below {} C is a "
-                     "MANUAL step)\n",
-                     formatNumber(platform.heaterMaxCelsius),
-                     formatNumber(platform.roomTempMinCelsius));
+  bool anyReader = platform.readerAbsorbance && !filters.empty();
+  if (anyReader)
+    out += fmt::format("- reader: absorbance at {} nm only{}\n", fmt::join(filters, ", "),
+                       cannot.empty() ? "" : fmt::format("; no {}", fmt::join(cannot, ", no ")));
+  else
+    out += "- reader: none; every read is a MANUAL step on another instrument\n";
+  if (platform.coolerModule.empty())
+    out += fmt::format("- heater: room temperature up to {} C; no cooling (below {} C is a "
+                       "MANUAL step)\n",
+                       formatNumber(platform.heaterMaxCelsius),
+                       formatNumber(platform.roomTempMinCelsius));
+  else
+    out += fmt::format("- heater: room temperature up to {} C; cooling down to {} C\n",
+                       formatNumber(platform.heaterMaxCelsius),
+                       formatNumber(platform.coolerMinCelsius));
+  if (platform.lidModules.empty())
+    out += "- lid: no lid handling; a robot incubation is `lid off` (a covered or sealed "
+           "plate is a MANUAL step)\n";
   out += fmt::format("- shaker: {}..{} rpm{}\n", formatNumber(platform.shakerMinRpm),
                      formatNumber(platform.shakerMaxRpm),
                      platform.shakerHeated ? ", heated" : ", not heated (no shaking above RT)");

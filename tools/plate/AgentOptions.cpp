@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/plate/AgentOptions.h"
+#include "backend/ot2/Ot2Emitter.h"
 
 #include <fmt/format.h>
 
@@ -33,10 +34,11 @@ int reportUsageError(std::string_view command, const std::string &message) {
   return static_cast<int>(ExitCode::Usage);
 }
 
-std::optional<Platform> loadBioforge1(const std::string &stdlibDir) {
+std::optional<Platform> loadAgentPlatform(const std::string &name, const std::string &stdlibDir) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
-  std::optional<Platform> platform = loadPlatform("bioforge1", stdlibDir, diags, SourceLoc{});
+  std::optional<Platform> platform =
+      loadPlatform(name, stdlibDir, diags, SourceLoc{}, PlatformLookup::CommandLine);
   if (!platform)
     for (const Diagnostic &d : diags.diagnostics())
       std::cerr << renderText(d, sources, false);
@@ -52,16 +54,32 @@ nlohmann::json diagnosticsJson(const DiagnosticEngine &diags, const SourceManage
 }
 
 ScriptCompilation::ScriptCompilation(std::string name, std::string script,
-                                     const std::string &stdlibDir, const std::string &layoutCsv)
+                                     const std::string &stdlibDir, const std::string &layoutCsv,
+                                     const std::string &platform)
     : compilation_([&] {
         CompileOptions options;
         options.input = std::move(name);
         options.source = std::move(script);
         options.stdlibDir = stdlibDir;
         options.layoutCsv = layoutCsv;
+        options.platform = platform;
+        if (isOt2Target(platform))
+          options.passes = kOt2Pipeline;
         options.diagnosticsFormat = DiagnosticsFormat::Collect;
         return options;
       }()) {}
+
+bool ScriptCompilation::compile(std::ostream &dump) {
+  bool ok = compilation_.compile(dump);
+  if (ok && isOt2Target(compilation_.options().platform)) {
+    ot2::EmitOptions options;
+    options.sourceName = compilation_.options().input;
+    ok = ot2::emitProtocol(compilation_.module(), compilation_.platform(),
+                           compilation_.sources(), compilation_.diags(), options)
+             .has_value();
+  }
+  return ok && !compilation_.diags().hasErrors();
+}
 
 nlohmann::json ScriptCompilation::diagnostics() {
   return diagnosticsJson(compilation_.diags(), compilation_.sources());
@@ -71,8 +89,8 @@ agent::RobotTrialFn robotTrialFor(Compilation &compilation) {
   uint32_t scriptFile = compilation.checkedModule().fileId;
   std::string script(compilation.sources().contents(scriptFile));
   const CompileOptions &options = compilation.options();
-  return [script, scriptFile, stdlibDir = options.stdlibDir,
-          layoutCsv = options.layoutCsv](const SourceLoc &step) -> std::optional<std::string> {
+  return [script, scriptFile, stdlibDir = options.stdlibDir, layoutCsv = options.layoutCsv,
+          platform = options.platform](const SourceLoc &step) -> std::optional<std::string> {
     if (step.fileId != scriptFile || step.line == 0)
       return std::nullopt; // a step of a `use`d module: not tried
     std::string moved;
@@ -99,9 +117,10 @@ agent::RobotTrialFn robotTrialFor(Compilation &compilation) {
     }
     if (!found)
       return std::nullopt;
-    ScriptCompilation trial("robot-trial.plate", std::move(moved), stdlibDir, layoutCsv);
+    ScriptCompilation trial("robot-trial.plate", std::move(moved), stdlibDir, layoutCsv,
+                            platform);
     std::ostringstream dump;
-    trial.compilation().compile(dump);
+    trial.compile(dump);
     for (const Diagnostic &d : trial.compilation().diags().diagnostics())
       if (d.severity == Severity::Error)
         return fmt::format("{} [{}]", d.message, diagInfo(d.id).code);

@@ -39,9 +39,11 @@ void addTransportOptions(CLI::App &command, agent::ClientOptions &client, AgentC
 /// code for the caller to return.
 int reportUsageError(std::string_view command, const std::string &message);
 
-/// The BioForge-1 platform from `stdlibDir`; when it does not load, its
-/// diagnostics are printed on stderr and the result is nullopt.
-std::optional<Platform> loadBioforge1(const std::string &stdlibDir);
+/// The platform `name` (`bioforge1`, `ot2`, a description's path) from
+/// `stdlibDir`, which the agents' prompts describe and candidates compile
+/// for; when it does not load, its diagnostics are printed on stderr and
+/// the result is nullopt.
+std::optional<Platform> loadAgentPlatform(const std::string &name, const std::string &stdlibDir);
 
 /// The diagnostics of an engine as the JSON array `--diagnostics json`
 /// prints (empty when rendering fails).
@@ -54,10 +56,17 @@ nlohmann::json diagnosticsJson(const DiagnosticEngine &diags, const SourceManage
 /// picks the phases.
 class ScriptCompilation {
 public:
+  /// `platform`: as `--platform` (empty: the script's `<PLATFORM>`, else
+  /// BioForge-1).
   ScriptCompilation(std::string name, std::string script, const std::string &stdlibDir,
-                    const std::string &layoutCsv);
+                    const std::string &layoutCsv, const std::string &platform = "");
 
   Compilation &compilation() { return compilation_; }
+  /// Checks and lowers the script for its platform, as `plate compile`
+  /// would (for the OT-2 its emitter too, whose diagnostics say what the
+  /// robot cannot do); true without errors. The pipeline's dump goes to
+  /// `dump`.
+  bool compile(std::ostream &dump);
   /// The diagnostics so far, as diagnosticsJson() renders them.
   nlohmann::json diagnostics();
 

@@ -117,7 +117,6 @@ static bool writeOutput(const std::string &path, const std::string &text,
 
 /// The passes that do not assume BioForge-1's head or deck: what the OT-2
 /// emitter lowers from (backend/ot2/Ot2Emitter.h).
-static constexpr const char *kOt2Pipeline = "normalize-units,track-volumes,lint-protocol";
 
 /// `--platform ot2`: the script as an Opentrons Python protocol.
 static int runOt2Compile(const CompileCommandOptions &options) {
@@ -201,7 +200,7 @@ static std::string paretoText(const lowering::PlanFrontier &frontier, const ir::
 }
 
 int runCompileCommand(const CompileCommandOptions &options) {
-  if (options.platform == "ot2")
+  if (isOt2Target(options.platform))
     return runOt2Compile(options);
   CompileOptions compileOptions = options.compile;
   compileOptions.recordFrontier = options.pareto;

@@ -22,6 +22,13 @@
 
 namespace plate {
 
+/// The passes that run for `--platform ot2`: the OT-2's emitter lowers from
+/// their output (backend/ot2/Ot2Emitter.h) and reports what the robot
+/// cannot do.
+inline constexpr const char *kOt2Pipeline = "normalize-units,track-volumes,lint-protocol";
+/// Whether `platform` (a `--platform` name) is compiled by the OT-2's backend.
+inline bool isOt2Target(const std::string &platform) { return platform == "ot2"; }
+
 /// Exit codes of every subcommand, in one place.
 enum class ExitCode : int {
   Success = 0,

@@ -293,7 +293,7 @@ int runEvalCommand(const EvalOptions &options) {
   if (options.checkCorpus)
     return runCheckCorpus(corpora, options, compiler);
 
-  std::optional<Platform> platform = loadBioforge1(stdlib);
+  std::optional<Platform> platform = loadAgentPlatform("bioforge1", stdlib);
   if (!platform)
     return static_cast<int>(ExitCode::Usage);
   if (options.mutationStudy)

@@ -43,6 +43,9 @@ CLI::App *addTranslateCommand(CLI::App &app, TranslateOptions &options) {
   command->add_option("--cache", options.client.cacheDir,
                       "cache responses by request hash and replay them offline");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
+  command->add_option("--platform", options.platform,
+                      "the robot the script is for: its capabilities go into the prompts and "
+                      "every candidate is compiled for it (bioforge1, ot2; docs/porting.md)");
   command->add_flag("--alignment-gate", options.alignmentGate,
                     "let the step alignment's certain findings end an attempt and go back to "
                     "the Parser (default: all its findings are evidence for the Validator)");
@@ -113,12 +116,13 @@ agent::CompileReport checkCommandStream(const std::string &jsonl) {
 } // namespace
 
 agent::CompileReport compileCandidate(const std::string &script, const std::string &protocolText,
-                                      const std::string &stdlibDir, const std::string &layoutCsv) {
+                                      const std::string &stdlibDir, const std::string &layoutCsv,
+                                      const std::string &platform) {
   agent::CompileReport report;
-  ScriptCompilation candidate("candidate.plate", script, stdlibDir, layoutCsv);
+  ScriptCompilation candidate("candidate.plate", script, stdlibDir, layoutCsv, platform);
   Compilation &compilation = candidate.compilation();
   std::ostringstream dump;
-  bool ok = compilation.compile(dump);
+  bool ok = candidate.compile(dump);
   report.diagnostics = candidate.diagnostics();
   for (json &d : report.diagnostics)
     d.erase("file"); // the candidate's name; lines are what matters
@@ -192,7 +196,7 @@ agent::TranslationResult translateProtocol(const std::string &protocol, const st
   agent::Translator translator(
       parser, validator, platform, config,
       [&](const std::string &script, const std::string &text) {
-        agent::CompileReport report = compileCandidate(script, text, stdlibDir, "");
+        agent::CompileReport report = compileCandidate(script, text, stdlibDir, "", platform.name);
         if (!alignmentGate)
           agent::demoteToEvidence(report);
         return report;
@@ -226,7 +230,7 @@ int runTranslateCommand(const TranslateOptions &options) {
     layout = *text;
   }
 
-  std::optional<Platform> platform = loadBioforge1(stdlibDir);
+  std::optional<Platform> platform = loadAgentPlatform(options.platform, stdlibDir);
   if (!platform)
     return static_cast<int>(ExitCode::Usage);
   // A text the step alignment cannot read (binary, no procedure, too

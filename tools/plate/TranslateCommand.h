@@ -27,6 +27,7 @@ struct TranslateOptions {
   std::string output;    ///< -o OUT.plate
   std::string record;    ///< --record RUN.json
   std::string stdlibDir;
+  std::string platform = "bioforge1"; ///< --platform: the robot the script is for
   bool direct = false;
   bool printPromptSize = false;
   bool printPrompt = false;
@@ -46,10 +47,13 @@ int runTranslateCommand(const TranslateOptions &options);
 /// (check + the default pipeline), its diagnostics are collected as JSON
 /// (not printed), and its checked module is aligned with the protocol text
 /// (agent/StepAlignment.h).
+/// `platform` is the platform's name, as `--platform` (empty: the script's
+/// `<PLATFORM>`, else BioForge-1).
 agent::CompileReport compileCandidate(const std::string &script,
                                       const std::string &protocolText,
                                       const std::string &stdlibDir,
-                                      const std::string &layoutCsv);
+                                      const std::string &layoutCsv,
+                                      const std::string &platform = "");
 
 /// The settings `plate translate` runs the loop with (token caps included).
 agent::TranslatorConfig translatorConfig(unsigned maxAttempts, bool direct);
