@@ -1867,26 +1867,31 @@ void Reader::readSentence(unsigned index) {
   // material's history.
   bool history = false;
   // "Reaction Mix per well: 44 µl Assay Buffer + 4 µl Substrate Mix + 2 µl
-  // Developer", "WR = 50 parts A + 1 part B": a definition whose volumes
-  // joined by "+" say what a liquid is made of, with no verb to do it.
-  const bool recipe = [&] {
+  // Developer", "WR = 50 parts A + 1 part B": after a colon or "=", volumes
+  // joined by "+" say what a liquid is made of (no verb does it). Only the
+  // joined volumes are the recipe ("100 µl per well (... 60 µl + 10,74 ml)"
+  // keeps its 100 µl).
+  const std::set<size_t> recipeTerms = [&] {
+    std::set<size_t> terms;
     size_t definedAt = toks.size();
     for (size_t k = 0; k < toks.size() && definedAt == toks.size(); ++k)
       if (toks[k].isPunct(":") || toks[k].isPunct("="))
         definedAt = k;
-    bool volumeBefore = false;
+    std::optional<size_t> lastVolume;
     for (size_t k = definedAt; k < toks.size(); ++k) {
       if (toks[k].isWord() && verbs().count(toks[k].lower) &&
           !(toks[k].is("mix") && k > 0 && toks[k - 1].isWord()))
-        return false;
+        return std::set<size_t>{};
       if (auto q = prose::quantityAt(toks, k, platform_, s.text);
           q && q->dimension == Dimension::Volume) {
-        if (volumeBefore && k > 0 && toks[k - 1].isPunct("+"))
-          return true;
-        volumeBefore = true;
+        if (lastVolume && k > 0 && toks[k - 1].isPunct("+")) {
+          terms.insert(*lastVolume);
+          terms.insert(k);
+        }
+        lastVolume = k;
       }
     }
-    return false;
+    return terms;
   }();
 
   auto startAction = [&](ActionClass cls, size_t at, bool explicitVerb) {
@@ -2209,7 +2214,12 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
         ActionClass cls = impliedClass(p);
-        if (recipe && p == Param::Volume)
+        if (p == Param::Volume && recipeTerms.count(q->first))
+          cls = ActionClass::Note;
+        // "fit: linear, ΔA vs Trolox, 6 min": in an analysis, a time names
+        // the read it fits, no incubation.
+        if (p == Param::Time && cur >= 0 &&
+            drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Analyze)
           cls = ActionClass::Note;
         // A table's row of sums ("total | 100 µL | 100 µL") states what the
         // wells hold, a cell apart from its word.
@@ -2942,6 +2952,7 @@ void Reader::readSentence(unsigned index) {
       a.cls = ActionClass::Note;
     a.aside = d.inParens && !d.explicitVerb;
     a.named = d.explicitVerb;
+    a.imperative = d.imperative;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
     a.orderLoose = s.loose;
     a.inProcedure = unit.kind == UnitKind::Procedure ||
@@ -3172,7 +3183,8 @@ void Reader::orderTableRows() {
 
 void Reader::mergeRestatements() {
   std::vector<Action> kept;
-  unsigned lastSentenceOfBack = 0; ///< the last sentence merged into kept.back()
+  /// Per kept action, the last sentence merged into it.
+  std::vector<unsigned> lastSentenceOf;
   for (Action &a : out_.actions) {
     // "Wavelength correction at 570 nm is recommended." after the read, also
     // past a time limit noted in the read's own sentence ("... read at 450
@@ -3198,14 +3210,22 @@ void Reader::mergeRestatements() {
       bool sameSentence = a.sentence == b.sentence;
       bool nextSentence = a.unit == b.unit && a.sentence == b.sentence + 1;
       // "... then 6 min at 37 C. The kit says 6 min; 5-7 min is OK as long
-      // as ...": sentences of no verb that state the incubation's time
-      // again, or a range around it, remark on the step before.
-      bool remarkSentence = a.unit == b.unit && a.sentence > b.sentence &&
-                            a.sentence <= lastSentenceOfBack + 1;
-      if (remarkSentence && !a.named && b.copiedFrom.empty() &&
-          (a.cls == ActionClass::Incubate || a.cls == ActionClass::Shake) && a.cls == b.cls &&
-          (restates(a, b) || tolerates(a, b))) {
-        lastSentenceOfBack = a.sentence;
+      // as ...", "Incubate 5 - 10 min. Take 5 min: ... raise the result
+      // after 10 min.": sentences of no verb that state the incubation's
+      // time again, or a range around it, remark on the step before (past
+      // the notes the remarks themselves made).
+      size_t stepAt = kept.size() - 1;
+      while (stepAt > 0 && kept[stepAt].cls == ActionClass::Note &&
+             kept[stepAt].unit == a.unit)
+        --stepAt;
+      const Action &step = kept[stepAt];
+      bool remarkSentence = a.unit == step.unit && a.sentence > step.sentence &&
+                            a.sentence <= lastSentenceOf[stepAt] + 2 &&
+                            (stepAt + 1 == kept.size() || a.sentence <= lastSentenceOf.back() + 1);
+      if (remarkSentence && (!a.named || !a.imperative) && step.copiedFrom.empty() &&
+          (a.cls == ActionClass::Incubate || a.cls == ActionClass::Shake) && a.cls == step.cls &&
+          (restates(a, step) || tolerates(a, step))) {
+        lastSentenceOf[stepAt] = a.sentence;
         continue;
       }
       if (a.cls == b.cls && b.copiedFrom.empty() && (sameSentence || nextSentence)) {
@@ -3236,7 +3256,7 @@ void Reader::mergeRestatements() {
         }
       }
     }
-    lastSentenceOfBack = a.sentence;
+    lastSentenceOf.push_back(a.sentence);
     kept.push_back(std::move(a));
   }
   out_.actions = std::move(kept);

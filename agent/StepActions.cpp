@@ -363,6 +363,40 @@ bool isThousandsGroup(std::string_view text, size_t start, size_t comma) {
   return comma + 4 >= text.size() || !isDigit(text[comma + 4]);
 }
 
+/// The comma at `comma` is a decimal comma ("5,0 µl", "62,5 pg/ml",
+/// "0,05 %", protocols translated from German or French): one to three
+/// digits before it (not after another comma), one or two after it, and a
+/// unit next. Without a unit ("wells 1,2 and 3"), or as a field of
+/// comma-separated values, it stays a list.
+bool isDecimalComma(std::string_view text, size_t start, size_t comma) {
+  size_t group = comma;
+  while (group > start && isDigit(text[group - 1]))
+    --group;
+  size_t lead = comma - group;
+  if (lead == 0 || lead > 3 || group != start)
+    return false;
+  // "Conjugate,100,60 min": a field of comma-separated values.
+  if (start > 0 && text[start - 1] == ',')
+    return false;
+  size_t end = comma + 1;
+  while (end < text.size() && isDigit(text[end]))
+    ++end;
+  size_t fraction = end - comma - 1;
+  if (fraction == 0 || fraction > 2 || (end < text.size() && text[end] == ','))
+    return false;
+  size_t unit = end;
+  while (unit < text.size() && text[unit] == ' ')
+    ++unit;
+  if (unit < text.size() && text[unit] == '%')
+    return true;
+  size_t unitEnd = unit;
+  while (unitEnd < text.size() && text[unitEnd] != ' ' && text[unitEnd] != ',' &&
+         text[unitEnd] != ';' && text[unitEnd] != ')' && text[unitEnd] != '.' &&
+         text[unitEnd] != '\n')
+    ++unitEnd;
+  return unitEnd > unit && proseUnit(text.substr(unit, unitEnd - unit)).has_value();
+}
+
 std::vector<Token> tokenize(std::string_view text) {
   std::vector<Token> out;
   size_t i = 0;
@@ -398,6 +432,7 @@ std::vector<Token> tokenize(std::string_view text) {
     // apostrophes, inner dots between digits (1.5) and inner hyphens
     // unless both neighbours are digits (1-2 is a range, A1-A2 a block).
     size_t start = i;
+    bool decimalComma = false;
     while (i < text.size()) {
       char d = text[i];
       size_t m = sequenceLength(text, i);
@@ -413,9 +448,13 @@ std::vector<Token> tokenize(std::string_view text) {
           continue;
         }
         // Thousands grouped by commas ("1:20,000", "10,000 x g"): one number.
-        // A decimal comma ("1,5 mL") groups fewer than three digits and
-        // stays two numbers, as before.
         if (d == ',' && isDigit(prev) && isThousandsGroup(text, start, i)) {
+          i += 1;
+          continue;
+        }
+        // A decimal comma before a unit ("1,5 mL"): one number, 1.5.
+        if (d == ',' && isDigit(prev) && isDecimalComma(text, start, i)) {
+          decimalComma = true;
           i += 1;
           continue;
         }
@@ -432,7 +471,9 @@ std::vector<Token> tokenize(std::string_view text) {
       break;
     }
     std::string word(text.substr(start, i - start));
-    if (word.find(',') != std::string::npos)
+    if (decimalComma)
+      std::replace(word.begin(), word.end(), ',', '.');
+    else if (word.find(',') != std::string::npos)
       word.erase(std::remove(word.begin(), word.end(), ','), word.end());
     // Digits glued to letters: "30s", "300rpm", "60C", "3x", "10ul", "30-min".
     size_t digits = 0;

@@ -117,6 +117,9 @@ struct Action {
   /// A verb names the step ("read at 405 nm"); not only a value of a
   /// sentence that describes ("the 405 nm filter is what we use").
   bool named = false;
+  /// That verb gives an order ("Incubate 10 min"), not a description with
+  /// a subject of its own ("globulins react ... after 10 min").
+  bool imperative = false;
   bool inParagraph = false; ///< from running prose, not a list item or a table row
   bool orderLoose = false;  ///< "... after adding", "before reading": text order is not time order
   std::string copiedFrom;   ///< "step 3", "the previous step": made by a reference
