@@ -115,10 +115,8 @@ static bool writeOutput(const std::string &path, const std::string &text,
   return true;
 }
 
-/// The passes that do not assume BioForge-1's head or deck: what the OT-2
-/// emitter lowers from (backend/ot2/Ot2Emitter.h).
-
-/// `--platform ot2`: the script as an Opentrons Python protocol.
+/// `--platform ot2`: the script as an Opentrons Python protocol, from the
+/// passes that do not assume BioForge-1's head or deck (kOt2Pipeline).
 static int runOt2Compile(const CompileCommandOptions &options) {
   if (options.emit != "bf1" || !options.loadingPlan.empty() || options.validate) {
     std::cerr << "plate: error: --platform ot2 writes a Python protocol (its deck setup is its "
