@@ -1,8 +1,8 @@
 //===- Equivalence.cpp - Do two scripts do the same to the plate? --------===//
 #include "agent/Equivalence.h"
 
-#include "backend/ReferenceInterpreter.h"
-#include "backend/WellHistory.h"
+#include "backend/bioforge1/ReferenceInterpreter.h"
+#include "backend/bioforge1/WellHistory.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // columns 2-12 in two statements against one layout dispense) and two that
 // differ in one decisive volume can score well. Equivalence compares what
 // they do: each script runs in the reference interpreter
-// (backend/ReferenceInterpreter.h, whole protocol: MANUAL work counts as
+// (backend/bioforge1/ReferenceInterpreter.h, whole protocol: MANUAL work counts as
 // what it does) and the two accounts must agree
 //
 //  - per well: the sequence of additions, removals, mixes and reads

@@ -12,8 +12,8 @@
 #pragma once
 
 #include "agent/Metrics.h"
-#include "backend/Command.h"
-#include "backend/CommandSerializer.h"
+#include "backend/bioforge1/Command.h"
+#include "backend/bioforge1/CommandSerializer.h"
 #include "ir/IR.h"
 #include "ir/Platform.h"
 

@@ -11,7 +11,7 @@
 #include "agent/LanguageNotes.h"
 #include "frontend/Keywords.h"
 
-#include "backend/Command.h"
+#include "backend/bioforge1/Command.h"
 #include "ir/Units.h"
 
 #include <fmt/format.h>

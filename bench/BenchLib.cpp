@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "bench/BenchLib.h"
 
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "passes/GroupWells.h"
 #include "passes/Pass.h"
 

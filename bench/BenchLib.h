@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backend/Command.h"
-#include "backend/ScheduleQuality.h"
+#include "backend/bioforge1/Command.h"
+#include "backend/bioforge1/ScheduleQuality.h"
 #include "frontend/Frontend.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -76,7 +76,7 @@ CompileResult compileStaged(const CompileRequest &request);
 //===--- Schedule quality --------------------------------------------------===//
 
 // The bounds live in the backend, where `plate compile`'s summary uses them
-// too (backend/ScheduleQuality.h).
+// too (backend/bioforge1/ScheduleQuality.h).
 using backend::platePipettingBySteps;
 using backend::robotTimeLowerBound;
 using backend::StepPipetting;

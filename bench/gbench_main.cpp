@@ -8,7 +8,7 @@
 // (items_per_second is commands per second).
 //
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
 #include "frontend/Frontend.h"

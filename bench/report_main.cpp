@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/ParserAgent.h"
-#include "backend/Backend.h"
-#include "backend/TranslationValidation.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/TranslationValidation.h"
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
 #include "passes/Dependences.h"

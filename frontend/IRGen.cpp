@@ -546,7 +546,7 @@ void Sema::gen(const ast::Analyze &a, const ast::Statement &stmt) {
     }
   }
   // The fit needs distinct calibrant levels; the run checks the wells it
-  // read (backend/Analysis.cpp), but fewer levels in the whole layout can
+  // read (backend/bioforge1/Analysis.cpp), but fewer levels in the whole layout can
   // only fail there, after the robot's whole run: say so now.
   if (a.kind != Kind::Cutoff && ok) {
     std::set<double> levels;
@@ -620,7 +620,7 @@ bool sameNm(double a, double b) { return std::fabs(a - b) < 1e-6; }
 void Sema::checkAnalyzeRead(const ast::Analyze &a, const ast::Statement &stmt,
                             const std::optional<Quantity> &wavelength) {
   // The run fits the latest robot read before the analysis, at `at λ` when
-  // given (backend/Interpreter.cpp); it has no values from a MANUAL read.
+  // given (backend/bioforge1/Interpreter.cpp); it has no values from a MANUAL read.
   // This is that rule, at check time, so a script that would fail there
   // (after the whole robot run) fails here.
   std::vector<EarlierRead> robot, manual;

@@ -10,7 +10,7 @@
 //    (incubate, shake, wait, magnet, read). No pass reorders statements
 //    today; lower-pipetting and route-transport emit each statement's
 //    commands together, in statement order, and translation validation
-//    (backend/TranslationValidation.h) checks every well's history on every
+//    (backend/bioforge1/TranslationValidation.h) checks every well's history on every
 //    `plate run`. A pass that ever moves a statement must ask
 //    mustKeepOrder() first.
 //  - Within a statement the only operation whose units depend on each other

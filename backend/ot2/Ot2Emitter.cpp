@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "backend/ot2/Ot2Emitter.h"
 
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 
 #include <fmt/format.h>
 

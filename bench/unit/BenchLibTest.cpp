@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "bench/BenchLib.h"
 #include "bench/ScriptGen.h"
-#include "backend/CommandSerializer.h"
-#include "backend/CommandTiming.h"
+#include "backend/bioforge1/CommandSerializer.h"
+#include "backend/bioforge1/CommandTiming.h"
 
 #include <gtest/gtest.h>
 

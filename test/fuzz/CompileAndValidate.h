@@ -3,15 +3,15 @@
 //
 // What `plate run` does before its first command, without a file or a
 // driver: parse, check, run the default pipeline, lower to commands and
-// compare the stream with the script (backend/TranslationValidation.h).
+// compare the stream with the script (backend/bioforge1/TranslationValidation.h).
 // Shared by the `pipeline` and `validate` fuzz targets and the unit test
 // that validates every script of the repository.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backend/Backend.h"
-#include "backend/TranslationValidation.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/TranslationValidation.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "CompileAndValidate.h"
 #include "FuzzCommon.h"
-#include "backend/Backend.h"
-#include "backend/DeckState.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/DeckState.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzCommon.h"
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 
 #include <cmath>
 #include <fstream>

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzCommon.h"
-#include "backend/Backend.h"
-#include "backend/DeckState.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/DeckState.h"
 
 using namespace plate;
 

@@ -1,12 +1,12 @@
 //===- Commands.cpp - check and compile -----------------------------------===//
 #include "tools/plate/Commands.h"
 
-#include "backend/Pictures.h"
+#include "backend/bioforge1/Pictures.h"
 
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "backend/ot2/Ot2Emitter.h"
-#include "backend/ScheduleQuality.h"
-#include "backend/TranslationValidation.h"
+#include "backend/bioforge1/ScheduleQuality.h"
+#include "backend/bioforge1/TranslationValidation.h"
 #include "passes/TipBudgetSearch.h"
 
 #include <CLI/CLI.hpp>
@@ -147,7 +147,7 @@ static int runOt2Compile(const CompileCommandOptions &options) {
 }
 
 /// The `schedule:` line: what the stream does against the fewest any
-/// schedule of the same statements needs (backend/ScheduleQuality.h).
+/// schedule of the same statements needs (backend/bioforge1/ScheduleQuality.h).
 static std::string scheduleText(const backend::ScheduleFigures &figures) {
   return fmt::format("schedule: {} plate pipetting commands (bound {}), {} fresh tips (bound "
                      "{}), robot time {} s (bound {} s)\n",

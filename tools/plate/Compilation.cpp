@@ -1,7 +1,7 @@
 //===- Compilation.cpp ----------------------------------------------------===//
 #include "tools/plate/Compilation.h"
 
-#include "backend/TranslationValidation.h"
+#include "backend/bioforge1/TranslationValidation.h"
 #include "passes/TipBudgetSearch.h"
 #include "tools/plate/DiagnosticsSummary.h"
 

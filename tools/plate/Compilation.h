@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backend/Command.h"
-#include "backend/RunSetup.h"
+#include "backend/bioforge1/Command.h"
+#include "backend/bioforge1/RunSetup.h"
 #include "frontend/Frontend.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -105,7 +105,7 @@ public:
   /// SARIF are printed once, at the end).
   void finishDiagnostics();
   /// Translation validation of the lowered commands against the script
-  /// (backend/TranslationValidation.h). On a difference prints the
+  /// (backend/bioforge1/TranslationValidation.h). On a difference prints the
   /// internal error that refuses the stream and returns false.
   bool validate(const std::vector<backend::Command> &commands, const backend::RunSetup &setup);
   /// The same check, printing nothing: where the lowered commands part

@@ -13,7 +13,7 @@
 #include "agent/EvalCorpus.h"
 #include "agent/EvalReport.h"
 #include "agent/MutationStudy.h"
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "tools/plate/Compilation.h"
 #include "tools/plate/TranslateCommand.h"
 

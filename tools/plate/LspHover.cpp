@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/LspAnalysis.h"
 
-#include "backend/Command.h"
-#include "backend/CommandSerializer.h"
-#include "backend/CommandTiming.h"
-#include "backend/LowerToCommands.h"
+#include "backend/bioforge1/Command.h"
+#include "backend/bioforge1/CommandSerializer.h"
+#include "backend/bioforge1/CommandTiming.h"
+#include "backend/bioforge1/LowerToCommands.h"
 #include "frontend/Sema.h"
 
 #include <fmt/format.h>

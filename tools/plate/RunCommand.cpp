@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "tools/plate/RunCommand.h"
 
-#include "backend/Backend.h"
-#include "backend/TranslationValidation.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/TranslationValidation.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -149,7 +149,7 @@ int runRunCommand(const RunCommandOptions &options) {
       return fail();
     platform = &compilation.platform();
     // Nothing reaches the device unless the stream does what the script
-    // says (backend/TranslationValidation.h).
+    // says (backend/bioforge1/TranslationValidation.h).
     if (!compilation.validate(lowered->commands, lowered->setup))
       return static_cast<int>(ExitCode::InternalError);
     run.scriptFileId = compilation.module().fileId;
@@ -194,7 +194,7 @@ int runRunCommand(const RunCommandOptions &options) {
             at = op.loc;
             break;
           }
-        // The difference is the replay's own account (backend/WellHistory),
+        // The difference is the replay's own account (backend/bioforge1/WellHistory),
         // one sentence per kind of departure, so it is the note.
         script->diags()
             .report(DiagId::StreamNotTheScript, at, options.compile.input)

@@ -4,7 +4,7 @@
 // replays a saved command stream; `plate run FILE.plate` compiles the
 // script first. A stream compiled here, or given with the script it came
 // from, runs only if translation validation finds that it does what the
-// script says (backend/TranslationValidation.h). Either way the
+// script says (backend/bioforge1/TranslationValidation.h). Either way the
 // backend interpreter checks every invariant of bioforge1.md §4 before each
 // command, simulates the plate reader (or takes --reader-data files) and
 // runs the `analyze` steps.

@@ -9,7 +9,7 @@
 #include "tools/plate/TranslateCommand.h"
 
 #include "agent/StepAlignment.h"
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "tools/plate/AgentOptions.h"
 #include "tools/plate/Compilation.h"
 

@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - Curve fits, reader model, CSVs, emission ---------===//
-#include "backend/Analysis.h"
-#include "backend/Backend.h"
-#include "backend/Simulator.h"
+#include "backend/bioforge1/Analysis.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/Simulator.h"
 #include "test/unit/backend/BackendTestUtil.h"
 
 #include <gtest/gtest.h>

@@ -6,8 +6,8 @@
 // mistyped arguments.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/CommandDecode.h"
-#include "backend/CommandTiming.h"
+#include "backend/bioforge1/CommandDecode.h"
+#include "backend/bioforge1/CommandTiming.h"
 
 #include <gtest/gtest.h>
 

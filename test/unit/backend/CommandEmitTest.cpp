@@ -10,7 +10,7 @@
 // reads back to the same fields.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "tools/plate/Compilation.h"
 
 #include <gtest/gtest.h>

@@ -6,9 +6,9 @@
 // the rules that need long streams (waste capacities) and for legal runs.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
-#include "backend/DeckState.h"
-#include "backend/Simulator.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/DeckState.h"
+#include "backend/bioforge1/Simulator.h"
 #include "test/unit/backend/BackendTestUtil.h"
 
 #include <gtest/gtest.h>

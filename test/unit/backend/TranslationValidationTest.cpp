@@ -1,6 +1,6 @@
 //===- TranslationValidationTest.cpp - The stream means the script --------===//
 //
-// Translation validation (backend/TranslationValidation.h) must accept
+// Translation validation (backend/bioforge1/TranslationValidation.h) must accept
 // every stream the compiler makes from every script the repository has
 // (examples, corpus, bench, lit inputs, generated scripts) and refuse a
 // stream that does something else: the four-channel serial dilution of
@@ -9,8 +9,8 @@
 // the plate) and the statement.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/TranslationValidation.h"
-#include "backend/ReferenceInterpreter.h"
+#include "backend/bioforge1/TranslationValidation.h"
+#include "backend/bioforge1/ReferenceInterpreter.h"
 #include "test/fuzz/CompileAndValidate.h"
 #include "test/fuzz/ScriptFromBytes.h"
 

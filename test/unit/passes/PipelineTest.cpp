@@ -5,7 +5,7 @@
 // and the analysis.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/Analysis.h"
+#include "backend/bioforge1/Analysis.h"
 #include "test/unit/passes/PassTestUtil.h"
 
 #include <gtest/gtest.h>

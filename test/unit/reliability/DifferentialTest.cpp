@@ -8,8 +8,8 @@
 // show on the robot.
 //
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
-#include "backend/DeckState.h"
+#include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/DeckState.h"
 #include "tools/plate/Compilation.h"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/ValidationAgent.h"
-#include "backend/Backend.h"
+#include "backend/bioforge1/Backend.h"
 #include "ir/JsonParse.h"
 
 #include <gtest/gtest.h>
