@@ -71,7 +71,7 @@ config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".f
 config.environment["PLATE_STDLIB"] = config.plate_stdlib
 # Verify the IR after every pass whatever the build type (passes/Pass.h),
 # and check every compiled stream against its script
-# (backend/TranslationValidation.h).
+# (backend/bioforge1/TranslationValidation.h).
 config.environment["PLATE_VERIFY_EACH"] = "1"
 config.environment["PLATE_VALIDATE"] = "1"
 # Diagnostics must not depend on the terminal.
