@@ -30,8 +30,10 @@ void Sema::statement(const ast::Statement &stmt) {
     step_ = *stepOverride_;
   else if (!stmt.stepLabel.empty())
     step_ = stmt.stepLabel;
-  else
+  else if (!blockStep_.empty())
     step_ = blockStep_;
+  else
+    step_ = ordinalStep_;
   std::visit([&](const auto &node) { gen(node, stmt); }, stmt.kind);
   step_ = saved;
 }

@@ -62,14 +62,17 @@ std::optional<CheckedProgram> Sema::run() {
   walking_ = true;
   for (const ast::Section &section : script_.sections) {
     manual_ = section.kind == ast::SectionKind::Manual;
+    unsigned inSection = 0;
     for (const ast::Statement &stmt : section.statements) {
       ++ordinal_;
+      ordinalStep_ = std::to_string(++inSection);
       auto [first, last] = deferred_.equal_range(ordinal_);
       for (auto it = first; it != last; ++it)
         it->second();
       statement(stmt);
     }
   }
+  ordinalStep_.clear();
 
   for (const ir::Liquid &liquid : module_.liquids)
     if (liquid.role == ir::LiquidRole::Reagent && !usedReagents_.count(liquid.id))

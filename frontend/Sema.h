@@ -226,6 +226,9 @@ public:
   bool emit_ = true;
   bool manual_ = false;
   std::string step_;
+  /// What an unlabelled statement of a section is called: its ordinal in
+  /// the section (bioforge1.md, the command stream's `step`).
+  std::string ordinalStep_;
   std::string blockStep_;                ///< step label a repeat body inherits
   std::optional<std::string> stepOverride_; ///< the call site's, in an expansion
   unsigned blockDepth_ = 0;    ///< 0: top level of a section
