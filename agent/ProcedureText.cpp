@@ -672,6 +672,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
                          "limitations", "troubleshooting", "safety", "background", "critical",
+                         "waste", "disposal", "decontamination", "hazard", "hazards",
+                         "biosafety", "spills", "clean-up", "cleanup",
                          "hint", "hints", "pitfalls",
                          "principle", "introduction", "references", "disclaimer",
                          "intended use", "purpose", "scope", "specifications",
@@ -782,6 +784,11 @@ private:
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
   std::vector<bool> unitBoxed_;     ///< the unit is inside a text box
+  /// Per line: whose column of a "ROBOT | BENCH" layout it is in (Both
+  /// when it has text in both), Unstated outside one.
+  std::vector<Domain> lineColumnDomain_;
+  /// Per unit: the same, over the unit's lines.
+  std::vector<Domain> unitColumnDomain_;
   /// Per unit: text ranges of table cells that give loads, not steps.
   std::vector<std::vector<std::pair<size_t, size_t>>> unitLoads_;
   /// The lines of text boxes with their frame blanked (same length, so
@@ -894,7 +901,12 @@ std::vector<bool> loadColumnsOf(const Line &header) {
                 lower.find("per-well") != std::string::npos ||
                 lower.find("each well") != std::string::npos;
     perWell = perWell || well;
-    load[c] = !well && (hasAnyWord(lower, {"total", "reservoir", "needed", "required", "load"}) ||
+    // "master mix (n + 1 = 28)", "x2 for trough", "for 45 wells": a batch
+    // made or loaded for many wells.
+    load[c] = !well && (hasAnyWord(lower, {"total", "reservoir", "needed", "required", "load",
+                                           "master", "mastermix", "trough", "batch", "wells"}) ||
+                        lower.find("n + 1") != std::string::npos ||
+                        lower.find("n+1") != std::string::npos ||
                         lower.find("per run") != std::string::npos ||
                         lower.find("per plate") != std::string::npos ||
                         lower.find("per assay") != std::string::npos ||
@@ -906,6 +918,52 @@ std::vector<bool> loadColumnsOf(const Line &header) {
   return load;
 }
 
+/// A protocol laid out in two columns for two pairs of hands ("ROBOT |
+/// BENCH" over a rule, then rows of "robot work | bench work"): per line,
+/// the pipe's offset in the raw line (npos outside such a layout; the
+/// header and the rule get 0 and are blanked) and the two columns' domains.
+struct SplitColumns {
+  std::vector<size_t> pipe;
+  std::vector<std::pair<Domain, Domain>> domains;
+};
+
+SplitColumns splitColumnsOf(const std::vector<std::string_view> &raws) {
+  SplitColumns out{std::vector<size_t>(raws.size(), std::string_view::npos),
+                   std::vector<std::pair<Domain, Domain>>(raws.size())};
+  auto rule = [](std::string_view t) {
+    return t.size() >= 3 && t.find_first_not_of("-+|=: ") == std::string_view::npos &&
+           t.find('-') != std::string_view::npos;
+  };
+  for (size_t k = 0; k + 1 < raws.size(); ++k) {
+    std::string_view raw = raws[k];
+    size_t bar = raw.find('|');
+    if (bar == std::string_view::npos || raw.find('|', bar + 1) != std::string_view::npos)
+      continue;
+    std::string left = prose::lowerAscii(trimView(raw.substr(0, bar)));
+    std::string right = prose::lowerAscii(trimView(raw.substr(bar + 1)));
+    if (left.empty() || right.empty() || left.size() > 40 || right.size() > 40)
+      continue;
+    Domain l = domainOfHeading(left), r = domainOfHeading(right);
+    bool split = (l == Domain::Robot && r == Domain::Person) ||
+                 (l == Domain::Person && r == Domain::Robot);
+    if (!split || !rule(trimView(raws[k + 1])))
+      continue;
+    out.pipe[k] = out.pipe[k + 1] = 0;
+    size_t j = k + 2;
+    for (; j < raws.size(); ++j) {
+      std::string_view row = raws[j];
+      size_t at = row.find('|');
+      // The layout ends at a blank line or a line whose pipe is elsewhere.
+      if (trimView(row).empty() || at == std::string_view::npos || at + 2 < bar || at > bar + 2)
+        break;
+      out.pipe[j] = at;
+      out.domains[j] = {l, r};
+    }
+    k = j - 1;
+  }
+  return out;
+}
+
 void Reader::splitLines() {
   std::vector<std::string_view> raws;
   for (size_t at = 0; at <= text_.size();) {
@@ -914,6 +972,7 @@ void Reader::splitLines() {
     at = end + 1;
   }
   std::vector<bool> innerTable = innerPipeTables(raws);
+  SplitColumns split = splitColumnsOf(raws);
   int tableHead = -1; ///< the table row a continuation line would join
   std::vector<bool> loadColumns; ///< of the table the lines are in
   bool boxOpen = false;
@@ -929,6 +988,27 @@ void Reader::splitLines() {
     if (!line.raw.empty() && line.raw.back() == '\r')
       line.raw.remove_suffix(1);
     line.offset = start;
+    // Each column of a two-handed layout reads as its own text: the other
+    // column and the pipe are blanked (offsets kept, so locations hold);
+    // a line with text on both sides keeps both, a clause each.
+    Domain columnDomain = Domain::Unstated;
+    if (size_t k = line.number - 1; k < split.pipe.size() && split.pipe[k] != std::string_view::npos) {
+      std::string &blanked = boxLines_.emplace_back(line.raw);
+      size_t bar = split.pipe[k];
+      if (split.domains[k].first == Domain::Unstated) {
+        blanked.assign(blanked.size(), ' '); // the header or the rule
+      } else if (bar < blanked.size()) {
+        bool leftText = !trimView(std::string_view(blanked).substr(0, bar)).empty();
+        bool rightText = !trimView(std::string_view(blanked).substr(bar + 1)).empty();
+        blanked[bar] = leftText && rightText ? ';' : ' ';
+        columnDomain = leftText && rightText ? Domain::Both
+                       : leftText            ? split.domains[k].first
+                       : rightText           ? split.domains[k].second
+                                             : Domain::Unstated;
+      }
+      line.raw = blanked;
+    }
+    lineColumnDomain_.push_back(columnDomain);
     std::string_view trimmed = trimView(line.raw);
     line.blank = trimmed.empty();
     // A box drawn around a warning or a tip ("+---+" above and below, "|"
@@ -1130,6 +1210,7 @@ void Reader::buildUnits() {
       unitStyle_.push_back(line.table ? 't' : (line.bullet || !line.label.empty()) ? 'l' : 'p');
       unitAfterBlank_.push_back(i == 0 || lines_[i - 1].blank || lines_[i - 1].separator);
       unitBoxed_.push_back(line.boxed);
+      unitColumnDomain_.push_back(lineColumnDomain_[i]);
       unitLoads_.push_back(line.loads);
       {
         size_t indent = 0;
@@ -1199,6 +1280,9 @@ void Reader::buildUnits() {
       (void)lower;
     } else {
       TextUnit &unit = out_.units[static_cast<size_t>(current)];
+      Domain &column = unitColumnDomain_[static_cast<size_t>(current)];
+      if (lineColumnDomain_[i] != Domain::Unstated && lineColumnDomain_[i] != column)
+        column = column == Domain::Unstated ? lineColumnDomain_[i] : Domain::Both;
       unit.text += ' ';
       for (const Line::Piece &piece : line.pieces)
         unitMaps_.back().emplace_back(unit.text.size() + piece.text,
@@ -1385,7 +1469,7 @@ void Reader::classifyUnits() {
       }
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
-    unit.domain = sectionDomain;
+    unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
     if (section == UnitKind::Layout)
       ++layoutUnits;
     std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
@@ -1395,6 +1479,13 @@ void Reader::classifyUnits() {
       UnitKind kind = kindOfHeading(prefix);
       if (kind != UnitKind::Procedure && unit.label.empty())
         unit.kind = kind;
+      // "7. WASTE: soak liquid waste in bleach for 1 h": safety and waste
+      // are never the assay's steps, numbered or not ("5. Critical: add
+      // the stop solution within 1 min" is one).
+      if (std::count(prefix.begin(), prefix.end(), ' ') < 3 &&
+          hasAnyWord(prefix, {"safety", "waste", "disposal", "decontamination", "hazard",
+                              "hazards", "biosafety", "spills"}))
+        unit.kind = UnitKind::Note;
       Domain d = domainOfHeading(prefix);
       if (d != Domain::Unstated)
         unit.domain = d;
@@ -1415,6 +1506,25 @@ void Reader::classifyUnits() {
       unit.kind = UnitKind::Note;
     if (!unit.label.empty())
       labels_.emplace(unit.label, static_cast<unsigned>(u));
+  }
+  // "| = substrate master mix | 50 uL |" under the rows of its components:
+  // they say what the mix is made of, and the mix is what a step adds.
+  auto lineOfUnit = [&](size_t u) -> const Line * {
+    uint32_t n = out_.units[u].loc.line;
+    return n >= 1 && n - 1 < lines_.size() && lines_[n - 1].number == n ? &lines_[n - 1] : nullptr;
+  };
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    const Line *sum = lineOfUnit(u);
+    if (!sum || !sum->table || sum->cells.empty() || sum->cells[0].text.rfind('=', 0) != 0)
+      continue;
+    for (size_t k = u; k-- > 0;) {
+      const Line *row = lineOfUnit(k);
+      if (!row || !row->table || row->separator || unitStyle_[k] != 't' ||
+          out_.units[k].kind == UnitKind::Note || row->cells.empty() ||
+          row->cells[0].text.rfind('=', 0) == 0)
+        break;
+      out_.units[k].kind = UnitKind::Note;
+    }
   }
 }
 
