@@ -182,6 +182,13 @@ private:
       return;
     double declaredMl = liquid.declaredVolume->value / 1000;
     double required = needMl + positions * dead;
+    // More than the positions the run needs can hold: the plan loads them
+    // full and the rest stays with the operator, who should hear it from
+    // the compiler rather than find it in the loading plan (found blind).
+    double holds = positions * platform_.reservoirCapacityMl;
+    if (declaredMl > holds + kQuantitySlack)
+      context_.diags.report(DiagId::DeclaredBeyondPositions, liquid.loc, liquid.name,
+                            ml(declaredMl), positions, ml(holds), ml(holds), ml(needMl));
     if (declaredMl >= required - kQuantitySlack)
       return;
     double loadAtLeast = positions * roundUpTenth(needMl / positions + dead);
