@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "agent/Eval.h"
 
+#include "backend/bioforge1/CommandBlocks.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -184,55 +186,8 @@ std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform
   return steps;
 }
 
-std::string classifyBlock(const std::vector<backend::Command> &commands) {
-  bool read = false, prompt = false, shake = false, wait = false, heat = false, mix = false;
-  bool aspiratePlate = false, aspirateReservoir = false, dispensePlate = false,
-       dispenseWaste = false;
-  for (const backend::Command &c : commands) {
-    std::string name = c.name();
-    backend::Json args = backend::commandArgs(c);
-    std::string slot = args.contains("slot") ? backend::slotId(args["slot"]) : "";
-    if (name == "RDR.ReadAbsorbance")
-      read = true;
-    else if (name == "SYS.Prompt")
-      prompt = true;
-    else if (name == "SHK.Shake")
-      shake = true;
-    else if (name == "SYS.Wait")
-      wait = true;
-    else if (name == "HP.SetTemperature")
-      heat = true;
-    else if (name == "LH.Mix")
-      mix = true;
-    else if (name == "LH.Aspirate")
-      (slot == "1" ? aspiratePlate : aspirateReservoir) = true;
-    else if (name == "LH.Dispense")
-      (slot == "8" ? dispenseWaste : slot == "1" ? dispensePlate : dispenseWaste) = true;
-  }
-  if (read)
-    return "read";
-  if (aspiratePlate && dispenseWaste && dispensePlate && aspirateReservoir)
-    return "wash";
-  if (aspiratePlate && dispenseWaste)
-    return "remove";
-  if (aspiratePlate && dispensePlate)
-    return "transfer";
-  if (dispensePlate)
-    return "dispense";
-  if (mix)
-    return "mix";
-  if (shake)
-    return "shake";
-  if (heat)
-    return "heat";
-  if (wait)
-    return "wait";
-  if (prompt)
-    return "prompt";
-  return "move";
-}
-
-std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &commands) {
+std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &commands,
+                                        const Platform &platform) {
   std::vector<CommandBlock> blocks;
   size_t begin = 0;
   while (begin < commands.size()) {
@@ -242,7 +197,7 @@ std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &com
       ++end;
     std::vector<backend::Command> group(commands.begin() + begin, commands.begin() + end);
     CommandBlock block;
-    block.type = classifyBlock(group);
+    block.type = backend::blockKind(group, platform);
     block.step = commands[begin].step;
     for (const backend::Command &c : group) {
       CommandRow row;

@@ -28,15 +28,12 @@ namespace plate::agent {
 /// temperature in the platform's room range renders as RT.
 std::vector<StepRecord> structuredSteps(const ir::Module &module, const Platform &platform);
 
-/// The type of a block, from the commands it holds: read, wash, remove,
-/// transfer, dispense, mix, shake, heat, wait, prompt, move (first that
-/// applies, in that order).
-std::string classifyBlock(const std::vector<backend::Command> &commands);
-
 /// Consecutive commands with the same step label and source line form one
 /// block (a step that spans several lines, like a procedure call, gives
-/// several blocks, as it gives several steps).
-std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &commands);
+/// several blocks, as it gives several steps); its type is
+/// backend::blockKind's.
+std::vector<CommandBlock> commandBlocks(const std::vector<backend::Command> &commands,
+                                        const Platform &platform);
 
 std::vector<std::string> stepTypes(const std::vector<StepRecord> &steps);
 std::vector<std::string> blockTypes(const std::vector<CommandBlock> &blocks);

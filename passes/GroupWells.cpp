@@ -137,7 +137,7 @@ WellSet pipettedWells(const ir::Op &op) {
 }
 
 unsigned transferTrips(double volumeUl, double tipCapacityUl) {
-  return std::max(1u, static_cast<unsigned>(std::ceil(volumeUl / tipCapacityUl - 1e-9)));
+  return std::max(1u, static_cast<unsigned>(std::ceil(volumeUl / tipCapacityUl - kQuantitySlack)));
 }
 
 std::vector<TransferBatch> groupTransfer(const ir::TransferOp &transfer,

@@ -97,7 +97,8 @@ agent::ScriptLayers layersOfScript(const std::string &script, const std::string 
   layers.compiled = layers.checked && compilation.compile(dump);
   if (layers.compiled)
     layers.blocks = agent::commandBlocks(
-        backend::lowerToCommands(compilation.module(), compilation.platform()));
+        backend::lowerToCommands(compilation.module(), compilation.platform()),
+        compilation.platform());
   layers.diagnostics = scratch.diagnostics();
   return layers;
 }
@@ -109,10 +110,16 @@ agent::ScriptLayers layersOfCommands(const std::string &jsonl) {
   DiagnosticEngine diags(sources);
   std::optional<std::vector<backend::Command>> commands =
       backend::parseCommandStream(id, sources, diags);
-  layers.diagnostics = diagnosticsJson(diags, sources);
   layers.compiled = commands.has_value() && !diags.hasErrors();
+  // A command stream is BioForge-1's by its format; its slots are read
+  // against that platform's description.
+  std::optional<Platform> platform;
   if (commands)
-    layers.blocks = agent::commandBlocks(*commands);
+    platform = loadPlatform("bioforge1", defaultStdlibDir(), diags, SourceLoc{});
+  if (commands && platform)
+    layers.blocks = agent::commandBlocks(*commands, *platform);
+  layers.diagnostics = diagnosticsJson(diags, sources);
+  layers.compiled = layers.compiled && platform.has_value();
   return layers;
 }
 
