@@ -39,8 +39,10 @@ const option = (name, fallback) => {
 const plate = option('--plate');
 const stdlib = option('--stdlib');
 const dir = option('--dir', '.');
+// `translate --platform ot2`: the same call for the Opentrons OT-2.
+const platform = option('--platform');
 if (!plate || !['tour', 'bad', 'translate'].includes(scenario)) {
-  console.error('usage: node mcp-client.mjs tour|bad|translate --plate PATH [--stdlib DIR] [--dir DIR]');
+  console.error('usage: node mcp-client.mjs tour|bad|translate --plate PATH [--stdlib DIR] [--dir DIR] [--platform NAME]');
   process.exit(2);
 }
 
@@ -204,6 +206,7 @@ if (scenario === 'bad') {
     ['seed a string', 'run', { source: 'x', seed: 'one' }],
     ['align without protocol', 'align', { source: 'x' }],
     ['max_attempts 0', 'translate', { protocol_text: 'x', max_attempts: 0 }],
+    ['platform unknown', 'translate', { protocol_text: 'x', platform: 'nosuch' }],
   ]) {
     const r = await call(`bad arguments, ${label}`, name, argumentsObject);
     console.log(`bad arguments, ${label}: ${firstText(r)}`);
@@ -225,7 +228,8 @@ if (scenario === 'translate') {
   // waiting for as long as the models take.
   const progress = [];
   const result = await call('translate', 'translate',
-                            { protocol_path: path.join(dir, 'bradford.txt'), max_attempts: 2 },
+                            { protocol_path: path.join(dir, 'bradford.txt'), max_attempts: 2,
+                              ...(platform ? { platform } : {}) },
                             { onprogress: (p) => progress.push(`${p.progress} ${p.message}`),
                               resetTimeoutOnProgress: true });
   // Only the first two: the SDK hands notifications to their handlers a

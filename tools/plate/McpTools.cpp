@@ -430,9 +430,13 @@ ToolResult translateTool(const Json &arguments, const std::string &stdlibDir,
   }
   SourceManager sources;
   DiagnosticEngine diags(sources);
-  std::optional<Platform> platform = loadPlatform("bioforge1", stdlibDir, diags, SourceLoc{});
+  // The robot the script is for, as `plate translate --platform` takes it:
+  // its capabilities go into the prompts and every candidate compiles for it.
+  std::string platformName = arguments.value("platform", std::string("bioforge1"));
+  std::optional<Platform> platform =
+      loadPlatform(platformName, stdlibDir, diags, SourceLoc{}, PlatformLookup::CommandLine);
   if (!platform)
-    return ToolResult::failure("the BioForge-1 platform does not load:\n" +
+    return ToolResult::failure(fmt::format("the platform `{}` does not load:\n", platformName) +
                                diagnosticsText(diags, sources));
   // A text the step alignment cannot read cannot be verified: stop before
   // any model is called.
@@ -636,6 +640,11 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
                                         {"minimum", 1},
                                         {"maximum", 9},
                                         {"description", "attempts before a final fail (default 3)"}};
+  translateInput["platform"] =
+      Json{{"type", "string"},
+           {"enum", {"bioforge1", "ot2"}},
+           {"description", "the robot the script is for (default bioforge1; ot2: the Opentrons "
+                           "OT-2, docs/porting.md)"}};
   translateInput["alignment_gate"] =
       Json{{"type", "boolean"},
            {"description", "let the alignment's certain findings end an attempt (default false: "
