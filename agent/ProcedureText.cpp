@@ -828,6 +828,7 @@ private:
   void orderTableRows();
   void markSummaries();
   void finish();
+  void markDeviations();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -1507,6 +1508,41 @@ void Reader::classifyUnits() {
     if (!unit.label.empty())
       labels_.emplace(unit.label, static_cast<unsigned>(u));
   }
+  // "10. Add 50 µl ORO working solution, 10 min at RT." over "- 50 µl covers
+  // the monolayer; more only raises background", or "3. Wash once with 150
+  // µl" over "- one wash only; every extra wash costs cells (... with 3
+  // washes)": a bullet under a numbered step that starts with no verb and
+  // states no kind of value the step does not state already is a remark on
+  // it (the reason, a past run), not a step. One that adds a kind ("- 15
+  // min in the dark" under "Add 100 µl TMB") or that the step needs for
+  // its values at all ("- 300 µl per well" under "Wash 3 times") stays.
+  auto valueKinds = [&](const std::string &text) {
+    std::set<Dimension> kinds;
+    for (const ProseQuantity &q : proseQuantities(text, platform_))
+      if (q.dimension == Dimension::Volume || q.dimension == Dimension::Time ||
+          q.dimension == Dimension::Temperature || q.dimension == Dimension::Speed ||
+          q.dimension == Dimension::Wavelength)
+        kinds.insert(q.dimension);
+    return kinds;
+  };
+  for (size_t u = 1; u < out_.units.size(); ++u) {
+    TextUnit &child = out_.units[u];
+    if (unitStyle_[u] != 'l' || !child.label.empty() || child.kind != UnitKind::Procedure ||
+        startsWithVerb(child.text))
+      continue;
+    size_t p = u;
+    while (p-- > 0 && out_.units[p].label.empty() && unitIndent_[p] >= unitIndent_[u] &&
+           unitStyle_[p] == 'l')
+      ;
+    if (p >= u || out_.units[p].label.empty() || unitIndent_[p] >= unitIndent_[u] ||
+        out_.units[p].kind != UnitKind::Procedure)
+      continue;
+    std::set<Dimension> stepKinds = valueKinds(out_.units[p].text);
+    std::set<Dimension> childKinds = valueKinds(child.text);
+    if (!stepKinds.empty() &&
+        std::includes(stepKinds.begin(), stepKinds.end(), childKinds.begin(), childKinds.end()))
+      child.kind = UnitKind::Note;
+  }
   // "| = substrate master mix | 50 uL |" under the rows of its components:
   // they say what the mix is made of, and the mix is what a step adds.
   auto lineOfUnit = [&](size_t u) -> const Line * {
@@ -1981,25 +2017,59 @@ void Reader::readSentence(unsigned index) {
   // joined by "+" say what a liquid is made of (no verb does it). Only the
   // joined volumes are the recipe ("100 µl per well (... 60 µl + 10,74 ml)"
   // keeps its 100 µl).
+  //
+  // The same after a copula ("Per well that is 2 µl enzyme + 18 µl
+  // buffer"), and anywhere for volumes joined by "+" that a "=" sums
+  // ("200 µl stock + 9.8 ml buffer = 10 ml"); a volume multiplied by a
+  // count ("345 x 18 µl = 6.21 ml") is a calculation of a batch.
   const std::set<size_t> recipeTerms = [&] {
     std::set<size_t> terms;
+    std::vector<size_t> volumes;
+    for (size_t k = 0; k < toks.size(); ++k)
+      if (auto q = prose::quantityAt(toks, k, platform_, s.text);
+          q && q->dimension == Dimension::Volume)
+        volumes.push_back(k);
+    auto isVerb = [&](size_t k) {
+      return toks[k].isWord() && verbs().count(toks[k].lower) &&
+             !(toks[k].is("mix") && k > 0 && toks[k - 1].isWord());
+    };
+    auto times = [&](size_t k) { return toks[k].is("x") || toks[k].isPunct("×") || toks[k].is("×"); };
+    // A "=" after `k` before any verb: what comes before it is summed up.
+    auto summedAfter = [&](size_t k) {
+      for (size_t j = k + 1; j < toks.size() && !isVerb(j); ++j)
+        if (toks[j].isPunct("="))
+          return true;
+      return false;
+    };
+    // "wash 3 x 300 µl" is three washes; "345 x 18 µl = 6.21 ml" is sums.
+    for (size_t k : volumes)
+      if (k >= 2 && times(k - 1) && toks[k - 2].isNumber() && summedAfter(k))
+        terms.insert(k);
+    // Runs of volumes joined by "+".
+    std::vector<std::vector<size_t>> runs;
+    for (size_t i = 0; i < volumes.size(); ++i) {
+      size_t k = volumes[i];
+      if (!runs.empty() && k > 0 && toks[k - 1].isPunct("+") && runs.back().back() == volumes[i - 1])
+        runs.back().push_back(k);
+      else
+        runs.push_back({k});
+    }
     size_t definedAt = toks.size();
     for (size_t k = 0; k < toks.size() && definedAt == toks.size(); ++k)
-      if (toks[k].isPunct(":") || toks[k].isPunct("="))
+      if (toks[k].isPunct(":") || toks[k].isPunct("=") || toks[k].is("is") || toks[k].is("are"))
         definedAt = k;
-    std::optional<size_t> lastVolume;
-    for (size_t k = definedAt; k < toks.size(); ++k) {
-      if (toks[k].isWord() && verbs().count(toks[k].lower) &&
-          !(toks[k].is("mix") && k > 0 && toks[k - 1].isWord()))
-        return std::set<size_t>{};
-      if (auto q = prose::quantityAt(toks, k, platform_, s.text);
-          q && q->dimension == Dimension::Volume) {
-        if (lastVolume && k > 0 && toks[k - 1].isPunct("+")) {
-          terms.insert(*lastVolume);
-          terms.insert(k);
-        }
-        lastVolume = k;
-      }
+    for (const std::vector<size_t> &run : runs) {
+      if (run.size() < 2)
+        continue;
+      // A verb between the definition and the volumes does the adding
+      // ("Wells: add 50 µl A + 50 µl B"); one after them acts on the made
+      // liquid ("Buffer: 0.1 ml Triton + 9.9 ml PBS, stand 10 min").
+      bool verbBetween = false;
+      for (size_t k = definedAt; k < run.back() && k < toks.size(); ++k)
+        verbBetween |= isVerb(k);
+      bool defined = run.front() > definedAt && !verbBetween;
+      if (defined || summedAfter(run.back()))
+        terms.insert(run.begin(), run.end());
     }
     return terms;
   }();
@@ -2988,6 +3058,21 @@ void Reader::readSentence(unsigned index) {
   if (done.size() < 2 && !(firstActionToken < toks.size() && !toks.empty() &&
                            (toks.front().is("before") || toks.front().is("prior"))))
     loose = false;
+  // "Oh, and the robot does the wash first: wash 3 x 200 µl before the
+  // enzyme goes in": a step said to come first after the steps it
+  // precedes (an afterthought in a chat or an e-mail) is out of the text's
+  // order. ("Add the sample first, then ..." keeps it.)
+  auto saysFirst = [](const std::vector<Token> &t, size_t from) {
+    for (size_t i = from; i < t.size(); ++i)
+      if (t[i].is("first") && (i + 1 == t.size() || t[i + 1].isPunct(":") || t[i + 1].isPunct(".")))
+        return true;
+    return false;
+  };
+  if (!done.empty() && (saysFirst(toks, done.front().firstToken + 1) ||
+                        (index > 0 && !sentences_[index - 1].tokens.empty() &&
+                         sentences_[index - 1].tokens.back().isPunct(":") &&
+                         saysFirst(sentences_[index - 1].tokens, 0))))
+    loose = true;
   s.loose = loose;
   if (!toks.empty() && (toks.front().is("before") || toks.front().is("prior")) && index > 0) {
     // "Before that, add ...": the previous sentence's steps come later.
@@ -3171,9 +3256,29 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
       preparing = prepVerbs.count(t.lower) > 0;
       break;
     }
+  // "6 ml ORO stock + 4 ml water, stand 20 min, filter": more than any well
+  // holds is made in a tube or a bottle, and the standing is the solution's.
+  double largestWellUl = 0;
+  for (const auto &[name, labware] : platform_.labware)
+    largestWellUl = std::max(largestWellUl, labware.wellCapacityUl);
+  bool bottle = largestWellUl > 0 && std::any_of(built.begin(), built.end(), [&](const Action &a) {
+                  return std::any_of(a.values(Param::Volume).begin(), a.values(Param::Volume).end(),
+                                     [&](const Value &v) { return v.low > largestWellUl; });
+                });
+  // Only a solution stands or settles; "incubate 2 h shaking" in a sentence
+  // that also names a bottle's volume is the plate's.
+  bool standing = std::any_of(s.tokens.begin(), s.tokens.end(), [](const Token &t) {
+    return t.is("stand") || t.is("stands") || t.is("standing") || t.is("settle") || t.is("sit");
+  });
   for (Action &a : built) {
     if (a.cls == ActionClass::Prepare)
       preparing = true;
+    if (bottle && standing && a.cls == ActionClass::Incubate) {
+      a.cls = ActionClass::Prepare;
+      a.values(Param::Time).clear();
+      a.values(Param::Temperature).clear();
+      continue;
+    }
     // Washing cells or a pellet before they are lysed or spun is part of
     // making the sample; a wash of the plate names the plate or its wells.
     bool liquidWork = a.cls == ActionClass::Dispense || a.cls == ActionClass::Transfer ||
@@ -3478,6 +3583,67 @@ void Reader::markSummaries() {
       a.inProcedure = false;
 }
 
+/// "DEVIATIONS FROM THE KIT INSERT ... These override the insert where
+/// they differ", then "D1 (7.2) we use 10 µl of sample, not 50 µl": a
+/// lab's amendments to a kit's procedure. The steps they name ("(7.2)"),
+/// or without a name the steps of the same kinds, are superseded: their
+/// values may not be the ones the lab runs, so a script that follows the
+/// amendment draws no certain finding. The amendments themselves are no
+/// steps in the procedure's order, but their values are stated.
+void Reader::markDeviations() {
+  auto opensDeviations = [](const std::string &lower) {
+    for (const char *start : {"deviation", "modification", "amendment", "lab changes",
+                              "changes to the", "changes from the", "our changes"})
+      if (lower.rfind(start, 0) == 0)
+        return true;
+    for (const char *phrase : {"override the insert", "overrides the insert", "override the kit",
+                               "overrides the kit", "override the protocol",
+                               "overrides the protocol", "deviations from the"})
+      if (lower.find(phrase) != std::string::npos)
+        return true;
+    return false;
+  };
+  size_t begin = out_.units.size();
+  for (size_t u = 0; u < out_.units.size() && begin == out_.units.size(); ++u) {
+    std::string lower = prose::lowerAscii(trimView(out_.units[u].text));
+    while (!lower.empty() && !std::isalpha(static_cast<unsigned char>(lower[0])))
+      lower.erase(0, 1);
+    if (opensDeviations(lower))
+      begin = u;
+  }
+  if (begin == out_.units.size())
+    return;
+  std::set<std::string> named;
+  std::set<ActionClass> kindsUnnamed;
+  for (size_t u = begin; u < out_.units.size(); ++u) {
+    // A heading of another kind ends the amendments.
+    if (u > begin && out_.units[u].kind == UnitKind::Header &&
+        !opensDeviations(prose::lowerAscii(out_.units[u].text)))
+      break;
+    std::vector<Token> toks = prose::tokenize(out_.units[u].text);
+    bool namesStep = false;
+    for (size_t k = 0; k + 2 < toks.size(); ++k)
+      if (toks[k].isPunct("(") && toks[k + 2].isPunct(")") && toks[k + 1].isNumber()) {
+        named.insert(toks[k + 1].text);
+        namesStep = true;
+      }
+    for (Action &a : out_.actions) {
+      if (a.unit != u)
+        continue;
+      if (!namesStep && robotClass(a.cls))
+        kindsUnnamed.insert(a.cls);
+      a.inProcedure = false;
+    }
+  }
+  for (Action &a : out_.actions) {
+    if (a.unit >= begin || !a.inProcedure)
+      continue;
+    const std::string &label = out_.units[a.unit].label;
+    if ((!label.empty() && named.count(label)) || kindsUnnamed.count(a.cls))
+      a.superseded = true;
+  }
+}
+
 void Reader::finish() {
   for (TextUnit &unit : out_.units)
     unit.actions.clear();
@@ -3586,6 +3752,7 @@ std::optional<ProcedureText> Reader::run() {
   orderTableRows();
   mergeRestatements();
   markSummaries();
+  markDeviations();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))

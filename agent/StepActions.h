@@ -114,6 +114,9 @@ struct Action {
   bool inProcedure = true; ///< from a procedure unit (not a note, summary, title)
   bool conditional = false; ///< "if ...", "optionally", "alternatively"
   bool aside = false; ///< a value in parentheses with no verb ("(takes five minutes)")
+  /// A later section of deviations ("D1 (7.2) we use 10 µl, not 50 µl")
+  /// changes this step: its values may not be the ones the lab runs.
+  bool superseded = false;
   /// A verb names the step ("read at 405 nm"); not only a value of a
   /// sentence that describes ("the 405 nm filter is what we use").
   bool named = false;

@@ -265,6 +265,13 @@ struct TextValues {
   }
 };
 
+/// The filter of `filters` (not empty) nearest to `wantedNm`.
+double nearestFilterNm(const std::vector<double> &filters, double wantedNm) {
+  return *std::min_element(filters.begin(), filters.end(), [wantedNm](double a, double b) {
+    return std::fabs(a - wantedNm) < std::fabs(b - wantedNm);
+  });
+}
+
 class Aligner {
 public:
   Aligner(const ProcedureText &text, std::vector<Action> script, const Platform &platform,
@@ -295,15 +302,19 @@ private:
       if (dimension != Dimension::Wavelength || platform_.hasFilter(stated.low) ||
           filters.empty())
         continue;
-      // A structured binding is not captured (clang 14): a copy is.
-      double wanted = stated.low;
-      double nearest = *std::min_element(filters.begin(), filters.end(), [wanted](double a, double b) {
-        return std::fabs(a - wanted) < std::fabs(b - wanted);
-      });
-      if (std::fabs(nearest - v.low) <= kQuantitySlack)
+      if (std::fabs(nearestFilterNm(filters, stated.low) - v.low) <= kQuantitySlack)
         return true;
     }
     return false;
+  }
+  /// `v` is the reader's filter nearest to the one wavelength `stated`
+  /// gives, which the reader lacks.
+  bool nearestFilterTo(const std::vector<Value> &stated, const Value &v) const {
+    const std::vector<double> &filters = platform_.readerFiltersNm;
+    if (stated.size() != 1 || filters.empty() || platform_.hasFilter(stated.front().low) ||
+        std::fabs(stated.front().high - stated.front().low) > kQuantitySlack)
+      return false;
+    return std::fabs(nearestFilterNm(filters, stated.front().low) - v.low) <= kQuantitySlack;
   }
   std::vector<int> matchT_, matchS_;
   std::vector<bool> orderT_, orderS_, coveredT_, coveredS_;
@@ -768,13 +779,18 @@ void Aligner::pairFindings() {
     if (!t.inProcedure)
       continue;
     bool solid = fit == ClassFit::Same && t.inProcedure && !t.weak && !t.inexactCopy &&
-                 !t.conditional && !s.isNoteLike && t.cls != ActionClass::Note;
+                 !t.conditional && !t.superseded && !s.isNoteLike && t.cls != ActionClass::Note;
     for (size_t p = 0; p < kParamCount; ++p) {
       Param param = static_cast<Param>(p);
       const std::vector<Value> &tv = t.params[p];
       const std::vector<Value> &sv = s.params[p];
       if (!tv.empty() && !sv.empty()) {
         if (valuesMatch(tv, sv.front()) || (param == Param::Cycles && cyclesSummed_[i]))
+          continue;
+        // "ref 630 nm" on a reader whose filters stop at 620 and 650 nm: the
+        // script's 620 nm is the text's value as the platform can read it.
+        if ((param == Param::Wavelength || param == Param::Reference) &&
+            nearestFilterTo(tv, sv.front()))
           continue;
         bool inferred = std::any_of(tv.begin(), tv.end(), [](const Value &v) { return v.inferred; });
         // A preparation states its volumes in several ways (concentrate,
@@ -798,6 +814,7 @@ void Aligner::pairFindings() {
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
                     : otherLiquid ? "the text's preparation does not name the liquid the script prepares"
                     : choice ? "the platform cannot do the text's value, or the text states the script's value too"
+                    : t.superseded ? "a section of deviations later in the text changes this step"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
                                     : "the text gives several values, a bound, or is not a plain step");
