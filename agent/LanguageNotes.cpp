@@ -58,9 +58,9 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"concClause", "one value per name"},
       {"replicatesClause", "each name takes N adjacent wells of one row (across) or column (down)"},
       {"dilutionClause", "the sample was pre-diluted; results are multiplied back"},
-      {"seriesClause", "names made on the plate from the first (serial_dilution); `from`: the "
-                       "first's concentration, for calibrants and controls only (a sample's "
-                       "is what the assay measures)"},
+      {"seriesClause", "one name per well, diluted on the plate from the one before "
+                       "(serial_dilution; a sample titrated in 8 wells: `T1..T8`); `from`: the "
+                       "first's concentration (calibrants, controls only)"},
       // well-set items
       {"wellOrBlock", "A1..H12 = the block between two corners"},
       {"rowItem", ""},
