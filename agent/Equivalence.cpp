@@ -329,6 +329,37 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   // layout and the candidate dispenses as a reagent (or the reverse).
   unpaired([&](uint32_t c, uint32_t t) { return candidateFootprints[c] == truthFootprints[t]; },
            true);
+  // One liquid under two names: the language wants a name per role, so a
+  // candidate may call an extract `E1` in its sample wells and `SB1` in
+  // its sample-blank wells where the truth writes `EX1` in both. Two
+  // candidate liquids that go to disjoint wells whose union is exactly
+  // where one truth liquid goes, in the same amounts, are that liquid.
+  for (uint32_t truthLiquid : want.firstReached) {
+    if (truthTaken.count(truthLiquid))
+      continue;
+    const Footprint &whole = truthFootprints[truthLiquid];
+    std::vector<uint32_t> open;
+    for (uint32_t c : got.firstReached)
+      if (!toTruth.count(c) && sameKind(c, truthLiquid))
+        open.push_back(c);
+    bool split = false;
+    for (size_t a = 0; a < open.size() && !split; ++a)
+      for (size_t b = a + 1; b < open.size() && !split; ++b) {
+        Footprint joined = candidateFootprints[open[a]];
+        const Footprint &other = candidateFootprints[open[b]];
+        joined.insert(joined.end(), other.begin(), other.end());
+        std::sort(joined.begin(), joined.end());
+        bool disjoint = std::adjacent_find(joined.begin(), joined.end(), [](const auto &x,
+                                                                             const auto &y) {
+                          return x.first == y.first;
+                        }) == joined.end();
+        if (disjoint && !joined.empty() && joined == whole) {
+          pair(open[a], truthLiquid);
+          pair(open[b], truthLiquid);
+          split = true;
+        }
+      }
+  }
   unpaired([](uint32_t, uint32_t) { return true; });
   // A candidate liquid with no partner never equals a truth liquid.
   uint32_t stranger = UINT32_MAX;

@@ -23,8 +23,9 @@
 // Who does a step (robot or person) is not part of the chemistry. Liquids
 // pair reagent with reagent and layout liquid with layout liquid: by name
 // within a role, then the remaining ones that go to the same wells in the
-// same amounts, then in the order they first reach a well; the mapping is
-// part of the result.
+// same amounts, then two that together go exactly where one goes (one
+// liquid under a name per role), then in the order they first reach a
+// well; the mapping is part of the result.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
