@@ -829,6 +829,7 @@ private:
   void markSummaries();
   void finish();
   void markDeviations();
+  void markReplies();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -1335,6 +1336,10 @@ void Reader::classifyUnits() {
   Domain outerDomain = sectionDomain;
   long scopeIndent = -1;
   std::string scopeLabel; ///< the label of the heading that opened the scope
+  /// "6.4 Assay Procedure" over "(1) Add ...", "(2) Add ...": a list that
+  /// starts at 1 under a numbered heading is the heading's own; the number
+  /// its next item would have (0: none).
+  unsigned innerListNext = 0;
   bool first = true;
   // A plate map is one block: after its heading's content, a paragraph
   // that starts flush left after a blank line is prose again ("Plate map:"
@@ -1390,7 +1395,17 @@ void Reader::classifyUnits() {
     // "5.1", "5.2" under "5. REAGENT PREPARATION" stay in its scope: their
     // number continues the heading's; so do bullets under "6. TROUBLESHOOTING".
     // The next numbered item ends it.
+    bool innerItem = false;
+    if (scopeIndent >= 0 && listItem && !scopeLabel.empty() &&
+        scopeLabel.find('.') != std::string::npos) {
+      std::string expected = std::to_string(innerListNext == 0 ? 1 : innerListNext);
+      if (unit.label == expected) {
+        innerItem = true;
+        innerListNext = (innerListNext == 0 ? 1 : innerListNext) + 1;
+      }
+    }
     if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent &&
+        !innerItem &&
         !(unit.label.empty() && !scopeLabel.empty()) && !subLabelOf(unit.label, scopeLabel)) {
       section = outerSection;
       sectionDomain = outerDomain;
@@ -1405,6 +1420,7 @@ void Reader::classifyUnits() {
         }
         scopeIndent = static_cast<long>(unitIndent_[u]);
         scopeLabel = unit.label;
+        innerListNext = 0;
       } else {
         scopeIndent = -1;
       }
@@ -3583,6 +3599,44 @@ void Reader::markSummaries() {
       a.inProcedure = false;
 }
 
+/// A protocol quoted in a reply ("> 2. Coat 25 ul/well, seal, overnight"
+/// under "-- 20 ul is plenty in 384, changed in 2023."): an unquoted line
+/// with values right after a quoted step answers that step, so the step's
+/// values may not be the ones the lab runs (superseded), and the answer is
+/// no step of its own in the order, though its values are stated.
+void Reader::markReplies() {
+  auto quoted = [&](size_t u) {
+    uint32_t n = out_.units[u].loc.line;
+    if (n < 1 || n - 1 >= lines_.size())
+      return false;
+    std::string_view raw = trimView(lines_[n - 1].raw);
+    return !raw.empty() && raw.front() == '>';
+  };
+  unsigned quotedUnits = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    quotedUnits += quoted(u);
+  if (quotedUnits < 3)
+    return;
+  std::optional<size_t> lastQuotedStep;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    bool hasActions = std::any_of(out_.actions.begin(), out_.actions.end(),
+                                  [&](const Action &a) { return a.unit == u && robotClass(a.cls); });
+    if (quoted(u)) {
+      if (hasActions)
+        lastQuotedStep = u;
+      continue;
+    }
+    if (!lastQuotedStep || proseQuantities(out_.units[u].text, platform_).empty())
+      continue;
+    for (Action &a : out_.actions) {
+      if (a.unit == *lastQuotedStep)
+        a.superseded = true;
+      if (a.unit == u)
+        a.inProcedure = false;
+    }
+  }
+}
+
 /// "DEVIATIONS FROM THE KIT INSERT ... These override the insert where
 /// they differ", then "D1 (7.2) we use 10 µl of sample, not 50 µl": a
 /// lab's amendments to a kit's procedure. The steps they name ("(7.2)"),
@@ -3591,6 +3645,8 @@ void Reader::markSummaries() {
 /// amendment draws no certain finding. The amendments themselves are no
 /// steps in the procedure's order, but their values are stated.
 void Reader::markDeviations() {
+  markReplies();
+
   auto opensDeviations = [](const std::string &lower) {
     for (const char *start : {"deviation", "modification", "amendment", "lab changes",
                               "changes to the", "changes from the", "our changes"})
@@ -3612,6 +3668,12 @@ void Reader::markDeviations() {
       begin = u;
   }
   if (begin == out_.units.size())
+    return;
+  // Amendments to nothing (the text's only steps are in them) are the
+  // procedure.
+  if (std::none_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+        return a.unit < begin && a.inProcedure && !a.weak && robotClass(a.cls);
+      }))
     return;
   std::set<std::string> named;
   std::set<ActionClass> kindsUnnamed;

@@ -814,7 +814,7 @@ void Aligner::pairFindings() {
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
                     : otherLiquid ? "the text's preparation does not name the liquid the script prepares"
                     : choice ? "the platform cannot do the text's value, or the text states the script's value too"
-                    : t.superseded ? "a section of deviations later in the text changes this step"
+                    : t.superseded ? "a later amendment of the text (a reply, a deviation) changes this step"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
                                     : "the text gives several values, a bound, or is not a plain step");
@@ -994,10 +994,12 @@ void Aligner::gapFindings() {
     }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
-                   sameAnalysis < 0 && analysisNote < 0;
+                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.superseded)
+      why = "a later amendment of the text (a reply, a deviation) changes this step";
     else if (t.required && sameAnalysis >= 0)
       why = fmt::format("script line {} ({}) does the analysis its paragraph describes; this may "
                         "be the same analysis told again",
