@@ -1485,6 +1485,15 @@ void Reader::classifyUnits() {
         }
       }
     }
+    // A layout for two pairs of hands ("ROBOT | BENCH" over a rule) is the
+    // work itself, whatever list came before it ("Materials", a map).
+    if (unitColumnDomain_[u] != Domain::Unstated && section != UnitKind::Procedure &&
+        section != UnitKind::Header) {
+      section = UnitKind::Procedure;
+      sectionDomain = Domain::Unstated;
+      scopeIndent = -1;
+      layoutUnits = 0;
+    }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
     unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
     if (section == UnitKind::Layout)
