@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace plate {
@@ -38,6 +39,7 @@ public:
       ++firstRobot;
     if (firstRobot == ops.size())
       return; // nothing runs on the robot, nobody to wait for
+    findLateLoads(firstRobot);
     std::vector<ir::Op> result;
     result.reserve(ops.size() + 4);
     std::vector<const ir::Op *> leading;
@@ -64,6 +66,34 @@ public:
 
 private:
   static bool isRobotOp(const ir::Op &op) { return !op.manual && ir::isDeviceOp(op.kind()); }
+
+  /// A reagent prepared in a MANUAL section after the robot has started,
+  /// before the robot first draws it ("made by hand when the robot pauses:
+  /// it loses activity on the deck"), is loaded at that pause: the set-up
+  /// checklist leaves its positions empty and the pause's checklist says
+  /// where it goes (a blind writer found it on the set-up list).
+  void findLateLoads(size_t firstRobot) {
+    const std::vector<ir::Op> &ops = module_.ops;
+    std::set<ir::LiquidId> drawn, preparedEarly;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (const auto *aspirate = ops[i].as<ir::DevAspirateOp>(); aspirate && !ops[i].manual)
+        drawn.insert(aspirate->liquid);
+      const auto *prepare = ops[i].as<ir::PrepareOp>();
+      if (!prepare || !ops[i].manual)
+        continue;
+      if (i < firstRobot) {
+        preparedEarly.insert(prepare->reagent);
+        continue;
+      }
+      bool loaded = std::any_of(module_.loadingPlan.begin(), module_.loadingPlan.end(),
+                                [&](const ir::ReservoirLoad &load) {
+                                  return load.liquid == prepare->reagent;
+                                });
+      if (loaded && !drawn.count(prepare->reagent) && !preparedEarly.count(prepare->reagent) &&
+          !lateLoads_.count(prepare->reagent))
+        lateLoads_.emplace(prepare->reagent, ops[i].loc.line);
+    }
+  }
 
   static ir::Op prompt(std::string text, const ir::Op &origin) {
     ir::Op op;
@@ -137,9 +167,17 @@ private:
                         slotName(platform_.reservoirSlot));
     if (module_.loadingPlan.empty())
       text += "  [ ] nothing to load\n";
-    for (const ir::ReservoirLoad &load : module_.loadingPlan)
+    for (const ir::ReservoirLoad &load : module_.loadingPlan) {
+      if (auto late = lateLoads_.find(load.liquid); late != lateLoads_.end()) {
+        text += fmt::format("  [ ] ({},{}) empty for now: {} is made and loaded at the pause "
+                            "from line {}\n",
+                            load.pos.row, load.pos.col, module_.liquid(load.liquid).name,
+                            late->second);
+        continue;
+      }
       text += fmt::format("  [ ] ({},{}) {} {} mL\n", load.pos.row, load.pos.col,
                           module_.liquid(load.liquid).name, formatNumber(load.volumeMl));
+    }
     text += "deck:\n";
     text += fmt::format("  [ ] {} plate on {}, lid on\n", module_.plateType,
                         slotName(platform_.samplePlateSlot));
@@ -173,6 +211,16 @@ private:
                                    manual.front()->loc.line, slotName(plateAt_),
                                    lidOn_ ? "on" : "off");
     statementLines(manual, text);
+    for (const ir::Op *op : manual) {
+      const auto *prepare = op->as<ir::PrepareOp>();
+      if (!prepare || !lateLoads_.count(prepare->reagent))
+        continue;
+      for (const ir::ReservoirLoad &load : module_.loadingPlan)
+        if (load.liquid == prepare->reagent)
+          text += fmt::format("  [ ] load {} {} mL into ({},{}) of the reservoir on {}\n",
+                              module_.liquid(load.liquid).name, formatNumber(load.volumeMl),
+                              load.pos.row, load.pos.col, slotName(platform_.reservoirSlot));
+    }
     return text + "leave the plate there with its lid as you found it; confirm when done";
   }
 
@@ -181,6 +229,9 @@ private:
   const Platform &platform_;
   std::string plateAt_;
   bool lidOn_ = true;
+  /// Reagents loaded at a pause, with the line of the MANUAL section's
+  /// `prepare`.
+  std::map<ir::LiquidId, uint32_t> lateLoads_;
 };
 
 class OperatorChecklistPass final : public Pass {
