@@ -1338,8 +1338,8 @@ void Reader::classifyUnits() {
   std::string scopeLabel; ///< the label of the heading that opened the scope
   /// "6.4 Assay Procedure" over "(1) Add ...", "(2) Add ...": a list that
   /// starts at 1 under a numbered heading is the heading's own; the number
-  /// its next item would have (0: none).
-  unsigned innerListNext = 0;
+  /// its next item would have.
+  unsigned innerListNext = 1;
   bool first = true;
   // A plate map is one block: after its heading's content, a paragraph
   // that starts flush left after a blank line is prose again ("Plate map:"
@@ -1398,10 +1398,9 @@ void Reader::classifyUnits() {
     bool innerItem = false;
     if (scopeIndent >= 0 && listItem && !scopeLabel.empty() &&
         scopeLabel.find('.') != std::string::npos) {
-      std::string expected = std::to_string(innerListNext == 0 ? 1 : innerListNext);
-      if (unit.label == expected) {
+      if (unit.label == std::to_string(innerListNext)) {
         innerItem = true;
-        innerListNext = (innerListNext == 0 ? 1 : innerListNext) + 1;
+        ++innerListNext;
       }
     }
     if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent &&
@@ -1420,7 +1419,7 @@ void Reader::classifyUnits() {
         }
         scopeIndent = static_cast<long>(unitIndent_[u]);
         scopeLabel = unit.label;
-        innerListNext = 0;
+        innerListNext = 1;
       } else {
         scopeIndent = -1;
       }
@@ -3654,8 +3653,6 @@ void Reader::markReplies() {
 /// amendment draws no certain finding. The amendments themselves are no
 /// steps in the procedure's order, but their values are stated.
 void Reader::markDeviations() {
-  markReplies();
-
   auto opensDeviations = [](const std::string &lower) {
     for (const char *start : {"deviation", "modification", "amendment", "lab changes",
                               "changes to the", "changes from the", "our changes"})
@@ -3823,6 +3820,7 @@ std::optional<ProcedureText> Reader::run() {
   orderTableRows();
   mergeRestatements();
   markSummaries();
+  markReplies();
   markDeviations();
   finish();
   for (const TextUnit &unit : out_.units) {
