@@ -455,6 +455,21 @@ void readOpentrons(const toml::table &root, const std::string &path, Reader &r, 
   r.get("temperature_module.min_celsius", p.coolerMinCelsius);
   r.get("temperature_module.max_celsius", p.coolerMaxCelsius);
 
+  // Rows of slots from the back of the deck to the front: what lies
+  // behind a slot, for Opentrons' partial-nozzle collision rule.
+  if (const toml::array *rows = root.at_path("deck.rows").as_array()) {
+    std::vector<std::string> previous;
+    for (const toml::node &row : *rows) {
+      std::vector<std::string> current;
+      if (const toml::array *slots = row.as_array())
+        for (const toml::node &slot : *slots)
+          if (auto id = slot.value<std::string>())
+            current.push_back(*id);
+      for (size_t i = 0; i < current.size() && i < previous.size(); ++i)
+        p.slotBehind[current[i]] = previous[i];
+      previous = std::move(current);
+    }
+  }
   if (const toml::array *slots = root.at_path("deck.slots").as_array())
     for (const toml::node &slot : *slots)
       if (auto id = slot.value<std::string>())

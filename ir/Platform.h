@@ -168,6 +168,8 @@ struct Platform {
   std::string solutionWasteLoadName;
   std::string heaterAdapter, coolerAdapter; ///< what the plate stands on there
   std::vector<std::string> freeSlots; ///< in the order labware takes them
+  /// The slot directly behind each slot (none for the back row).
+  std::map<std::string, std::string> slotBehind;
 
   const Slot *findSlot(const std::string &id) const;
   std::string deckOf(const std::string &slotId) const;

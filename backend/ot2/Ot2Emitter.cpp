@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace plate::ot2 {
 
@@ -46,18 +48,43 @@ struct Mounted {
   std::string var;       ///< p300, m300, p20
   std::string mount;     ///< left, right
   unsigned racks = 0;    ///< racks used so far
-  unsigned nextTip = 0;  ///< single: tip index; 8-channel: column index, over all racks
+  unsigned nextTip = 0;  ///< single: tip index; 8-channel: rack column index, over all racks
   bool used = false;
+  /// 8-channel: the nozzles in use, as the protocol last configured them.
+  unsigned activeNozzles = 8;
+  /// 8-channel: the rack column that partial pick-ups take tips from, back
+  /// row first, and how many of its tips are gone.
+  std::optional<unsigned> partialColumn;
+  unsigned partialTaken = 0;
 
   bool multi() const { return pipette->channels > 1; }
+  bool takes(double ul) const {
+    return ul >= pipette->minUl - kQuantitySlack && ul <= pipette->maxUl + kQuantitySlack;
+  }
   unsigned perRack() const { return multi() ? 12 : 96; }
-  /// The next fresh tip (or column), as a Python expression.
-  std::string freshTip() {
-    unsigned rack = nextTip / perRack(), within = nextTip % perRack();
-    ++nextTip;
+  /// The rack position of the next fresh tip (or tips), as a Python
+  /// expression. An 8-channel picks up `nozzles` tips: a whole column, or
+  /// (partial) the next `nozzles` tips of a column from the back, where its
+  /// front nozzle H1 goes; its idle nozzles pass behind them, over tips
+  /// already taken (partial tips are never returned to the rack).
+  std::string freshTip(unsigned nozzles = 1) {
+    unsigned position = 0;
+    char row = 'A';
+    if (multi() && nozzles < 8) {
+      if (!partialColumn || partialTaken + nozzles > 8) {
+        partialColumn = nextTip++;
+        partialTaken = 0;
+      }
+      position = *partialColumn;
+      partialTaken += nozzles;
+      row = static_cast<char>('A' + partialTaken - 1);
+    } else {
+      position = nextTip++;
+    }
+    unsigned rack = position / perRack(), within = position % perRack();
     racks = std::max(racks, rack + 1);
     if (multi())
-      return fmt::format("{}_tips_{}[\"A{}\"]", var, rack + 1, within + 1);
+      return fmt::format("{}_tips_{}[\"{}{}\"]", var, rack + 1, row, within + 1);
     return fmt::format("{}_tips_{}[\"{}{}\"]", var, rack + 1, static_cast<char>('A' + within % 8),
                        within / 8 + 1);
   }
@@ -78,11 +105,13 @@ struct Source {
   std::vector<SourceContainer> containers;
 };
 
-/// A unit of pipetting: one well for a single channel, or the top well of
-/// a whole column for an 8-channel.
+/// A unit of pipetting: one well for a single channel, or a run of wells
+/// down a column for an 8-channel: the whole column, or (a partial column)
+/// 2 to 7 adjacent rows.
 struct Unit {
-  Well well;
-  bool column = false;
+  Well well;             ///< the run's top well
+  unsigned channels = 1; ///< wells in the run
+  bool multi() const { return channels > 1; }
 };
 
 class Emitter {
@@ -125,11 +154,29 @@ private:
   void pauseForOperator(std::string instruction, bool liftsPlate);
 
   //--- pipettes, tips, sources -------------------------------------------------//
-  Mounted *pipetteFor(double volumeUl, bool column);
-  std::vector<Unit> unitsOf(const std::vector<Well> &wells, double volumeUl,
-                            bool multiAllowed);
+  Mounted *pipetteFor(double volumeUl, bool multi);
+  /// The units that serve `wells` (in their order): whole columns and,
+  /// where partial pick-ups are allowed, runs of adjacent rows for the
+  /// 8-channel when it is mounted and takes the volume; the rest one well
+  /// at a time. `amountOf` (removals): a run's wells hold one volume.
+  /// `parked`: the tips go back to the rack between uses, which Opentrons
+  /// refuses for a partial column, so only whole columns go by 8-channel.
+  std::vector<Unit> unitsOf(const std::vector<Well> &wells, double volumeUl, bool multiAllowed,
+                            const std::map<Well, double> *amountOf = nullptr,
+                            bool parked = false);
+  /// Where the pipette goes for a unit: the top well for all eight
+  /// nozzles (A1 leads), the run's bottom well for a partial column (H1
+  /// leads, the other nozzles behind it).
   std::string target(const Unit &unit) const;
-  std::string draw(ir::LiquidId liquid, double ul, const Mounted &pipette);
+  /// `ul` per channel for `channels` channels at once.
+  std::string draw(ir::LiquidId liquid, double ul, unsigned channels);
+  /// Sets an 8-channel's nozzles to `channels` (whole column or partial)
+  /// before a pick-up; a no-op when they already are.
+  void configureNozzles(Mounted &pipette, unsigned channels);
+  /// Picks up fresh tips for a unit of `channels`; returns their rack
+  /// position (for a parked tip's later pick-up).
+  std::string pickUpFresh(Mounted &pipette, unsigned channels);
+  void pickUpAt(Mounted &pipette, unsigned channels, const std::string &tip);
   std::string wasteTop() const { return "waste[\"A1\"].top()"; }
   std::string pipetteRanges() const;
   using PipetteUnits = std::vector<std::pair<Mounted *, std::vector<Unit>>>;
@@ -145,7 +192,7 @@ private:
   void fillFromAbove(Mounted &pipette, ir::LiquidId liquid, double volume,
                      const std::vector<Unit> &units);
   /// The largest volume one trip of a pipette with this many channels takes.
-  double largestTrip(bool column) const;
+  double largestTrip(bool multi) const;
   /// How many equal trips move `volumeUl` into one well: 1 when a mounted
   /// pipette takes it, else enough trips of the largest pipette. The
   /// parts are equal, not "full tips and a rest", so that no trip falls
@@ -156,14 +203,23 @@ private:
   void call(const std::string &code);
   void comment(const std::string &text);
   std::string lineComment() const;
-  std::optional<std::string> header();
+  /// The deck and the protocol's head. With `reportFull`, a deck without
+  /// room is E705; without, just nullopt (the caller retries without
+  /// partial pick-ups).
+  std::optional<std::string> header(bool reportFull);
+  /// Clears what the emitting walk draws, so it can run again.
+  void resetEmission();
+  /// The planning walk, then the mounts and the kind of container per
+  /// liquid; false after reporting the script's errors.
+  bool plan();
   /// E701 where a declared volume is short of the need. False on errors.
   bool checkLoads();
   std::string lineOf(SourceLoc loc) const;
 
   template <typename... Args> void report(DiagId id, Args &&...args) {
-    if (!planning_)
-      return;
+    // The emitting walk repeats the planning walk with the pipettes that
+    // walk chose; an error only it meets would leave a step out.
+    PLATE_ASSERT(planning_, "ot2: the emitting walk met an error the planning walk did not");
     auto diag = diags_.report(id, op_ ? op_->loc : SourceLoc{}, std::forward<Args>(args)...);
     if (op_)
       diag.step(op_->step);
@@ -190,6 +246,16 @@ private:
   bool onTemperatureModule_ = false;
   bool needsWaste_ = false;
   unsigned columnsUsed_ = 0, largeUsed_ = 0, tubesUsed_ = 0;
+  /// Partial-column pick-ups on the 8-channel are allowed in this walk /
+  /// happened in it. Opentrons refuses a partially configured 8-channel
+  /// over labware whose slot behind holds anything (its idle nozzles pass
+  /// over it), so the deck plan keeps those slots empty, or the walk runs
+  /// again without them.
+  bool partialAllowed_ = true;
+  bool usesPartial_ = false;
+  /// Labware (Python variables) that a partial column aspirates from or
+  /// dispenses into, besides the plate.
+  std::set<std::string> partialTouched_;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -229,10 +295,10 @@ void Emitter::pauseForOperator(std::string instruction, bool liftsPlate) {
 
 //--- pipettes, tips and sources ---------------------------------------------------//
 
-Mounted *Emitter::pipetteFor(double volumeUl, bool column) {
+Mounted *Emitter::pipetteFor(double volumeUl, bool multi) {
   Mounted *best = nullptr;
   for (Mounted &candidate : mounted_) {
-    if (candidate.multi() != column)
+    if (candidate.multi() != multi)
       continue;
     if (volumeUl < candidate.pipette->minUl - kQuantitySlack ||
         volumeUl > candidate.pipette->maxUl + kQuantitySlack)
@@ -248,7 +314,8 @@ Mounted *Emitter::pipetteFor(double volumeUl, bool column) {
 }
 
 std::vector<Unit> Emitter::unitsOf(const std::vector<Well> &wells, double volumeUl,
-                                   bool multiAllowed) {
+                                   bool multiAllowed, const std::map<Well, double> *amountOf,
+                                   bool parked) {
   std::vector<Unit> units;
   bool multi = multiAllowed && plate_->multichannel && module_.shape.rows == 8;
   if (multi) {
@@ -259,34 +326,89 @@ std::vector<Unit> Emitter::unitsOf(const std::vector<Well> &wells, double volume
                       volumeUl <= candidate.pipette->maxUl + kQuantitySlack;
     multi = mountedMulti;
   }
+  if (!multi) {
+    for (Well well : wells)
+      units.push_back({well, 1});
+    return units;
+  }
   WellSet set;
   for (Well well : wells)
     set.insert(well);
-  std::vector<bool> wholeColumn(module_.shape.cols + 1, false);
-  if (multi)
-    for (unsigned col = 1; col <= module_.shape.cols; ++col) {
-      bool whole = true;
-      for (unsigned row = 1; row <= 8; ++row)
-        whole &= set.contains(Well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)});
-      wholeColumn[col] = whole;
+  auto sameAmount = [&](Well a, Well b) {
+    return !amountOf || std::abs(amountOf->at(a) - amountOf->at(b)) < kQuantitySlack;
+  };
+  // The run of adjacent rows (one volume) that each well heads; 0 for a
+  // well inside a run.
+  std::map<Well, unsigned> runAt;
+  for (unsigned col = 1; col <= module_.shape.cols; ++col) {
+    for (unsigned row = 1; row <= 8;) {
+      Well top{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
+      if (!set.contains(top)) {
+        ++row;
+        continue;
+      }
+      unsigned length = 1;
+      while (row + length <= 8) {
+        Well next{static_cast<uint8_t>(row + length), static_cast<uint8_t>(col)};
+        if (!set.contains(next) || !sameAmount(top, next))
+          break;
+        ++length;
+      }
+      // A partial column needs two nozzles at least; one well is a
+      // single-channel unit.
+      bool whole = length == 8;
+      if (!whole && (!partialAllowed_ || parked || length < 2))
+        length = 1;
+      runAt[top] = length;
+      for (unsigned inside = 1; inside < length; ++inside)
+        runAt[Well{static_cast<uint8_t>(row + inside), static_cast<uint8_t>(col)}] = 0;
+      row += length;
     }
+  }
   for (Well well : wells) {
-    if (wholeColumn[well.col]) {
-      if (well.row == 1)
-        units.push_back({well, true});
+    unsigned length = runAt.at(well);
+    if (length == 0)
       continue;
-    }
-    units.push_back({well, false});
+    units.push_back({well, length});
+    if (length > 1 && length < 8)
+      usesPartial_ = true;
   }
   return units;
 }
 
 std::string Emitter::target(const Unit &unit) const {
-  return fmt::format("plate[\"{}\"]", unit.well.name());
+  Well primary = unit.well;
+  if (unit.channels > 1 && unit.channels < 8)
+    primary.row = static_cast<uint8_t>(unit.well.row + unit.channels - 1);
+  return fmt::format("plate[\"{}\"]", primary.name());
 }
 
-std::string Emitter::draw(ir::LiquidId liquid, double ul, const Mounted &pipette) {
-  double total = ul * pipette.pipette->channels;
+void Emitter::configureNozzles(Mounted &pipette, unsigned channels) {
+  if (!pipette.multi() || pipette.activeNozzles == channels)
+    return;
+  pipette.activeNozzles = channels;
+  if (channels == pipette.pipette->channels)
+    call(fmt::format("{}.configure_nozzle_layout(style=ALL)", pipette.var));
+  else
+    call(fmt::format("{}.configure_nozzle_layout(style=PARTIAL_COLUMN, start=\"H1\", "
+                     "end=\"{}1\")",
+                     pipette.var, static_cast<char>('A' + 8 - channels)));
+}
+
+std::string Emitter::pickUpFresh(Mounted &pipette, unsigned channels) {
+  configureNozzles(pipette, channels);
+  std::string tip = pipette.freshTip(channels);
+  call(fmt::format("{}.pick_up_tip({})", pipette.var, tip));
+  return tip;
+}
+
+void Emitter::pickUpAt(Mounted &pipette, unsigned channels, const std::string &tip) {
+  configureNozzles(pipette, channels);
+  call(fmt::format("{}.pick_up_tip({})", pipette.var, tip));
+}
+
+std::string Emitter::draw(ir::LiquidId liquid, double ul, unsigned channels) {
+  double total = ul * channels;
   Source &source = sourcesByLiquid_[liquid];
   if (planning_) {
     if (source.needUl == 0 && source.containers.empty())
@@ -323,6 +445,8 @@ std::string Emitter::draw(ir::LiquidId liquid, double ul, const Mounted &pipette
     source.containers.push_back(container);
   }
   source.containers.back().drawnUl += total;
+  if (channels > 1 && channels < 8)
+    partialTouched_.insert(source.containers.back().labware);
   return fmt::format("{}[\"{}\"]", source.containers.back().labware,
                      source.containers.back().well);
 }
@@ -335,10 +459,10 @@ std::string Emitter::pipetteRanges() const {
   return text;
 }
 
-double Emitter::largestTrip(bool column) const {
+double Emitter::largestTrip(bool multi) const {
   double largest = 0;
   for (const Mounted &candidate : mounted_)
-    if (candidate.multi() == column)
+    if (candidate.multi() == multi)
       largest = std::max(largest, candidate.pipette->maxUl);
   return largest;
 }
@@ -352,17 +476,19 @@ unsigned Emitter::tripsFor(double volumeUl) const {
 
 std::optional<Emitter::PipetteUnits> Emitter::byPipette(const std::vector<Unit> &units,
                                                        const Quantity &volume) {
+  // One group per pipette and nozzle count: a group shares a tip set.
   PipetteUnits groups;
   double part = volume.value / tripsFor(volume.value);
   for (const Unit &unit : units) {
-    Mounted *pipette = pipetteFor(part, unit.column);
+    Mounted *pipette = pipetteFor(part, unit.multi());
     if (!pipette) {
       report(DiagId::PipetteRange, fmt::format("{}", volume), platform_.robotType,
              pipetteRanges());
       return std::nullopt;
     }
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto &entry) { return entry.first == pipette; });
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &entry) {
+      return entry.first == pipette && entry.second.front().channels == unit.channels;
+    });
     if (it == groups.end())
       groups.push_back({pipette, {unit}});
     else
@@ -373,12 +499,13 @@ std::optional<Emitter::PipetteUnits> Emitter::byPipette(const std::vector<Unit> 
 
 void Emitter::fillFromAbove(Mounted &pipette, ir::LiquidId liquid, double volume,
                             const std::vector<Unit> &units) {
+  unsigned channels = units.front().channels;
   if (unsigned trips = tripsFor(volume); trips > 1) {
     double part = volume / trips;
     for (const Unit &unit : units)
       for (unsigned trip = 0; trip < trips; ++trip) {
         call(fmt::format("{}.aspirate({}, {})", pipette.var, number(part),
-                         draw(liquid, part, pipette)));
+                         draw(liquid, part, channels)));
         call(fmt::format("{}.dispense({}, {}.top())", pipette.var, number(part), target(unit)));
       }
     return;
@@ -388,7 +515,7 @@ void Emitter::fillFromAbove(Mounted &pipette, ir::LiquidId liquid, double volume
   for (size_t at = 0; at < units.size(); at += perTrip) {
     size_t count = std::min(perTrip, units.size() - at);
     call(fmt::format("{}.aspirate({}, {})", pipette.var, number(volume * count),
-                     draw(liquid, volume * count, pipette)));
+                     draw(liquid, volume * count, channels)));
     for (size_t i = 0; i < count; ++i)
       call(fmt::format("{}.dispense({}, {}.top())", pipette.var, number(volume),
                        target(units[at + i])));
@@ -402,7 +529,9 @@ void Emitter::emitDispense(const ir::DispenseOp &dispense) {
   bool shared = dispense.tips == ir::TipPolicy::PerSource || dispense.tips == ir::TipPolicy::Reuse;
   if (dispense.mix)
     shared = false; // mixing touches the well: per_well from then on (language §7)
-  std::map<Mounted *, bool> holding; // reuse: one tip per pipette for the statement
+  // reuse: one tip set per pipette for the statement; nozzles it was
+  // picked up with (a set for other nozzles is a new pick-up).
+  std::map<Mounted *, unsigned> holding;
   for (const ir::Portion &portion : dispense.portions) {
     const ir::Liquid &liquid = module_.liquid(portion.liquid);
     bool fromTubes = liquid.role != ir::LiquidRole::Reagent;
@@ -414,28 +543,44 @@ void Emitter::emitDispense(const ir::DispenseOp &dispense) {
     if (!groups)
       return;
     for (auto &[pipette, pipetteUnits] : *groups) {
+      unsigned channels = pipetteUnits.front().channels;
       if (!shared) {
         for (const Unit &unit : pipetteUnits) {
-          call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
+          pickUpFresh(*pipette, channels);
           // Every trip but the last stays above the well: a tip that has
           // touched the well's liquid must not go back into the source.
           for (unsigned trip = 1; trip <= trips; ++trip) {
             call(fmt::format("{}.aspirate({}, {})", pipette->var, number(part),
-                             draw(portion.liquid, part, *pipette)));
+                             draw(portion.liquid, part, channels)));
             call(fmt::format("{}.dispense({}, {}{})", pipette->var, number(part), target(unit),
                              trip < trips ? ".top()" : ""));
           }
+          Mounted *mixer = pipette;
+          if (dispense.mix && !pipette->takes(dispense.mix->volume.value)) {
+            // The pipette that dispensed cannot mix that volume (5 µL by
+            // the P20, mixed 50 µL): a fresh tip of one that can mixes.
+            mixer = pipetteFor(dispense.mix->volume.value, unit.multi());
+            if (!mixer) {
+              report(DiagId::PipetteRange, fmt::format("{}", dispense.mix->volume),
+                     platform_.robotType, pipetteRanges());
+              return;
+            }
+            call(fmt::format("{}.drop_tip()", pipette->var));
+            pickUpFresh(*mixer, channels);
+          }
           if (dispense.mix)
-            call(fmt::format("{}.mix({}, {}, {})", pipette->var, dispense.mix->cycles,
+            call(fmt::format("{}.mix({}, {}, {})", mixer->var, dispense.mix->cycles,
                              number(dispense.mix->volume.value), target(unit)));
-          call(fmt::format("{}.drop_tip()", pipette->var));
+          call(fmt::format("{}.drop_tip()", mixer->var));
         }
         continue;
       }
       bool reuse = dispense.tips == ir::TipPolicy::Reuse;
-      if (!reuse || !holding[pipette])
-        call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
-      holding[pipette] = true;
+      if (reuse && holding[pipette] && holding[pipette] != channels)
+        call(fmt::format("{}.drop_tip()", pipette->var));
+      if (!reuse || holding[pipette] != channels)
+        pickUpFresh(*pipette, channels);
+      holding[pipette] = channels;
       fillFromAbove(*pipette, portion.liquid, volume, pipetteUnits);
       if (!reuse)
         call(fmt::format("{}.drop_tip()", pipette->var));
@@ -456,43 +601,35 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
       amountOf[amount.well] = amount.volume.value;
       wells.push_back(amount.well);
     }
-  // An 8-channel takes one volume per channel: a column goes as one unit
-  // only when its eight wells hold the same.
-  std::vector<Unit> units;
-  for (const Unit &unit : unitsOf(wells, amountOf.empty() ? 0 : amountOf.begin()->second, true)) {
-    bool same = true;
-    if (unit.column)
-      for (uint8_t row = 1; row <= 8; ++row)
-        same &= std::abs(amountOf[Well{row, unit.well.col}] - amountOf[unit.well]) < kQuantitySlack;
-    if (same || !unit.column) {
-      units.push_back(unit);
-      continue;
-    }
-    for (uint8_t row = 1; row <= 8; ++row)
-      units.push_back({Well{row, unit.well.col}, false});
-  }
-  std::map<Mounted *, bool> holding;
+  // An 8-channel takes one volume per channel: a run of rows goes as one
+  // unit only when its wells hold the same.
+  std::vector<Unit> units = unitsOf(wells, amountOf.empty() ? 0 : amountOf.begin()->second, true,
+                                    &amountOf, parked != nullptr);
+  std::map<Mounted *, unsigned> holding;
   for (const Unit &unit : units) {
     double amount = amountOf[unit.well];
     // More than a tipful goes in several trips of the largest pipette.
-    Mounted *pipette = pipetteFor(std::min(amount, largestTrip(unit.column)), unit.column);
+    Mounted *pipette = pipetteFor(std::min(amount, largestTrip(unit.multi())), unit.multi());
     if (!pipette) {
       report(DiagId::PipetteRange, fmt::format("{}", Quantity::microliters(amount)),
              platform_.robotType, pipetteRanges());
       return;
     }
-    std::string key = fmt::format("{}:{}", pipette->var, unit.well.name());
+    if (unit.channels > 1 && unit.channels < 8)
+      partialTouched_.insert("waste");
+    std::string key = fmt::format("{}:{}:{}", pipette->var, unit.channels, unit.well.name());
     if (reuse) {
-      if (!holding[pipette])
-        call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
-      holding[pipette] = true;
+      if (holding[pipette] && holding[pipette] != unit.channels)
+        call(fmt::format("{}.drop_tip()", pipette->var));
+      if (holding[pipette] != unit.channels)
+        pickUpFresh(*pipette, unit.channels);
+      holding[pipette] = unit.channels;
     } else if (parked && parked->count(key)) {
-      call(fmt::format("{}.pick_up_tip({})", pipette->var, parked->at(key)));
+      pickUpAt(*pipette, unit.channels, parked->at(key));
     } else {
-      std::string tip = pipette->freshTip();
+      std::string tip = pickUpFresh(*pipette, unit.channels);
       if (parked)
         (*parked)[key] = tip;
-      call(fmt::format("{}.pick_up_tip({})", pipette->var, tip));
     }
     for (double left = amount; left > kQuantitySlack;) {
       double trip = std::min(left, pipette->pipette->maxUl);
@@ -520,17 +657,21 @@ void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
   for (Well well : wells)
     fill.push_back({well, wash.volume});
   // The fill is a non-contact per-source dispense; its tips are parked too.
-  std::map<Mounted *, std::string> fillTips;
+  std::map<std::pair<Mounted *, unsigned>, std::string> fillTips;
   for (unsigned cycle = 1; cycle <= wash.cycles; ++cycle) {
     comment(fmt::format("wash cycle {} of {}", cycle, wash.cycles));
     std::optional<PipetteUnits> groups =
-        byPipette(unitsOf(wells, volume / tripsFor(volume), true), wash.volume);
+        byPipette(unitsOf(wells, volume / tripsFor(volume), true, nullptr, wash.cycles > 1),
+                  wash.volume);
     if (!groups)
       return;
     for (auto &[pipette, units] : *groups) {
-      if (!fillTips.count(pipette))
-        fillTips[pipette] = pipette->freshTip();
-      call(fmt::format("{}.pick_up_tip({})", pipette->var, fillTips[pipette]));
+      unsigned channels = units.front().channels;
+      auto key = std::make_pair(pipette, channels);
+      if (!fillTips.count(key))
+        fillTips[key] = pickUpFresh(*pipette, channels);
+      else
+        pickUpAt(*pipette, channels, fillTips[key]);
       fillFromAbove(*pipette, wash.reagent, volume, units);
       call(fmt::format("{}.{}()", pipette->var,
                        cycle == wash.cycles ? "drop_tip" : "return_tip"));
@@ -542,17 +683,19 @@ void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
 }
 
 void Emitter::emitMix(const ir::MixOp &mix, bool reuse) {
-  std::map<Mounted *, bool> holding;
+  std::map<Mounted *, unsigned> holding;
   for (const Unit &unit : unitsOf(mix.wells.columnMajor(), mix.volume.value, true)) {
-    Mounted *pipette = pipetteFor(mix.volume.value, unit.column);
+    Mounted *pipette = pipetteFor(mix.volume.value, unit.multi());
     if (!pipette) {
       report(DiagId::PipetteRange, fmt::format("{}", mix.volume), platform_.robotType,
              pipetteRanges());
       return;
     }
-    if (!reuse || !holding[pipette])
-      call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
-    holding[pipette] = true;
+    if (reuse && holding[pipette] && holding[pipette] != unit.channels)
+      call(fmt::format("{}.drop_tip()", pipette->var));
+    if (!reuse || holding[pipette] != unit.channels)
+      pickUpFresh(*pipette, unit.channels);
+    holding[pipette] = unit.channels;
     call(fmt::format("{}.mix({}, {}, {})", pipette->var, mix.cycles, number(mix.volume.value),
                      target(unit)));
     if (!reuse)
@@ -576,10 +719,10 @@ void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
     return;
   }
   if (reuse)
-    call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
+    pickUpFresh(*pipette, 1);
   for (const auto &[from, to] : transfer.pairs) {
     if (!reuse)
-      call(fmt::format("{}.pick_up_tip({})", pipette->var, pipette->freshTip()));
+      pickUpFresh(*pipette, 1);
     for (unsigned trip = 0; trip < trips; ++trip) {
       call(fmt::format("{}.aspirate({}, plate[\"{}\"])", pipette->var, number(part), from.name()));
       call(fmt::format("{}.dispense({}, plate[\"{}\"])", pipette->var, number(part), to.name()));
@@ -701,21 +844,57 @@ void Emitter::emitManualBlock(size_t first, size_t last) {
   }
   op_ = &module_.ops[first];
   call(fmt::format("protocol.pause({})", pyString(text)));
-  // What a MANUAL dispense puts in the wells, so the Opentrons App shows it
-  // and the run's well volumes start from it.
+  // What the hand work leaves in the wells, so the Opentrons App shows it
+  // and the run's well volumes start from it. Opentrons can record liquid
+  // put into a well, not liquid taken out: a removal by hand within the
+  // block takes back what the block put in (a wash, `aspirate all`, or a
+  // volume in proportion); what the robot put in before is not in its
+  // record (docs/porting.md).
+  std::vector<std::pair<Well, ir::LiquidId>> order;
+  std::map<Well, std::map<ir::LiquidId, double>> left;
+  auto takeOut = [&](Well well, std::optional<double> ul) {
+    auto it = left.find(well);
+    if (it == left.end())
+      return;
+    double total = 0;
+    for (const auto &[liquid, amount] : it->second)
+      total += amount;
+    double keep = !ul || total <= kQuantitySlack ? 0 : std::max(0.0, 1 - *ul / total);
+    for (auto &[liquid, amount] : it->second)
+      amount *= keep;
+  };
   for (size_t i = first; i <= last; ++i) {
-    op_ = &module_.ops[i];
-    const auto *dispense = op_->as<ir::DispenseOp>();
-    if (!dispense)
-      continue;
-    for (const ir::Portion &portion : dispense->portions) {
-      if (std::find(plateLiquids_.begin(), plateLiquids_.end(), portion.liquid) ==
-          plateLiquids_.end())
-        plateLiquids_.push_back(portion.liquid);
-      for (Well well : portion.wells.columnMajor())
-        call(fmt::format("plate[\"{}\"].load_liquid(liquid_{}, {})", well.name(),
-                         module_.liquid(portion.liquid).name, number(dispense->volume.value)));
+    const ir::Op &op = module_.ops[i];
+    if (const auto *dispense = op.as<ir::DispenseOp>()) {
+      for (const ir::Portion &portion : dispense->portions)
+        for (Well well : portion.wells.columnMajor()) {
+          if (!left[well].count(portion.liquid))
+            order.push_back({well, portion.liquid});
+          left[well][portion.liquid] += dispense->volume.value;
+        }
+    } else if (const auto *aspirate = op.as<ir::AspirateOp>()) {
+      for (Well well : aspirate->wells.columnMajor())
+        takeOut(well, aspirate->volume ? std::optional<double>(aspirate->volume->value)
+                                       : std::nullopt);
+    } else if (const auto *wash = op.as<ir::WashOp>()) {
+      for (Well well : wash->wells.columnMajor())
+        takeOut(well, std::nullopt); // a wash ends with the wells emptied
     }
+  }
+  for (const auto &[well, liquid] : order) {
+    double amount = left[well][liquid];
+    if (amount <= kQuantitySlack)
+      continue;
+    op_ = nullptr;
+    for (size_t i = first; i <= last && !op_; ++i)
+      if (const auto *dispense = module_.ops[i].as<ir::DispenseOp>())
+        for (const ir::Portion &portion : dispense->portions)
+          if (portion.liquid == liquid && portion.wells.contains(well))
+            op_ = &module_.ops[i];
+    if (std::find(plateLiquids_.begin(), plateLiquids_.end(), liquid) == plateLiquids_.end())
+      plateLiquids_.push_back(liquid);
+    call(fmt::format("plate[\"{}\"].load_liquid(liquid_{}, {})", well.name(),
+                     module_.liquid(liquid).name, number(amount)));
   }
 }
 
@@ -837,14 +1016,17 @@ bool Emitter::checkLoads() {
   return ok;
 }
 
-std::optional<std::string> Emitter::header() {
+std::optional<std::string> Emitter::header(bool reportFull) {
   std::string out;
   out += fmt::format("# {}\n# An Opentrons Protocol API {} protocol for the {}, written by\n"
                      "# `plate compile --platform ot2` from {}. Each call names the script line\n"
                      "# it comes from; change the script, not this file.\n",
                      module_.title.empty() ? options_.sourceName : module_.title,
                      platform_.apiLevel, platform_.robotType, options_.sourceName);
-  out += "from opentrons import protocol_api\n\n";
+  out += "from opentrons import protocol_api\n";
+  if (usesPartial_)
+    out += "from opentrons.protocol_api import ALL, PARTIAL_COLUMN\n";
+  out += "\n";
   out += fmt::format("metadata = {{\n    \"protocolName\": {},\n    \"author\": \"plate\",\n"
                      "    \"source\": {},\n}}\n",
                      pyString(module_.title.empty() ? options_.sourceName : module_.title),
@@ -857,6 +1039,7 @@ std::optional<std::string> Emitter::header() {
   struct Item {
     std::string var, loadName, label;
     bool tipRack = false;
+    bool multiRack = false; ///< the 8-channel's
   };
   std::vector<Item> items;
   if (needsWaste_)
@@ -875,20 +1058,50 @@ std::optional<std::string> Emitter::header() {
     multi |= pipette.multi();
     for (unsigned rack = 0; rack < std::max(1u, pipette.racks); ++rack)
       items.push_back({fmt::format("{}_tips_{}", pipette.var, rack + 1), pipette.pipette->tipRack,
-                       fmt::format("Tips for {}", pipette.pipette->label), true});
+                       fmt::format("Tips for {}", pipette.pipette->label), true, pipette.multi()});
   }
   // Beside a heater-shaker the 8-channel may not go left or right, and in
   // front or behind only to a tip rack (Opentrons' movement rules).
   bool guarded = needsHeaterShaker_ && multi;
-  std::vector<std::string> slots = platform_.freeSlots;
-  auto take = [&](bool tipRack) -> std::optional<std::string> {
-    for (auto it = slots.begin(); it != slots.end(); ++it) {
-      if (guarded && *it == "2")
+  // With partial columns: the slot behind the plate and behind each
+  // labware a partial column works in stays empty (or is off the deck),
+  // and the 8-channel's racks are not in the back row, where a partial
+  // pick-up would take its idle nozzles past the deck's end. Those
+  // labware take their slots first.
+  std::set<std::string> taken{platform_.tipWasteSlot}, blocked;
+  auto behind = [&](const std::string &slot) -> std::optional<std::string> {
+    auto it = platform_.slotBehind.find(slot);
+    if (it == platform_.slotBehind.end())
+      return std::nullopt;
+    return it->second;
+  };
+  auto touched = [&](const Item &item) {
+    return usesPartial_ && partialTouched_.count(item.var) > 0;
+  };
+  if (usesPartial_)
+    if (auto slot = behind(platform_.samplePlateSlot))
+      blocked.insert(*slot);
+  // The back row first for the labware partial columns work in: nothing
+  // is behind it.
+  std::vector<std::string> backFirst = platform_.freeSlots;
+  std::stable_partition(backFirst.begin(), backFirst.end(),
+                        [&](const std::string &slot) { return !behind(slot); });
+  auto take = [&](const Item &item) -> std::optional<std::string> {
+    for (const std::string &slot : touched(item) ? backFirst : platform_.freeSlots) {
+      if (taken.count(slot) || blocked.count(slot))
         continue;
-      if (guarded && *it == "4" && !tipRack)
+      if (guarded && slot == "2")
         continue;
-      std::string slot = *it;
-      slots.erase(it);
+      if (guarded && slot == "4" && !item.tipRack)
+        continue;
+      std::optional<std::string> back = behind(slot);
+      if (usesPartial_ && item.multiRack && !back)
+        continue;
+      if (touched(item) && back && taken.count(*back))
+        continue;
+      taken.insert(slot);
+      if (touched(item) && back)
+        blocked.insert(*back);
       return slot;
     }
     return std::nullopt;
@@ -916,21 +1129,28 @@ std::optional<std::string> Emitter::header() {
                         pyString(plateLabel));
   }
   std::vector<std::string> unplaced;
-  for (const Item &item : items) {
-    std::optional<std::string> slot = take(item.tipRack);
-    if (!slot) {
-      unplaced.push_back(item.var);
-      continue;
+  std::map<std::string, std::string> slotOf;
+  for (bool first : {true, false})
+    for (const Item &item : items) {
+      if (touched(item) != first)
+        continue;
+      if (std::optional<std::string> slot = take(item))
+        slotOf[item.var] = *slot;
+      else
+        unplaced.push_back(item.var);
     }
-    deck += fmt::format("    {} = protocol.load_labware({}, {}, {})  # deck setup\n", item.var,
-                        pyString(item.loadName), pyString(*slot), pyString(item.label));
-  }
   if (!unplaced.empty()) {
+    if (!reportFull)
+      return std::nullopt;
     size_t free = platform_.freeSlots.size() - (guarded ? 1 : 0);
     diags_.report(DiagId::DeckFull, SourceLoc{}, items.size() + 1, fmt::format("{}", fmt::join(unplaced, ", ")),
                   platform_.robotType, free + 1);
     return std::nullopt;
   }
+  for (const Item &item : items)
+    deck += fmt::format("    {} = protocol.load_labware({}, {}, {})  # deck setup\n", item.var,
+                        pyString(item.loadName), pyString(slotOf.at(item.var)),
+                        pyString(item.label));
   for (Mounted &pipette : mounted_) {
     std::vector<std::string> racks;
     for (unsigned rack = 0; rack < std::max(1u, pipette.racks); ++rack)
@@ -985,17 +1205,50 @@ std::optional<std::string> Emitter::run() {
   PLATE_ASSERT(plate_, "ot2: the module was checked against another platform than " +
                            platform_.name);
   choosePlateHolder();
+  // Partial columns first; when the deck has no room for the empty slots
+  // they need, both walks run again without them (the mounts may differ:
+  // without them a P300 single-channel takes those wells).
+  for (bool partial : {true, false}) {
+    partialAllowed_ = partial;
+    if (!plan())
+      return std::nullopt;
+    resetEmission();
+    planning_ = false;
+    walk();
+    std::string body = std::move(body_);
+    if (!checkLoads())
+      return std::nullopt;
+    bool last = !partial || !usesPartial_;
+    if (std::optional<std::string> deck = header(last))
+      return *deck + body;
+    if (last)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool Emitter::plan() {
   // Planning: every pipette available.
+  mounted_.clear();
   for (const Pipette &pipette : platform_.pipettes) {
     std::string var = pipette.name.substr(0, pipette.name.find('_'));
     if (pipette.channels > 1)
       var[0] = 'm';
-    mounted_.push_back({&pipette, var, "", 0, 0, false});
+    Mounted mounted;
+    mounted.pipette = &pipette;
+    mounted.var = var;
+    mounted.activeNozzles = pipette.channels;
+    mounted_.push_back(mounted);
   }
+  sourcesByLiquid_.clear();
+  sourceOrder_.clear();
+  plateLiquids_.clear();
+  needsHeaterShaker_ = needsWaste_ = false;
+  resetEmission();
   planning_ = true;
   walk();
   if (diags_.hasErrors())
-    return std::nullopt;
+    return false;
 
   // Two mounts. An 8-channel only saves trips: when a small volume needs a
   // third pipette, the 8-channel gives way and its columns go one well at
@@ -1008,10 +1261,8 @@ std::optional<std::string> Emitter::run() {
     used.erase(std::remove_if(used.begin(), used.end(),
                               [](const Mounted &candidate) { return candidate.multi(); }),
                used.end());
-  for (size_t i = 0; i < used.size(); ++i) {
+  for (size_t i = 0; i < used.size(); ++i)
     used[i].mount = i == 0 ? "left" : "right";
-    used[i].nextTip = used[i].racks = 0;
-  }
   mounted_ = used;
 
   // Source containers: a reagent in a reservoir column when it fits one,
@@ -1025,15 +1276,22 @@ std::optional<std::string> Emitter::run() {
     else
       source.kind = SourceKind::Large;
   }
-  planning_ = false;
-  walk();
-  std::string body = std::move(body_);
-  if (!checkLoads())
-    return std::nullopt;
-  std::optional<std::string> deck = header();
-  if (!deck)
-    return std::nullopt;
-  return *deck + body;
+  return true;
+}
+
+void Emitter::resetEmission() {
+  body_.clear();
+  columnsUsed_ = largeUsed_ = tubesUsed_ = 0;
+  usesPartial_ = false;
+  partialTouched_.clear();
+  for (auto &[id, source] : sourcesByLiquid_)
+    source.containers.clear();
+  for (Mounted &pipette : mounted_) {
+    pipette.nextTip = pipette.racks = 0;
+    pipette.activeNozzles = pipette.pipette->channels;
+    pipette.partialColumn.reset();
+    pipette.partialTaken = 0;
+  }
 }
 
 } // namespace

@@ -47,10 +47,50 @@ def import_opentrons():
     try:
         from opentrons import simulate
         from opentrons.protocol_api import labware
+        from opentrons.protocol_api import instrument_context
+        from opentrons.legacy_commands import publisher
+        from opentrons import legacy_broker
     except ImportError as error:
         sys.exit("compare_wells: Opentrons' simulator does not import ({}); run tools/setup.sh "
                  "for the Debian packages it needs".format(error))
+    record_nozzle_layouts(instrument_context.InstrumentContext, publisher)
+    count_log_entries(legacy_broker.LegacyBroker)
     return simulate, labware
+
+
+# Entries of the run log published so far: where in the run a load_liquid
+# call happens (a MANUAL dispense's wells are loaded at its pause).
+published = [0]
+
+
+def count_log_entries(broker_class):
+    original = broker_class.publish
+
+    def publish(self, topic, message):
+        if isinstance(message, dict) and message.get("$") == "before":
+            published[0] += 1
+        return original(self, topic, message)
+
+    broker_class.publish = publish
+
+
+NOZZLES = "plate-compare-wells: nozzles"
+
+
+def record_nozzle_layouts(instrument_class, publisher):
+    """Puts each nozzle layout change into the run log, which does not say
+    which nozzles a partially configured 8-channel uses."""
+    original = instrument_class.configure_nozzle_layout
+
+    def configure(self, style=None, start=None, end=None, *args, **kwargs):
+        result = original(self, style, start, end, *args, **kwargs)
+        text = "{} {} {} {}".format(NOZZLES, self, self.active_channels, start or "A1")
+        with publisher.publish_context(broker=self.broker,
+                                       command={"name": "command.COMMENT", "payload": {"text": text}}):
+            pass
+        return result
+
+    instrument_class.configure_nozzle_layout = configure
 
 
 def add(composition, liquid, ul):
@@ -78,12 +118,14 @@ class OpentronsRun:
         self.plate_id = None
         original = labware.Well.load_liquid
         run = self
+        self.loads = []  # (log entries before it, well key, liquid, µL)
 
         def record(well, liquid, volume):
             key = (id(well.parent), well.well_name)
             run.sources[key] = liquid.name
-            # A MANUAL dispense later in the run adds to what the well holds.
-            add(run.wells.setdefault(key, {}), liquid.name, float(volume))
+            # Applied where it happens in the run: a MANUAL dispense adds to
+            # what the well holds then.
+            run.loads.append((published[0], key, liquid.name, float(volume)))
             return original(well, liquid, volume)
 
         labware.Well.load_liquid = record
@@ -93,6 +135,7 @@ class OpentronsRun:
         finally:
             labware.Well.load_liquid = original
         self.commands = 0
+        self.off_labware = 0.0  # µL dispensed by nozzles beyond the labware's wells
         self.replay()
 
     @staticmethod
@@ -106,8 +149,10 @@ class OpentronsRun:
             return labware_like.as_well()
         return None
 
-    def channel_wells(self, well, channels):
-        """The wells the channels of a pipette reach at `well`."""
+    def channel_wells(self, well, channels, back_primary=True):
+        """The wells the channels of a pipette reach at `well`: from the
+        primary nozzle A1 to the front, or from H1 (a partial column) to
+        the back."""
         if channels == 1:
             return [well]
         labware = well.parent
@@ -115,16 +160,31 @@ class OpentronsRun:
         if "B" + col not in labware.wells_by_name():  # a trough: all channels in one well
             return [well] * channels
         start = ROWS.index(row)
-        return [labware.wells_by_name()[ROWS[start + i] + col] for i in range(channels)]
+        if not back_primary:
+            start -= channels - 1
+        # A nozzle beyond the labware's rows reaches no well (None).
+        names = labware.wells_by_name()
+        return [names.get(ROWS[start + i] + col) if 0 <= start + i < len(ROWS) else None
+                for i in range(channels)]
 
     def replay(self):
         tips = {}    # pipette -> list of compositions, one per channel
         parked = {}  # rack well key -> composition of a returned tip
         picked = {}  # pipette -> rack keys of the tips it holds
         mixing_level = None
-        for entry in self.log:
+        layouts = {}  # pipette -> (active channels, primary nozzle)
+        loads = list(self.loads)
+        for index, entry in enumerate(self.log + [{"payload": {}, "level": 0}]):
+            while loads and loads[0][0] <= index:
+                _, key, liquid, ul = loads.pop(0)
+                add(self.wells.setdefault(key, {}), liquid, ul)
             payload, level = entry["payload"], entry["level"]
             text = payload.get("text", "")
+            if text.startswith(NOZZLES):
+                _, rest = text.split(NOZZLES + " ", 1)
+                name, active, primary = rest.rsplit(" ", 2)
+                layouts[name] = (int(active), primary)
+                continue
             if mixing_level is not None and level > mixing_level:
                 continue  # a mix's aspirates and dispenses move nothing in the end
             mixing_level = None
@@ -132,12 +192,15 @@ class OpentronsRun:
             if instrument is None:
                 continue
             self.commands += 1
-            name, channels = str(instrument), instrument.channels
+            name = str(instrument)
+            channels, primary = layouts.get(name, (instrument.channels, "A1"))
+            back_primary = primary[0] == "A"
             well = self.well_of(payload.get("location"))
             if text.startswith("Mixing"):
                 mixing_level = level
             elif text.startswith("Picking up tip"):
-                keys = [(id(w.parent), w.well_name) for w in self.channel_wells(well, channels)]
+                keys = [(id(w.parent), w.well_name) if w is not None else None
+                        for w in self.channel_wells(well, channels, back_primary)]
                 picked[name] = keys
                 tips[name] = [parked.pop(key, {}) for key in keys]
             elif text.startswith("Dropping tip"):
@@ -147,7 +210,9 @@ class OpentronsRun:
                 tips[name] = [{} for _ in range(channels)]
             elif text.startswith("Aspirating"):
                 volume = float(payload["volume"])
-                for i, target in enumerate(self.channel_wells(well, channels)):
+                for i, target in enumerate(self.channel_wells(well, channels, back_primary)):
+                    if target is None:
+                        continue
                     key = (id(target.parent), target.well_name)
                     if key in self.sources and not self.is_plate(target):
                         add(tips[name][i], self.sources[key], volume)
@@ -156,10 +221,12 @@ class OpentronsRun:
                             add(tips[name][i], liquid, ul)
             elif text.startswith("Dispensing"):
                 volume = float(payload["volume"])
-                targets = self.channel_wells(well, channels) if well is not None else [None] * channels
+                targets = self.channel_wells(well, channels, back_primary) if well is not None else [None] * channels
                 for i, target in enumerate(targets):
                     given = take(tips[name][i], volume)
                     if target is None:
+                        if well is not None:
+                            self.off_labware += volume
                         continue
                     key = (id(target.parent), target.well_name)
                     for liquid, ul in given.items():
@@ -227,6 +294,9 @@ def main():
     total = sum(run.received.values())
     print("opentrons simulated {} pipette commands; {:g} uL dispensed into {} wells".format(
         run.commands, total, len(run.received)))
+    if run.off_labware > TOLERANCE_UL:
+        differ += 1
+        print("{:g} uL dispensed by nozzles beyond the labware's wells".format(run.off_labware))
     print("{} wells differ of {} compared".format(differ, len(names)))
 
 
