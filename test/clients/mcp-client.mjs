@@ -41,8 +41,8 @@ const stdlib = option('--stdlib');
 const dir = option('--dir', '.');
 // `translate --platform ot2`: the same call for the Opentrons OT-2.
 const platform = option('--platform');
-if (!plate || !['tour', 'bad', 'translate'].includes(scenario)) {
-  console.error('usage: node mcp-client.mjs tour|bad|translate --plate PATH [--stdlib DIR] [--dir DIR] [--platform NAME]');
+if (!plate || !['tour', 'bad', 'translate', 'ot2'].includes(scenario)) {
+  console.error('usage: node mcp-client.mjs tour|bad|translate|ot2 --plate PATH [--stdlib DIR] [--dir DIR] [--platform NAME]');
   process.exit(2);
 }
 
@@ -102,6 +102,32 @@ async function call(label, name, argumentsObject, options = undefined) {
 
 function firstText(result) {
   return result?.content?.find((c) => c.type === 'text')?.text ?? '';
+}
+
+if (scenario === 'ot2') {
+  // `check` and `compile` for the Opentrons OT-2, as `plate compile
+  // --platform ot2 [--manual-fallback]`.
+  const file = path.join(dir, 'bradford.plate');
+  await call('check ot2', 'check', { path: file, platform: 'ot2' });
+  await call('check ot2 fallback', 'check', { path: file, platform: 'ot2', manual_fallback: true });
+  const compiled = await call('compile ot2', 'compile',
+                              { path: file, platform: 'ot2', manual_fallback: true, ir: false });
+  const protocol = structured(compiled).protocol ?? '';
+  console.log(`compile ot2: protocol lines=${protocol.split('\n').length} ` +
+              `requirements=${protocol.includes('"robotType": "OT-2"')} ` +
+              `partial=${protocol.includes('PARTIAL_COLUMN')} ir=${structured(compiled).ir !== undefined} ` +
+              `commands=${structured(compiled).commands !== undefined}`);
+  console.log(`compile ot2: first call ${protocol.split('\n').find((l) => l.includes('.pick_up_tip('))?.trim()}`);
+  for (const [label, name, extra] of [['check flex', 'check', { platform: 'flex' }],
+                                      ['check bf1 fallback', 'check', { manual_fallback: true }],
+                                      ['compile ot2 commands', 'compile', { platform: 'ot2', commands: true }]]) {
+    const result = await call(label, name, { path: file, ...extra });
+    console.log(`${label}: ${firstText(result)}`);
+  }
+  await client.close();
+  console.log('closed');
+  clearTimeout(watchdog);
+  process.exit(0);
 }
 
 if (scenario === 'tour') {

@@ -17,6 +17,7 @@
 #include "backend/bioforge1/Backend.h"
 #include "backend/bioforge1/Journal.h"
 #include "backend/bioforge1/TranslationValidation.h"
+#include "backend/ot2/Ot2Emitter.h"
 #include "tools/plate/AgentOptions.h"
 #include "tools/plate/AlignCommand.h"
 #include "tools/plate/Compilation.h"
@@ -254,10 +255,70 @@ Json robotTime(double seconds) {
               {"robot_time", backend::formatDuration(seconds)}};
 }
 
+/// `platform` and `manual_fallback` of `check` and `compile`, as
+/// `plate compile --platform ot2 [--manual-fallback]` takes them.
+Json platformProperties() {
+  return Json{{"platform", Json{{"type", "string"},
+                                {"enum", {"bioforge1", "ot2"}},
+                                {"description", "the robot the script is compiled for (default "
+                                                "bioforge1; ot2: an Opentrons OT-2 Python "
+                                                "protocol, docs/porting.md)"}}},
+              {"manual_fallback",
+               Json{{"type", "boolean"},
+                    {"description", "ot2: a pause that tells the operator what to do where the "
+                                    "OT-2 lacks a device (a read, a lid), instead of an error "
+                                    "(default false)"}}}};
+}
+
+bool forOt2(const Json &arguments) {
+  std::string platform = arguments.value("platform", std::string("bioforge1"));
+  if (platform != "bioforge1" && platform != "ot2")
+    throw InvalidArguments(
+        fmt::format("`platform` is `bioforge1` or `ot2`, not `{}`", platform));
+  if (platform != "ot2" && arguments.contains("manual_fallback"))
+    throw InvalidArguments("`manual_fallback` is for `platform: \"ot2\"`");
+  return platform == "ot2";
+}
+
+/// The script compiled for the OT-2 (its passes, then the emitter, whose
+/// diagnostics say what the OT-2 cannot do): the Python protocol, or
+/// nullopt with the errors in the compilation.
+std::optional<std::string> ot2Protocol(Compilation &compilation, const Json &arguments) {
+  std::ostringstream ignoredDump;
+  if (!compilation.compile(ignoredDump))
+    return std::nullopt;
+  ot2::EmitOptions options;
+  options.manualFallback = arguments.value("manual_fallback", false);
+  options.sourceName = std::filesystem::path(compilation.options().input).filename().string();
+  std::optional<std::string> protocol =
+      ot2::emitProtocol(compilation.module(), compilation.platform(), compilation.sources(),
+                        compilation.diags(), options);
+  if (compilation.diags().hasErrors())
+    return std::nullopt;
+  return protocol;
+}
+
+CompileOptions platformOptions(const Json &arguments, const std::string &stdlibDir) {
+  CompileOptions options = scriptOptions(arguments, stdlibDir);
+  if (forOt2(arguments)) {
+    options.platform = "ot2";
+    options.passes = kOt2Pipeline;
+  }
+  return options;
+}
+
 //===--- The tools ---------------------------------------------------------===//
 
 ToolResult checkTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
-  Compilation compilation(scriptOptions(arguments, stdlibDir));
+  Compilation compilation(platformOptions(arguments, stdlibDir));
+  if (isOt2Target(compilation.options().platform)) {
+    if (!ot2Protocol(compilation, arguments))
+      return scriptErrors(compilation);
+    ToolResult result;
+    result.structured = diagnosticsResult(compilation);
+    result.text = diagnosticsText(compilation.diags(), compilation.sources()) + "no errors\n";
+    return result;
+  }
   // Everything `compile` would report: physical, capability and resource
   // errors come from the passes.
   std::ostringstream ignoredDump;
@@ -273,8 +334,23 @@ ToolResult checkTool(const Json &arguments, const std::string &stdlibDir, const 
 }
 
 ToolResult compileTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
-  Compilation compilation(scriptOptions(arguments, stdlibDir));
+  Compilation compilation(platformOptions(arguments, stdlibDir));
   ToolResult result;
+  if (isOt2Target(compilation.options().platform)) {
+    if (arguments.contains("commands"))
+      throw InvalidArguments("`commands` are BioForge-1's; for the OT-2 the result is "
+                             "`protocol`, a Python protocol");
+    std::optional<std::string> protocol = ot2Protocol(compilation, arguments);
+    if (!protocol)
+      return scriptErrors(compilation);
+    Json &out = result.structured;
+    out = diagnosticsResult(compilation);
+    if (arguments.value("ir", true))
+      out["ir"] = ir::print(compilation.module(), compilation.sources());
+    out["protocol"] = *protocol;
+    result.text = diagnosticsText(compilation.diags(), compilation.sources()) + *protocol;
+    return result;
+  }
   std::optional<LoweredScript> lowered = verifiedCommands(compilation, result);
   if (!lowered)
     return result;
@@ -553,11 +629,18 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
       {"check", "Check a script",
        "Parse and check a .plate script through the whole pass pipeline (types, units, layout, "
        "physical and platform limits) and list its diagnostics: code, severity, "
-       "file:line:column, message, fix-it. isError when the script has errors.",
-       objectSchema(scriptProperties()), outputSchema(Json::object()),
+       "file:line:column, message, fix-it. isError when the script has errors. With "
+       "`platform: \"ot2\"`, checked for the Opentrons OT-2 (what it cannot do is an error).",
+       objectSchema([] {
+         Json input = scriptProperties();
+         input.update(platformProperties());
+         return input;
+       }()),
+       outputSchema(Json::object()),
        annotations(true, true, false), bind(checkTool)});
 
   Json compileInput = scriptProperties();
+  compileInput.update(platformProperties());
   compileInput["ir"] = Json{{"type", "boolean"},
                             {"description", "include the IR after the pass pipeline (default "
                                             "true)"}};
@@ -569,9 +652,12 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
        "Compile a .plate script to BioForge-1 commands: the IR, a per-step summary of the "
        "commands, the command count, tips and robot time, and the loading plan (what goes in "
        "each reservoir position). The stream is checked against the script (translation "
-       "validation) before it is returned.",
+       "validation) before it is returned. With `platform: \"ot2\"`: the IR and `protocol`, "
+       "an Opentrons OT-2 Python protocol (apiLevel 2.20) whose every call names its script "
+       "line.",
        objectSchema(compileInput),
        outputSchema(Json{{"ir", stringSchema()},
+                         {"protocol", stringProperty("ot2: the Opentrons Python protocol")},
                          {"steps", stringProperty("the commands each step lowers to")},
                          {"summary", objectSchema(Json{{"commands", integerSchema()},
                                                        {"tips", integerSchema()},
