@@ -510,6 +510,14 @@ std::optional<Platform> loadPlatform(const std::string &name,
                              list.empty() ? "none in " + stdlibDir : list);
     if (std::string guess = closestMatch(name, known); !guess.empty())
       diag.suggest(guess);
+    // A compile target of its own backend (the OT-2): the script stays the
+    // same, the command line picks the robot.
+    if (lookup == PlatformLookup::Script &&
+        !platformFile(name, stdlibDir, PlatformLookup::CommandLine).empty())
+      diag.note(useLoc,
+                "`{}` is chosen on the command line, not in the script: `plate compile FILE "
+                "--platform {}` (docs/porting.md)",
+                name, name);
     return std::nullopt;
   }
   static const toml::table kNoTable;
