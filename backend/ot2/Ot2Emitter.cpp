@@ -246,6 +246,13 @@ private:
   bool onTemperatureModule_ = false;
   bool needsWaste_ = false;
   unsigned columnsUsed_ = 0, largeUsed_ = 0, tubesUsed_ = 0;
+  /// Reservoir columns given out, and those the script fixes with
+  /// `reservoir(1,c)` (kept for their reagent).
+  std::set<unsigned> columnsTaken_, fixedColumns_;
+  unsigned nextColumn_ = 0;
+  bool columnTaken(unsigned index) const {
+    return columnsTaken_.count(index) || fixedColumns_.count(index);
+  }
   /// Partial-column pick-ups on the 8-channel are allowed in this walk /
   /// happened in it. Opentrons refuses a partially configured 8-channel
   /// over labware whose slot behind holds anything (its idle nozzles pass
@@ -425,7 +432,19 @@ std::string Emitter::draw(ir::LiquidId liquid, double ul, unsigned channels) {
     SourceContainer container;
     switch (source.kind) {
     case SourceKind::Column: {
-      unsigned index = columnsUsed_++;
+      // The script's `reservoir(1,c)` is column c of the first reservoir;
+      // other reagents take the free columns in order.
+      const ir::Liquid &declared = module_.liquid(liquid);
+      unsigned index = 0;
+      if (source.containers.empty() && declared.fixedPosition) {
+        index = declared.fixedPosition->col - 1;
+      } else {
+        while (columnTaken(nextColumn_))
+          ++nextColumn_;
+        index = nextColumn_++;
+      }
+      columnsTaken_.insert(index);
+      columnsUsed_ = std::max(columnsUsed_, index + 1);
       container.labware = fmt::format("reservoir_{}", index / kind.wells + 1);
       container.well = fmt::format("A{}", index % kind.wells + 1);
       break;
@@ -1242,6 +1261,7 @@ bool Emitter::plan() {
   }
   sourcesByLiquid_.clear();
   sourceOrder_.clear();
+  fixedColumns_.clear();
   plateLiquids_.clear();
   needsHeaterShaker_ = needsWaste_ = false;
   resetEmission();
@@ -1275,6 +1295,8 @@ bool Emitter::plan() {
       source.kind = SourceKind::Column;
     else
       source.kind = SourceKind::Large;
+    if (source.kind == SourceKind::Column && liquid.fixedPosition)
+      fixedColumns_.insert(liquid.fixedPosition->col - 1);
   }
   return true;
 }
@@ -1282,6 +1304,8 @@ bool Emitter::plan() {
 void Emitter::resetEmission() {
   body_.clear();
   columnsUsed_ = largeUsed_ = tubesUsed_ = 0;
+  columnsTaken_.clear();
+  nextColumn_ = 0;
   usesPartial_ = false;
   partialTouched_.clear();
   for (auto &[id, source] : sourcesByLiquid_)
