@@ -118,6 +118,13 @@ if (scenario === 'ot2') {
               `partial=${protocol.includes('PARTIAL_COLUMN')} ir=${structured(compiled).ir !== undefined} ` +
               `commands=${structured(compiled).commands !== undefined}`);
   console.log(`compile ot2: first call ${protocol.split('\n').find((l) => l.includes('.pick_up_tip('))?.trim()}`);
+  // A read by hand is right for an OT-2 (it has no reader).
+  for (const platformName of ['bioforge1', 'ot2']) {
+    const aligned = await call(`align ${platformName}`, 'align',
+                               { path: path.join(dir, 'bradford-manual-read.plate'),
+                                 protocol_path: path.join(dir, 'bradford.txt'), platform: platformName });
+    console.log(`align ${platformName}: certain=${structured(aligned).certain}`);
+  }
   for (const [label, name, extra] of [['check flex', 'check', { platform: 'flex' }],
                                       ['check bf1 fallback', 'check', { manual_fallback: true }],
                                       ['compile ot2 commands', 'compile', { platform: 'ot2', commands: true }]]) {

@@ -32,6 +32,11 @@ CLI::App *addAlignCommand(CLI::App &app, AlignOptions &options) {
   command->add_option("--layout", options.layoutCsv,
                       "plate layout grid as CSV for the script (as `plate check --layout`)");
   command->add_option("--stdlib", options.stdlibDir, "stdlib directory");
+  command
+      ->add_option("--platform", options.platform,
+                   "the robot the script is for: bioforge1 (default) or ot2, whose compile "
+                   "decides which steps the robot can do")
+      ->check(CLI::IsMember({"bioforge1", "ot2"}));
   return command;
 }
 
@@ -72,6 +77,10 @@ int runAlignCommand(const AlignOptions &options) {
   compile.input = options.script;
   compile.layoutCsv = options.layoutCsv;
   compile.stdlibDir = options.stdlibDir;
+  if (isOt2Target(options.platform)) {
+    compile.platform = options.platform;
+    compile.passes = kOt2Pipeline;
+  }
   compile.diagnosticsFormat = json ? DiagnosticsFormat::Collect : DiagnosticsFormat::Text;
   Compilation compilation(compile);
 

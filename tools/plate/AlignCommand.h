@@ -32,6 +32,7 @@ struct AlignOptions {
   std::string format = "text";
   std::string layoutCsv;
   std::string stdlibDir;
+  std::string platform; ///< --platform: ot2 compiles the script for the OT-2
 };
 
 CLI::App *addAlignCommand(CLI::App &app, AlignOptions &options);

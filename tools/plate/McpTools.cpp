@@ -452,7 +452,7 @@ ToolResult runTool(const Json &arguments, const std::string &stdlibDir, const Pr
 
 ToolResult alignTool(const Json &arguments, const std::string &stdlibDir, const ProgressFn &) {
   ProtocolText protocol = protocolArgument(arguments);
-  Compilation compilation(scriptOptions(arguments, stdlibDir));
+  Compilation compilation(platformOptions(arguments, stdlibDir));
   SourceManager textSources;
   DiagnosticEngine textDiags(textSources);
   std::optional<uint32_t> textFile =
@@ -699,6 +699,7 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
 
   Json alignInput = protocolProperties();
   alignInput.update(scriptProperties());
+  alignInput["platform"] = platformProperties()["platform"];
   tools.push_back(
       {"align", "Align a protocol text with a script",
        "Align the steps of a natural-language protocol with a .plate script's and list the "
