@@ -118,6 +118,10 @@ if (scenario === 'ot2') {
               `partial=${protocol.includes('PARTIAL_COLUMN')} ir=${structured(compiled).ir !== undefined} ` +
               `commands=${structured(compiled).commands !== undefined}`);
   console.log(`compile ot2: first call ${protocol.split('\n').find((l) => l.includes('.pick_up_tip('))?.trim()}`);
+  for (const uri of ['plate://reference/language', 'plate://reference/language/ot2']) {
+    const { contents } = await client.readResource({ uri });
+    console.log(`resource ${uri}: ${contents[0].text.split('\n').find((l) => l.startsWith('Platform')) ?? 'FAIL: no platform line'}`);
+  }
   // A read by hand is right for an OT-2 (it has no reader).
   for (const platformName of ['bioforge1', 'ot2']) {
     const aligned = await call(`align ${platformName}`, 'align',

@@ -768,20 +768,32 @@ std::vector<Tool> plateTools(const std::string &stdlibDir) {
 
 std::vector<Resource> plateResources(const std::string &stdlibDir) {
   std::vector<Resource> resources;
+  // The reference the Parser Agent is given, per robot (`plate translate
+  // --platform`): what the robot can do decides what goes in <MANUAL>.
+  auto reference = [stdlibDir](std::string name) {
+    return [stdlibDir, name] {
+      SourceManager sources;
+      DiagnosticEngine diags(sources);
+      std::optional<Platform> platform =
+          loadPlatform(name, stdlibDir, diags, SourceLoc{}, PlatformLookup::CommandLine);
+      if (!platform)
+        throw std::runtime_error(fmt::format("the {} platform does not load:\n", name) +
+                                 diagnosticsText(diags, sources));
+      return agent::languageReference(*platform);
+    };
+  };
   resources.push_back(
       {"plate://reference/language", "language-reference", "The .plate language reference",
        "Every statement and declaration form of a .plate script, what each means, the units "
        "and what the BioForge-1 platform can do: the reference the Parser Agent is given.",
-       "text/plain", [stdlibDir] {
-         SourceManager sources;
-         DiagnosticEngine diags(sources);
-         std::optional<Platform> platform =
-             loadPlatform("bioforge1", stdlibDir, diags, SourceLoc{});
-         if (!platform)
-           throw std::runtime_error("the BioForge-1 platform does not load:\n" +
-                                    diagnosticsText(diags, sources));
-         return agent::languageReference(*platform);
-       }});
+       "text/plain", reference("bioforge1")});
+  resources.push_back(
+      {"plate://reference/language/ot2", "language-reference-ot2",
+       "The .plate language reference for the Opentrons OT-2",
+       "The language reference with what the Opentrons OT-2 can do (no reader, no lid "
+       "handling: those steps go in <MANUAL>): what the Parser Agent is given for "
+       "`translate` with platform ot2.",
+       "text/plain", reference("ot2")});
   std::error_code error;
   std::vector<std::filesystem::path> platforms;
   for (const auto &entry :
