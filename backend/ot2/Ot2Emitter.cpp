@@ -263,6 +263,9 @@ private:
   /// Labware (Python variables) that a partial column aspirates from or
   /// dispenses into, besides the plate.
   std::set<std::string> partialTouched_;
+  /// Where the run first needs each labware: E705 points at the statement
+  /// whose labware no longer fits.
+  std::map<std::string, SourceLoc> firstUse_;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -404,7 +407,10 @@ void Emitter::configureNozzles(Mounted &pipette, unsigned channels) {
 
 std::string Emitter::pickUpFresh(Mounted &pipette, unsigned channels) {
   configureNozzles(pipette, channels);
+  unsigned racksBefore = pipette.racks;
   std::string tip = pipette.freshTip(channels);
+  if (pipette.racks > racksBefore && op_)
+    firstUse_.emplace(fmt::format("{}_tips_{}", pipette.var, pipette.racks), op_->loc);
   call(fmt::format("{}.pick_up_tip({})", pipette.var, tip));
   return tip;
 }
@@ -461,6 +467,8 @@ std::string Emitter::draw(ir::LiquidId liquid, double ul, unsigned channels) {
       break;
     }
     }
+    if (op_)
+      firstUse_.emplace(container.labware, op_->loc);
     source.containers.push_back(container);
   }
   source.containers.back().drawnUl += total;
@@ -1025,7 +1033,7 @@ bool Emitter::checkLoads() {
     double withDead = need + kind.deadUl * source.containers.size();
     if (liquid.declaredVolume && liquid.declaredVolume->value + kQuantitySlack < withDead) {
       diags_.report(DiagId::ReagentShortfall, liquid.loc, liquid.name,
-                    fmt::format("{}", *liquid.declaredVolume),
+                    fmt::format("{} mL", number(liquid.declaredVolume->value / 1000)),
                     fmt::format("{} mL", number(withDead / 1000)),
                     fmt::format("{} mL", number(kind.deadUl * source.containers.size() / 1000)),
                     fmt::format("{} mL", number(roundedLoad(withDead, false) / 1000)));
@@ -1162,7 +1170,9 @@ std::optional<std::string> Emitter::header(bool reportFull) {
     if (!reportFull)
       return std::nullopt;
     size_t free = platform_.freeSlots.size() - (guarded ? 1 : 0);
-    diags_.report(DiagId::DeckFull, SourceLoc{}, items.size() + 1, fmt::format("{}", fmt::join(unplaced, ", ")),
+    auto first = firstUse_.find(unplaced.front());
+    diags_.report(DiagId::DeckFull, first == firstUse_.end() ? SourceLoc{} : first->second,
+                  items.size() + 1, fmt::format("{}", fmt::join(unplaced, ", ")),
                   platform_.robotType, free + 1);
     return std::nullopt;
   }
@@ -1308,6 +1318,7 @@ void Emitter::resetEmission() {
   nextColumn_ = 0;
   usesPartial_ = false;
   partialTouched_.clear();
+  firstUse_.clear();
   for (auto &[id, source] : sourcesByLiquid_)
     source.containers.clear();
   for (Mounted &pipette : mounted_) {
