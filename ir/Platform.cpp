@@ -377,6 +377,11 @@ void readOpentrons(const toml::table &root, const std::string &path, Reader &r, 
   r.get("platform.api_level", p.apiLevel);
   r.get("platform.trash_slot", p.tipWasteSlot);
   r.get("platform.channel_spacing_mm", p.channelSpacingMm);
+  // What the OT-2 backend estimates the robot's time with (docs/porting.md).
+  r.get("timing.tip_seconds", p.timing.tipSeconds);
+  r.get("timing.pipette_base_seconds", p.timing.pipetteBaseSeconds);
+  r.get("timing.pipette_ul_per_second", p.timing.pipetteUlPerSecond);
+  r.get("timing.heater_settle_seconds", p.timing.heaterSettleSeconds);
   // Reads the fields of one entry of an array of tables; the first problem
   // goes to `r` with the file's name.
   auto entries = [&](std::string_view key, auto &&read) {
@@ -407,6 +412,7 @@ void readOpentrons(const toml::table &root, const std::string &path, Reader &r, 
     er.get("min_ul", pipette.minUl);
     er.get("max_ul", pipette.maxUl);
     er.get("tip_rack", pipette.tipRack);
+    er.get("flow_ul_per_second", pipette.flowUlPerSecond, false);
     p.channels = std::max(p.channels, pipette.channels);
     p.tipCapacityUl = std::max(p.tipCapacityUl, pipette.maxUl);
     p.pipettes.push_back(std::move(pipette));

@@ -44,6 +44,9 @@ struct Pipette {
   unsigned channels = 1;
   double minUl = 0, maxUl = 0;
   std::string tipRack; ///< load name of its tip racks; empty on BioForge-1
+  /// Its default aspirate and dispense flow rate; 0: the platform's timing
+  /// model's pipetteUlPerSecond.
+  double flowUlPerSecond = 0;
 };
 
 /// A container a backend loads by name: a reservoir, a tube rack, the

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,6 +28,16 @@ namespace plate::ot2 {
 namespace {
 
 std::string number(double value) { return formatNumber(std::round(value * 1e6) / 1e6); }
+
+/// `1 h 23 min`, `12 min 05 s`, `40 s`.
+std::string durationText(double seconds) {
+  long total = std::lround(seconds);
+  if (total >= 3600)
+    return fmt::format("{} h {:02} min", total / 3600, total % 3600 / 60);
+  if (total >= 60)
+    return fmt::format("{} min {:02} s", total / 60, total % 60);
+  return fmt::format("{} s", total);
+}
 
 /// A Python string literal.
 std::string pyString(std::string_view text) {
@@ -207,6 +219,12 @@ private:
   /// room is E705; without, just nullopt (the caller retries without
   /// partial pick-ups).
   std::optional<std::string> header(bool reportFull);
+  /// The robot's time for the emitted calls, by the OT-2's timing model
+  /// (ot2.toml): tips, each aspirate and dispense (a move, then the volume
+  /// at the pipette's flow rate), mixes, delays, modules reaching their
+  /// temperature. Read off the protocol itself, so that it counts what the
+  /// robot is told to do; the operator's pauses are not counted.
+  double estimateSeconds(const std::string &body) const;
   /// Clears what the emitting walk draws, so it can run again.
   void resetEmission();
   /// The planning walk, then the mounts and the kind of container per
@@ -266,6 +284,7 @@ private:
   /// Where the run first needs each labware: E705 points at the statement
   /// whose labware no longer fits.
   std::map<std::string, SourceLoc> firstUse_;
+  double robotSeconds_ = 0;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -1047,9 +1066,12 @@ std::optional<std::string> Emitter::header(bool reportFull) {
   std::string out;
   out += fmt::format("# {}\n# An Opentrons Protocol API {} protocol for the {}, written by\n"
                      "# `plate compile --platform ot2` from {}. Each call names the script line\n"
-                     "# it comes from; change the script, not this file.\n",
+                     "# it comes from; change the script, not this file.\n"
+                     "# Robot time, estimated: {} (the operator's pauses not counted; plate's\n"
+                     "# timing model of the OT-2 in stdlib/platforms/opentrons/ot2.toml).\n",
                      module_.title.empty() ? options_.sourceName : module_.title,
-                     platform_.apiLevel, platform_.robotType, options_.sourceName);
+                     platform_.apiLevel, platform_.robotType, options_.sourceName,
+                     durationText(robotSeconds_));
   out += "from opentrons import protocol_api\n";
   if (usesPartial_)
     out += "from opentrons.protocol_api import ALL, PARTIAL_COLUMN\n";
@@ -1248,6 +1270,7 @@ std::optional<std::string> Emitter::run() {
     if (!checkLoads())
       return std::nullopt;
     bool last = !partial || !usesPartial_;
+    robotSeconds_ = estimateSeconds(body);
     if (std::optional<std::string> deck = header(last))
       return *deck + body;
     if (last)
@@ -1309,6 +1332,54 @@ bool Emitter::plan() {
       fixedColumns_.insert(liquid.fixedPosition->col - 1);
   }
   return true;
+}
+
+double Emitter::estimateSeconds(const std::string &body) const {
+  const TimingModel &timing = platform_.timing;
+  std::map<std::string, double> flow; // pipette variable -> µL/s
+  for (const Mounted &pipette : mounted_)
+    flow[pipette.var] = pipette.pipette->flowUlPerSecond > 0 ? pipette.pipette->flowUlPerSecond
+                                                              : timing.pipetteUlPerSecond;
+  // The number after `text` in `line`, e.g. the volume of `.aspirate(`.
+  auto numberAfter = [](std::string_view line, std::string_view text) {
+    size_t at = line.find(text);
+    return at == std::string_view::npos ? 0.0
+                                        : std::strtod(std::string(line.substr(at + text.size())).c_str(), nullptr);
+  };
+  double seconds = 0;
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    if (end == std::string::npos)
+      end = body.size();
+    std::string_view line(body.data() + start, end - start);
+    start = end + 1;
+    // `    m300.aspirate(100, ...)  # line 4: ...`: the call before the comment.
+    line = line.substr(0, line.find("  # "));
+    size_t dot = line.find('.');
+    if (dot == std::string_view::npos)
+      continue;
+    std::string object(line.substr(line.find_first_not_of(' '), dot - line.find_first_not_of(' ')));
+    std::string_view call = line.substr(dot + 1);
+    auto rate = flow.find(object);
+    if (call.starts_with("pick_up_tip(") || call.starts_with("drop_tip(") ||
+        call.starts_with("return_tip(")) {
+      seconds += timing.tipSeconds;
+    } else if (rate != flow.end() &&
+               (call.starts_with("aspirate(") || call.starts_with("dispense("))) {
+      seconds += timing.pipetteBaseSeconds + numberAfter(call, "(") / rate->second;
+    } else if (rate != flow.end() && call.starts_with("mix(")) {
+      double cycles = numberAfter(call, "(");
+      double volume = numberAfter(call, ", ");
+      seconds += timing.pipetteBaseSeconds + 2 * cycles * volume / rate->second;
+    } else if (call.starts_with("delay(seconds=")) {
+      seconds += numberAfter(call, "=");
+    } else if (call.starts_with("set_and_wait_for_temperature(") ||
+               call.starts_with("set_temperature(")) {
+      seconds += timing.heaterSettleSeconds;
+    }
+  }
+  return seconds;
 }
 
 void Emitter::resetEmission() {
