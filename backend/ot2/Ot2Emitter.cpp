@@ -12,6 +12,7 @@
 #include "backend/ot2/Ot2Emitter.h"
 
 #include "backend/bioforge1/Backend.h"
+#include "backend/bioforge1/CommandTiming.h"
 
 #include <fmt/format.h>
 
@@ -28,16 +29,6 @@ namespace plate::ot2 {
 namespace {
 
 std::string number(double value) { return formatNumber(std::round(value * 1e6) / 1e6); }
-
-/// `1 h 23 min`, `12 min 05 s`, `40 s`.
-std::string durationText(double seconds) {
-  long total = std::lround(seconds);
-  if (total >= 3600)
-    return fmt::format("{} h {:02} min", total / 3600, total % 3600 / 60);
-  if (total >= 60)
-    return fmt::format("{} min {:02} s", total / 60, total % 60);
-  return fmt::format("{} s", total);
-}
 
 /// A Python string literal.
 std::string pyString(std::string_view text) {
@@ -1071,7 +1062,7 @@ std::optional<std::string> Emitter::header(bool reportFull) {
                      "# timing model of the OT-2 in stdlib/platforms/opentrons/ot2.toml).\n",
                      module_.title.empty() ? options_.sourceName : module_.title,
                      platform_.apiLevel, platform_.robotType, options_.sourceName,
-                     durationText(robotSeconds_));
+                     backend::formatDuration(robotSeconds_));
   out += "from opentrons import protocol_api\n";
   if (usesPartial_)
     out += "from opentrons.protocol_api import ALL, PARTIAL_COLUMN\n";
