@@ -358,8 +358,10 @@ std::vector<Unit> Emitter::unitsOf(const std::vector<Well> &wells, double volume
     return !amountOf || std::abs(amountOf->at(a) - amountOf->at(b)) < kQuantitySlack;
   };
   // The run of adjacent rows (one volume) that each well heads; 0 for a
-  // well inside a run.
-  std::map<Well, unsigned> runAt;
+  // well inside a run. Indexed by (column, row): a map per call would
+  // cost a wash of 96 wells an allocation per well and cycle.
+  std::vector<unsigned> runAt((module_.shape.cols + 1) * 9, 0);
+  auto runOf = [&](Well well) -> unsigned & { return runAt[well.col * 9 + well.row]; };
   for (unsigned col = 1; col <= module_.shape.cols; ++col) {
     for (unsigned row = 1; row <= 8;) {
       Well top{static_cast<uint8_t>(row), static_cast<uint8_t>(col)};
@@ -379,14 +381,12 @@ std::vector<Unit> Emitter::unitsOf(const std::vector<Well> &wells, double volume
       bool whole = length == 8;
       if (!whole && (!partialAllowed_ || parked || length < 2))
         length = 1;
-      runAt[top] = length;
-      for (unsigned inside = 1; inside < length; ++inside)
-        runAt[Well{static_cast<uint8_t>(row + inside), static_cast<uint8_t>(col)}] = 0;
+      runOf(top) = length;
       row += length;
     }
   }
   for (Well well : wells) {
-    unsigned length = runAt.at(well);
+    unsigned length = runOf(well);
     if (length == 0)
       continue;
     units.push_back({well, length});
