@@ -59,8 +59,20 @@ struct Mounted {
   /// row first, and how many of its tips are gone.
   std::optional<unsigned> partialColumn;
   unsigned partialTaken = 0;
+  /// Racks the deck has room for (0: as many as needed); when they are
+  /// used up the operator swaps them for full ones at a pause.
+  unsigned rackCap = 0;
+  /// A wash has tips parked in the racks: they may not be swapped away.
+  bool parking = false;
 
   bool multi() const { return pipette->channels > 1; }
+  /// Whether the next pick-up of `nozzles` tips needs a rack beyond the cap.
+  bool beyondCap(unsigned nozzles) const {
+    if (!rackCap || nextTip < rackCap * perRack())
+      return false;
+    bool newColumn = !multi() || nozzles >= 8 || !partialColumn || partialTaken + nozzles > 8;
+    return newColumn;
+  }
   bool takes(double ul) const {
     return ul >= pipette->minUl - kQuantitySlack && ul <= pipette->maxUl + kQuantitySlack;
   }
@@ -209,7 +221,10 @@ private:
   /// The deck and the protocol's head. With `reportFull`, a deck without
   /// room is E705; without, just nullopt (the caller retries without
   /// partial pick-ups).
-  std::optional<std::string> header(bool reportFull);
+  /// `caps`: when only tip racks lack slots, how many racks each pipette
+  /// can have (the walk then swaps them at pauses); empty otherwise.
+  std::optional<std::string> header(bool reportFull,
+                                    std::map<std::string, unsigned> *caps = nullptr);
   /// The robot's time for the emitted calls, by the OT-2's timing model
   /// (ot2.toml): tips, each aspirate and dispense (a move, then the volume
   /// at the pipette's flow rate), mixes, delays, modules reaching their
@@ -276,6 +291,8 @@ private:
   /// whose labware no longer fits.
   std::map<std::string, SourceLoc> firstUse_;
   double robotSeconds_ = 0;
+  /// Racks per pipette variable when the deck has too few slots for all.
+  std::map<std::string, unsigned> rackCap_;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -416,6 +433,18 @@ void Emitter::configureNozzles(Mounted &pipette, unsigned channels) {
 }
 
 std::string Emitter::pickUpFresh(Mounted &pipette, unsigned channels) {
+  if (pipette.beyondCap(channels) && !pipette.parking) {
+    // The racks on the deck are used up: the operator puts full ones in
+    // their place and the pipette starts over from their first tip.
+    pauseForOperator(fmt::format("line {}: the tips of the {} are used up: replace its {} tip "
+                                 "rack(s) (\"Tips for {}\") with full ones, then resume",
+                                 op_ ? op_->loc.line : 0, pipette.pipette->label,
+                                 pipette.rackCap, pipette.pipette->label),
+                     false);
+    call(fmt::format("{}.reset_tipracks()", pipette.var));
+    pipette.nextTip = 0;
+    pipette.partialColumn.reset();
+  }
   configureNozzles(pipette, channels);
   unsigned racksBefore = pipette.racks;
   std::string tip = pipette.freshTip(channels);
@@ -684,7 +713,17 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
 
 void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
   bool reuse = op.tipsReuse || wash.tips == ir::TipPolicy::Reuse;
-  // Removal tips are parked in their rack between cycles (language §8).
+  // Removal tips are parked in their rack between cycles (language §8), so
+  // no rack is swapped before the wash ends.
+  for (Mounted &pipette : mounted_)
+    pipette.parking = true;
+  struct EndParking {
+    std::vector<Mounted> &mounted;
+    ~EndParking() {
+      for (Mounted &pipette : mounted)
+        pipette.parking = false;
+    }
+  } endParking{mounted_};
   std::map<std::string, std::string> parked;
   if (!wash.emptied.empty())
     emitRemoval(wash.emptied, reuse, &parked, false);
@@ -1053,7 +1092,8 @@ bool Emitter::checkLoads() {
   return ok;
 }
 
-std::optional<std::string> Emitter::header(bool reportFull) {
+std::optional<std::string> Emitter::header(bool reportFull,
+                                           std::map<std::string, unsigned> *caps) {
   std::string out;
   out += fmt::format("# {}\n# An Opentrons Protocol API {} protocol for the {}, written by\n"
                      "# `plate compile --platform ot2` from {}. Each call names the script line\n"
@@ -1180,6 +1220,36 @@ std::optional<std::string> Emitter::header(bool reportFull) {
         unplaced.push_back(item.var);
     }
   if (!unplaced.empty()) {
+    if (caps) {
+      // Only racks left over: the slots the racks did get, shared out so
+      // that each pipette keeps one and the busiest get the rest.
+      unsigned rackSlots = 0;
+      bool onlyRacks = true;
+      for (const Item &item : items)
+        if (std::find(unplaced.begin(), unplaced.end(), item.var) == unplaced.end())
+          rackSlots += item.tipRack;
+        else
+          onlyRacks &= item.tipRack;
+      std::vector<Mounted *> holders;
+      for (Mounted &pipette : mounted_)
+        if (pipette.racks > 0)
+          holders.push_back(&pipette);
+      if (onlyRacks && rackSlots >= holders.size()) {
+        for (Mounted *pipette : holders)
+          (*caps)[pipette->var] = 1;
+        for (unsigned left = rackSlots - holders.size(); left > 0; --left) {
+          Mounted *busiest = nullptr;
+          for (Mounted *pipette : holders)
+            if ((*caps)[pipette->var] < pipette->racks &&
+                (!busiest || pipette->racks - (*caps)[pipette->var] >
+                                 busiest->racks - (*caps)[busiest->var]))
+              busiest = pipette;
+          if (!busiest)
+            break;
+          ++(*caps)[busiest->var];
+        }
+      }
+    }
     if (!reportFull)
       return std::nullopt;
     size_t free = platform_.freeSlots.size() - (guarded ? 1 : 0);
@@ -1247,11 +1317,17 @@ std::optional<std::string> Emitter::run() {
   PLATE_ASSERT(plate_, "ot2: the module was checked against another platform than " +
                            platform_.name);
   choosePlateHolder();
-  // Partial columns first; when the deck has no room for the empty slots
-  // they need, both walks run again without them (the mounts may differ:
-  // without them a P300 single-channel takes those wells).
-  for (bool partial : {true, false}) {
-    partialAllowed_ = partial;
+  // Attempts in order of preference: partial columns, then without them
+  // (as many trips, no pause); then, where only tip racks lack slots, the
+  // same with as many racks as fit, swapped for full ones at pauses.
+  struct Attempt {
+    bool partial, capped;
+  };
+  const Attempt attempts[] = {{true, false}, {false, false}, {true, true}, {false, true}};
+  std::map<bool, std::map<std::string, unsigned>> capsFor;
+  auto emit = [&](const Attempt &attempt, bool reportFull) -> std::optional<std::string> {
+    partialAllowed_ = attempt.partial;
+    rackCap_ = attempt.capped ? capsFor[attempt.partial] : std::map<std::string, unsigned>{};
     if (!plan())
       return std::nullopt;
     resetEmission();
@@ -1260,13 +1336,24 @@ std::optional<std::string> Emitter::run() {
     std::string body = std::move(body_);
     if (!checkLoads())
       return std::nullopt;
-    bool last = !partial || !usesPartial_;
     robotSeconds_ = estimateSeconds(body);
-    if (std::optional<std::string> deck = header(last))
-      return *deck + body;
-    if (last)
+    std::map<std::string, unsigned> caps;
+    std::optional<std::string> deck = header(reportFull, &caps);
+    if (!attempt.capped)
+      capsFor[attempt.partial] = std::move(caps);
+    if (!deck)
+      return std::nullopt;
+    return *deck + body;
+  };
+  for (const Attempt &attempt : attempts) {
+    if (attempt.capped && capsFor[attempt.partial].empty())
+      continue;
+    if (std::optional<std::string> protocol = emit(attempt, false))
+      return protocol;
+    if (diags_.hasErrors())
       return std::nullopt;
   }
+  emit({false, false}, true); // E705 for the plainest attempt
   return std::nullopt;
 }
 
@@ -1388,6 +1475,9 @@ void Emitter::resetEmission() {
     pipette.activeNozzles = pipette.pipette->channels;
     pipette.partialColumn.reset();
     pipette.partialTaken = 0;
+    pipette.parking = false;
+    auto cap = rackCap_.find(pipette.var);
+    pipette.rackCap = cap == rackCap_.end() ? 0 : cap->second;
   }
 }
 

@@ -126,6 +126,7 @@ class OpentronsRun:
             # Applied where it happens in the run: a MANUAL dispense adds to
             # what the well holds then.
             run.loads.append((published[0], key, liquid.name, float(volume)))
+            run.is_plate(well)  # a plate the robot only mixes in is still the plate
             return original(well, liquid, volume)
 
         labware.Well.load_liquid = record
