@@ -293,6 +293,9 @@ private:
   double robotSeconds_ = 0;
   /// Racks per pipette variable when the deck has too few slots for all.
   std::map<std::string, unsigned> rackCap_;
+  /// The wash during which the racks ran out with its tips parked in them
+  /// (no swap is possible there): where E705 points, with a note.
+  std::optional<SourceLoc> swapBlockedAt_;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -433,6 +436,8 @@ void Emitter::configureNozzles(Mounted &pipette, unsigned channels) {
 }
 
 std::string Emitter::pickUpFresh(Mounted &pipette, unsigned channels) {
+  if (pipette.beyondCap(channels) && pipette.parking && op_ && !swapBlockedAt_)
+    swapBlockedAt_ = op_->loc;
   if (pipette.beyondCap(channels) && !pipette.parking) {
     // The racks on the deck are used up: the operator puts full ones in
     // their place and the pipette starts over from their first tip.
@@ -1254,9 +1259,17 @@ std::optional<std::string> Emitter::header(bool reportFull,
       return std::nullopt;
     size_t free = platform_.freeSlots.size() - (guarded ? 1 : 0);
     auto first = firstUse_.find(unplaced.front());
-    diags_.report(DiagId::DeckFull, first == firstUse_.end() ? SourceLoc{} : first->second,
-                  items.size() + 1, fmt::format("{}", fmt::join(unplaced, ", ")),
-                  platform_.robotType, free + 1);
+    SourceLoc at = swapBlockedAt_ ? *swapBlockedAt_
+                   : first == firstUse_.end() ? SourceLoc{}
+                                              : first->second;
+    auto diag = diags_.report(DiagId::DeckFull, at, items.size() + 1,
+                              fmt::format("{}", fmt::join(unplaced, ", ")), platform_.robotType,
+                              free + 1);
+    if (swapBlockedAt_)
+      diag.note(at, "the racks that fit run out during this wash, whose tips wait in them "
+                    "between cycles, so they cannot be swapped for full ones here; "
+                    "`tips reuse` on the wash keeps one tip for all its wells if the assay "
+                    "allows it");
     return std::nullopt;
   }
   for (const Item &item : items)
@@ -1345,6 +1358,7 @@ std::optional<std::string> Emitter::run() {
       return std::nullopt;
     return *deck + body;
   };
+  std::optional<SourceLoc> blockedAt;
   for (const Attempt &attempt : attempts) {
     if (attempt.capped && capsFor[attempt.partial].empty())
       continue;
@@ -1352,8 +1366,14 @@ std::optional<std::string> Emitter::run() {
       return protocol;
     if (diags_.hasErrors())
       return std::nullopt;
+    if (attempt.capped && swapBlockedAt_ && !blockedAt)
+      blockedAt = swapBlockedAt_;
   }
-  emit({false, false}, true); // E705 for the plainest attempt
+  // E705 for the plainest attempt, at the wash that kept its racks when
+  // a swap would have made room.
+  emit({false, false}, false);
+  swapBlockedAt_ = blockedAt;
+  header(true);
   return std::nullopt;
 }
 
@@ -1476,6 +1496,7 @@ void Emitter::resetEmission() {
     pipette.partialColumn.reset();
     pipette.partialTaken = 0;
     pipette.parking = false;
+    swapBlockedAt_.reset();
     auto cap = rackCap_.find(pipette.var);
     pipette.rackCap = cap == rackCap_.end() ? 0 : cap->second;
   }
