@@ -192,6 +192,11 @@ private:
   /// position (for a parked tip's later pick-up).
   std::string pickUpFresh(Mounted &pipette, unsigned channels);
   void pickUpAt(Mounted &pipette, unsigned channels, const std::string &tip);
+  /// Tips for a unit of `channels`: fresh ones, or with `reuse` the set the
+  /// pipette already holds for the statement (`holding`: the nozzles each
+  /// pipette's set was picked up with; a set for other nozzles replaces it).
+  void tipsFor(Mounted &pipette, unsigned channels, bool reuse,
+               std::map<Mounted *, unsigned> &holding);
   std::string wasteTop() const { return "waste[\"A1\"].top()"; }
   std::string pipetteRanges() const;
   using PipetteUnits = std::vector<std::pair<Mounted *, std::vector<Unit>>>;
@@ -464,6 +469,17 @@ void Emitter::pickUpAt(Mounted &pipette, unsigned channels, const std::string &t
   call(fmt::format("{}.pick_up_tip({})", pipette.var, tip));
 }
 
+void Emitter::tipsFor(Mounted &pipette, unsigned channels, bool reuse,
+                      std::map<Mounted *, unsigned> &holding) {
+  unsigned &held = holding[&pipette];
+  if (reuse && held == channels)
+    return;
+  if (reuse && held)
+    call(fmt::format("{}.drop_tip()", pipette.var));
+  pickUpFresh(pipette, channels);
+  held = channels;
+}
+
 std::string Emitter::draw(ir::LiquidId liquid, double ul, unsigned channels) {
   double total = ul * channels;
   Source &source = sourcesByLiquid_[liquid];
@@ -647,11 +663,7 @@ void Emitter::emitDispense(const ir::DispenseOp &dispense) {
         continue;
       }
       bool reuse = dispense.tips == ir::TipPolicy::Reuse;
-      if (reuse && holding[pipette] && holding[pipette] != channels)
-        call(fmt::format("{}.drop_tip()", pipette->var));
-      if (!reuse || holding[pipette] != channels)
-        pickUpFresh(*pipette, channels);
-      holding[pipette] = channels;
+      tipsFor(*pipette, channels, reuse, holding);
       fillFromAbove(*pipette, portion.liquid, volume, pipetteUnits);
       if (!reuse)
         call(fmt::format("{}.drop_tip()", pipette->var));
@@ -690,11 +702,7 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
       partialTouched_.insert("waste");
     std::string key = fmt::format("{}:{}:{}", pipette->var, unit.channels, unit.well.name());
     if (reuse) {
-      if (holding[pipette] && holding[pipette] != unit.channels)
-        call(fmt::format("{}.drop_tip()", pipette->var));
-      if (holding[pipette] != unit.channels)
-        pickUpFresh(*pipette, unit.channels);
-      holding[pipette] = unit.channels;
+      tipsFor(*pipette, unit.channels, true, holding);
     } else if (parked && parked->count(key)) {
       pickUpAt(*pipette, unit.channels, parked->at(key));
     } else {
@@ -772,11 +780,7 @@ void Emitter::emitMix(const ir::MixOp &mix, bool reuse) {
              pipetteRanges());
       return;
     }
-    if (reuse && holding[pipette] && holding[pipette] != unit.channels)
-      call(fmt::format("{}.drop_tip()", pipette->var));
-    if (!reuse || holding[pipette] != unit.channels)
-      pickUpFresh(*pipette, unit.channels);
-    holding[pipette] = unit.channels;
+    tipsFor(*pipette, unit.channels, reuse, holding);
     call(fmt::format("{}.mix({}, {}, {})", pipette->var, mix.cycles, number(mix.volume.value),
                      target(unit)));
     if (!reuse)
