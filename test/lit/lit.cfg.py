@@ -62,8 +62,14 @@ else:
                     "/usr/bin/python3, no snapshot at {}): test/lit/ot2 simulation "
                     "tests are skipped".format(os.path.abspath(opentrons_snapshot)))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+# A sanitizer build (CI's second phase) runs what checks plate's own code;
+# the Opentrons half of the corpus sweep would repeat the first phase's.
+if getattr(config, "plate_sanitized", False):
+    config.available_features.add("sanitized")
 config.substitutions.append(("%opentrons-check", "/usr/bin/python3 " + os.path.join(
     config.test_source_root, "ot2", "Inputs", "compare_wells.py")))
+config.substitutions.append(("%opentrons-sweep", "/usr/bin/python3 " + os.path.join(
+    config.test_source_root, "ot2", "Inputs", "ot2_sweep.py")))
 # lit itself on a fixture suite (test/lit/harness), with this configuration.
 config.substitutions.append(("%lit", "python3 {} --param plate_site_config={}".format(
     os.path.join(os.path.dirname(os.path.dirname(lit.__file__)), "lit.py"),

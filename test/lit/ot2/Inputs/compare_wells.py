@@ -262,12 +262,10 @@ def bf1_received(stream_path, stride):
     return received
 
 
-def main():
-    protocol, state_path, stream_path = sys.argv[1:4]
-    # BioForge-1's channels are 9 mm apart: every column on a 96-well
-    # plate, every other one on a 384-well plate (bioforge1.md section 2).
-    stride = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-    simulate, labware = import_opentrons()
+def compare(simulate, labware, protocol, state_path, stream_path, stride=1):
+    """Runs one protocol and compares it with the BioForge-1 run; returns the
+    report's lines and how many wells differ."""
+    published[0] = 0  # the run log of this protocol starts empty
     run = OpentronsRun(simulate, labware, protocol)
     with open(state_path) as state_file:
         state = json.load(state_file)
@@ -278,6 +276,7 @@ def main():
     for (parent, well_name), composition in run.wells.items():
         if parent == run.plate_id:
             plate[well_name] = composition
+    lines = []
     differ = 0
     names = sorted(set(bf1_wells) | set(plate) | set(received) | set(run.received),
                    key=lambda w: (int(w[1:]), w[0]))
@@ -289,16 +288,27 @@ def main():
         received_differ = abs(received.get(well, 0) - run.received.get(well, 0)) > TOLERANCE_UL
         if contents_differ or received_differ:
             differ += 1
-            print("well {}: BioForge-1 holds {} (dispensed {:g} uL), Opentrons holds {} (dispensed {:g} uL)".format(
+            lines.append("well {}: BioForge-1 holds {} (dispensed {:g} uL), Opentrons holds {} (dispensed {:g} uL)".format(
                 well, json.dumps(ours, sort_keys=True), received.get(well, 0),
                 json.dumps(theirs, sort_keys=True), run.received.get(well, 0)))
     total = sum(run.received.values())
-    print("opentrons simulated {} pipette commands; {:g} uL dispensed into {} wells".format(
+    lines.append("opentrons simulated {} pipette commands; {:g} uL dispensed into {} wells".format(
         run.commands, total, len(run.received)))
     if run.off_labware > TOLERANCE_UL:
         differ += 1
-        print("{:g} uL dispensed by nozzles beyond the labware's wells".format(run.off_labware))
-    print("{} wells differ of {} compared".format(differ, len(names)))
+        lines.append("{:g} uL dispensed by nozzles beyond the labware's wells".format(run.off_labware))
+    lines.append("{} wells differ of {} compared".format(differ, len(names)))
+    return lines, differ, len(names)
+
+
+def main():
+    protocol, state_path, stream_path = sys.argv[1:4]
+    # BioForge-1's channels are 9 mm apart: every column on a 96-well
+    # plate, every other one on a 384-well plate (bioforge1.md section 2).
+    stride = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    simulate, labware = import_opentrons()
+    lines, _, _ = compare(simulate, labware, protocol, state_path, stream_path, stride)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
