@@ -16,9 +16,9 @@ when a protocol fails in Opentrons' simulation or a well differs; a script
 plate refuses with a diagnostic is counted and named, not a failure here
 (the caller decides whether the platform should have run it).
 
---plate-only runs plate's three commands and not Opentrons: the sanitizer
-build's check of the same path, where Opentrons' half would only repeat
-the normal build's.
+--plate-only compiles for the OT-2 and stops there: the sanitizer build's
+check of the backend (eval/corpus.test runs the corpus on BioForge-1), where
+Opentrons' half would only repeat the normal build's.
 """
 import os
 import re
@@ -68,7 +68,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     if not plate_only:
         simulate, labware = compare_wells.import_opentrons()
-    matched = refused = failed = differing = wells = ran_on_both = 0
+    matched = refused = failed = differing = wells = compiled_only = 0
     for script in scripts:
         name = script_name(script)
         base = os.path.join(work, name)
@@ -82,6 +82,10 @@ def main():
             refused += 1
             print("{} refused by plate: {}".format(name, diagnostic_codes(compiled.stderr)))
             continue
+        if plate_only:
+            compiled_only += 1
+            print("{} compiled for the OT-2".format(name))
+            continue
         stream = plate(binary, "compile", script, "--emit=bf1-json", "-o", base + ".jsonl")
         ran = plate(binary, "run", script, "--out-dir", base, "--no-journal", "--progress", "none",
                     "--state-out", base + ".state.json")
@@ -89,10 +93,6 @@ def main():
             failed += 1
             print("{} fails on BioForge-1 (compile rc {}, run rc {}): {}".format(
                 name, stream.returncode, ran.returncode, (stream.stderr + ran.stderr).strip()[-400:]))
-            continue
-        if plate_only:
-            ran_on_both += 1
-            print("{} compiled for the OT-2 and ran on BioForge-1".format(name))
             continue
         try:
             lines, differ, compared = compare_wells.compare(
@@ -113,10 +113,9 @@ def main():
             wells += compared
             print("{} matches: {}".format(name, lines[-1]))
     if plate_only:
-        print("ot2 sweep: {} scripts, {} compiled for the OT-2 and ran on BioForge-1, {} fail, "
-              "{} refused by plate (Opentrons' simulation not run)".format(
-                  len(scripts), ran_on_both, failed, refused))
-        sys.exit(1 if failed else 0)
+        print("ot2 sweep: {} scripts, {} compiled for the OT-2, {} refused by plate "
+              "(Opentrons' simulation not run)".format(len(scripts), compiled_only, refused))
+        sys.exit(0)
     print("ot2 sweep: {} scripts, {} match BioForge-1 in every well ({} wells), {} differ, "
           "{} fail, {} refused by plate".format(len(scripts), matched, wells, differing, failed, refused))
     sys.exit(1 if failed or differing else 0)
