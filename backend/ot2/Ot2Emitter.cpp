@@ -191,6 +191,8 @@ private:
   /// Picks up fresh tips for a unit of `channels`; returns their rack
   /// position (for a parked tip's later pick-up).
   std::string pickUpFresh(Mounted &pipette, unsigned channels);
+  /// The operator replaces the pipette's racks with full ones at a pause.
+  void swapRacks(Mounted &pipette, const std::string &why);
   void pickUpAt(Mounted &pipette, unsigned channels, const std::string &tip);
   /// Tips for a unit of `channels`: fresh ones, or with `reuse` the set the
   /// pipette already holds for the statement (`holding`: the nozzles each
@@ -301,6 +303,12 @@ private:
   /// The wash during which the racks ran out with its tips parked in them
   /// (no swap is possible there): where E705 points, with a note.
   std::optional<SourceLoc> swapBlockedAt_;
+  /// The wash op and pipette of swapBlockedAt_.
+  std::optional<std::pair<const ir::Op *, std::string>> blockedSwap_;
+  /// Washes before which the racks of these pipettes (variables) are
+  /// swapped for full ones while no tip is parked yet: learnt from the
+  /// walk before, where the racks ran out with tips parked.
+  std::map<const ir::Op *, std::set<std::string>> swapBefore_;
   /// Liquids a MANUAL dispense loads into plate wells: load_liquid needs
   /// them defined.
   std::vector<ir::LiquidId> plateLiquids_;
@@ -440,21 +448,26 @@ void Emitter::configureNozzles(Mounted &pipette, unsigned channels) {
                      pipette.var, static_cast<char>('A' + 8 - channels)));
 }
 
+void Emitter::swapRacks(Mounted &pipette, const std::string &why) {
+  pauseForOperator(fmt::format("line {}: {}: replace its {} tip rack(s) (\"Tips for {}\") with "
+                               "full ones, then resume",
+                               op_ ? op_->loc.line : 0, why, pipette.rackCap,
+                               pipette.pipette->label),
+                   false);
+  call(fmt::format("{}.reset_tipracks()", pipette.var));
+  pipette.nextTip = 0;
+  pipette.partialColumn.reset();
+}
+
 std::string Emitter::pickUpFresh(Mounted &pipette, unsigned channels) {
-  if (pipette.beyondCap(channels) && pipette.parking && op_ && !swapBlockedAt_)
+  if (pipette.beyondCap(channels) && pipette.parking && op_ && !swapBlockedAt_) {
     swapBlockedAt_ = op_->loc;
-  if (pipette.beyondCap(channels) && !pipette.parking) {
-    // The racks on the deck are used up: the operator puts full ones in
-    // their place and the pipette starts over from their first tip.
-    pauseForOperator(fmt::format("line {}: the tips of the {} are used up: replace its {} tip "
-                                 "rack(s) (\"Tips for {}\") with full ones, then resume",
-                                 op_ ? op_->loc.line : 0, pipette.pipette->label,
-                                 pipette.rackCap, pipette.pipette->label),
-                     false);
-    call(fmt::format("{}.reset_tipracks()", pipette.var));
-    pipette.nextTip = 0;
-    pipette.partialColumn.reset();
+    blockedSwap_.emplace(op_, pipette.var);
   }
+  // The racks on the deck are used up: the operator puts full ones in
+  // their place and the pipette starts over from their first tip.
+  if (pipette.beyondCap(channels) && !pipette.parking)
+    swapRacks(pipette, fmt::format("the tips of the {} are used up", pipette.pipette->label));
   configureNozzles(pipette, channels);
   unsigned racksBefore = pipette.racks;
   std::string tip = pipette.freshTip(channels);
@@ -727,7 +740,14 @@ void Emitter::emitRemoval(const std::vector<ir::WellAmount> &amounts, bool reuse
 void Emitter::emitWash(const ir::Op &op, const ir::WashOp &wash) {
   bool reuse = op.tipsReuse || wash.tips == ir::TipPolicy::Reuse;
   // Removal tips are parked in their rack between cycles (language §8), so
-  // no rack is swapped before the wash ends.
+  // no rack is swapped before the wash ends; where an earlier walk found
+  // the racks running out inside it, they are swapped before it starts.
+  if (auto before = swapBefore_.find(&op); before != swapBefore_.end())
+    for (Mounted &pipette : mounted_)
+      if (before->second.count(pipette.var) && pipette.nextTip > 0)
+        swapRacks(pipette, fmt::format("this wash needs more tips of the {} than are left in "
+                                       "its racks",
+                                       pipette.pipette->label));
   for (Mounted &pipette : mounted_)
     pipette.parking = true;
   struct EndParking {
@@ -1270,10 +1290,10 @@ std::optional<std::string> Emitter::header(bool reportFull,
                               fmt::format("{}", fmt::join(unplaced, ", ")), platform_.robotType,
                               free + 1);
     if (swapBlockedAt_)
-      diag.note(at, "the racks that fit run out during this wash, whose tips wait in them "
-                    "between cycles, so they cannot be swapped for full ones here; "
-                    "`tips reuse` on the wash keeps one tip for all its wells if the assay "
-                    "allows it");
+      diag.note(at, "this wash keeps its tips in the racks between cycles and needs more of "
+                    "them than the racks that fit hold, so they cannot be swapped for full "
+                    "ones during it; `tips reuse` on the wash keeps one tip for all its wells "
+                    "if the assay allows it");
     return std::nullopt;
   }
   for (const Item &item : items)
@@ -1366,13 +1386,23 @@ std::optional<std::string> Emitter::run() {
   for (const Attempt &attempt : attempts) {
     if (attempt.capped && capsFor[attempt.partial].empty())
       continue;
-    if (std::optional<std::string> protocol = emit(attempt, false))
-      return protocol;
-    if (diags_.hasErrors())
-      return std::nullopt;
+    swapBefore_.clear();
+    for (;;) {
+      if (std::optional<std::string> protocol = emit(attempt, false))
+        return protocol;
+      if (diags_.hasErrors())
+        return std::nullopt;
+      // A wash ran out of racks with tips parked: swap them before it
+      // starts and walk again, unless that was done and it still runs out
+      // (the wash alone needs more tips than the racks that fit).
+      if (!attempt.capped || !blockedSwap_ ||
+          !swapBefore_[blockedSwap_->first].insert(blockedSwap_->second).second)
+        break;
+    }
     if (attempt.capped && swapBlockedAt_ && !blockedAt)
       blockedAt = swapBlockedAt_;
   }
+  swapBefore_.clear();
   // E705 for the plainest attempt, at the wash that kept its racks when
   // a swap would have made room.
   emit({false, false}, false);
@@ -1501,6 +1531,7 @@ void Emitter::resetEmission() {
     pipette.partialTaken = 0;
     pipette.parking = false;
     swapBlockedAt_.reset();
+    blockedSwap_.reset();
     auto cap = rackCap_.find(pipette.var);
     pipette.rackCap = cap == rackCap_.end() ? 0 : cap->second;
   }
