@@ -149,6 +149,11 @@ private:
   void emitWash(const ir::Op &op, const ir::WashOp &wash);
   void emitMix(const ir::MixOp &mix, bool reuse);
   void emitTransfer(const ir::TransferOp &transfer, bool reuse);
+  /// The pairs of a transfer as steps: indices into its pairs, in an
+  /// order with the script's chemistry; a step of eight is a whole column
+  /// moved by the 8-channel (when `columns`), rows A to H.
+  std::vector<std::vector<size_t>> transferSteps(const ir::TransferOp &transfer,
+                                                 bool columns) const;
   void emitIncubate(const ir::IncubateOp &incubate);
   void emitShake(const ir::ShakeOp &shake);
   /// The timed part of an incubation on the plate's holder; the lid
@@ -811,35 +816,105 @@ void Emitter::emitMix(const ir::MixOp &mix, bool reuse) {
       call(fmt::format("{}.drop_tip()", pipette->var));
 }
 
+std::vector<std::vector<size_t>> Emitter::transferSteps(const ir::TransferOp &transfer,
+                                                         bool columns) const {
+  // Two pairs that share a well keep their order (a serial dilution's next
+  // pair draws the mixture the previous one left); any order that keeps
+  // those has the chemistry of the script's. Each step takes the earliest
+  // pair left and, when the other seven rows' pairs of the same two
+  // columns are free to move up to it, all eight as one 8-channel position.
+  const auto &pairs = transfer.pairs;
+  size_t count = pairs.size();
+  auto shares = [&](size_t a, size_t b) {
+    return pairs[a].first == pairs[b].first || pairs[a].first == pairs[b].second ||
+           pairs[a].second == pairs[b].first || pairs[a].second == pairs[b].second;
+  };
+  std::vector<unsigned> waitingOn(count, 0);
+  std::vector<std::vector<size_t>> after(count);
+  for (size_t later = 0; later < count; ++later)
+    for (size_t earlier = 0; earlier < later; ++earlier)
+      if (shares(earlier, later)) {
+        ++waitingOn[later];
+        after[earlier].push_back(later);
+      }
+  std::vector<bool> done(count, false);
+  std::vector<std::vector<size_t>> steps;
+  size_t next = 0;
+  while (next < count) {
+    std::vector<size_t> step{next};
+    auto [from, to] = pairs[next];
+    if (columns && from.col != to.col) {
+      std::vector<size_t> rows(9, count);
+      rows[from.row] = next;
+      for (size_t other = next + 1; other < count; ++other) {
+        auto [otherFrom, otherTo] = pairs[other];
+        if (!done[other] && !waitingOn[other] && otherFrom.row == otherTo.row &&
+            otherFrom.col == from.col && otherTo.col == to.col && rows[otherFrom.row] == count)
+          rows[otherFrom.row] = other;
+      }
+      if (from.row == to.row && std::count(rows.begin() + 1, rows.end(), count) == 0)
+        step.assign(rows.begin() + 1, rows.end());
+    }
+    for (size_t index : step) {
+      done[index] = true;
+      for (size_t waiting : after[index])
+        --waitingOn[waiting];
+    }
+    steps.push_back(std::move(step));
+    while (next < count && done[next])
+      ++next;
+  }
+  return steps;
+}
+
 void Emitter::emitTransfer(const ir::TransferOp &transfer, bool reuse) {
-  // Pairs one at a time, in the script's order: a serial dilution's next
-  // pair draws the mixture the previous one left.
   double volume = transfer.volume.value;
   unsigned trips = tripsFor(volume);
   double part = volume / trips;
-  Mounted *pipette = pipetteFor(part, false);
-  if (!pipette) {
+  auto takes = [&](const Mounted &pipette) {
+    return pipette.takes(part) && (!transfer.mix || pipette.takes(transfer.mix->volume.value));
+  };
+  // Whole columns on the 8-channel where the plate, the volume and the
+  // mix allow it; every other pair on a single channel.
+  bool columns = false;
+  if (plate_->multichannel && module_.shape.rows == 8)
+    for (const Mounted &candidate : mounted_)
+      columns |= candidate.multi() && takes(candidate);
+  std::vector<std::vector<size_t>> steps = transferSteps(transfer, columns);
+  bool anySingle = std::any_of(steps.begin(), steps.end(),
+                               [](const std::vector<size_t> &step) { return step.size() == 1; });
+  Mounted *single = anySingle ? pipetteFor(part, false) : nullptr;
+  if (anySingle && !single) {
     report(DiagId::PipetteRange, fmt::format("{}", transfer.volume), platform_.robotType,
            pipetteRanges());
     return;
   }
-  if (reuse)
-    pickUpFresh(*pipette, 1);
-  for (const auto &[from, to] : transfer.pairs) {
-    if (!reuse)
-      pickUpFresh(*pipette, 1);
+  bool anyWhole = steps.size() < transfer.pairs.size();
+  Mounted *multi = anyWhole ? pipetteFor(part, true) : nullptr;
+  PLATE_ASSERT(!anyWhole || multi, "ot2: a transfer grouped columns for an 8-channel that is not there");
+  std::map<Mounted *, unsigned> holding;
+  for (const std::vector<size_t> &step : steps) {
+    bool whole = step.size() > 1;
+    Mounted &pipette = whole ? *multi : *single;
+    unsigned channels = whole ? 8 : 1;
+    tipsFor(pipette, channels, reuse, holding);
+    // An 8-channel position is named by its row A well.
+    auto [from, to] = transfer.pairs[step.front()];
     for (unsigned trip = 0; trip < trips; ++trip) {
-      call(fmt::format("{}.aspirate({}, plate[\"{}\"])", pipette->var, number(part), from.name()));
-      call(fmt::format("{}.dispense({}, plate[\"{}\"])", pipette->var, number(part), to.name()));
+      call(fmt::format("{}.aspirate({}, plate[\"{}\"])", pipette.var, number(part), from.name()));
+      call(fmt::format("{}.dispense({}, plate[\"{}\"])", pipette.var, number(part), to.name()));
     }
     if (transfer.mix)
-      call(fmt::format("{}.mix({}, {}, plate[\"{}\"])", pipette->var, transfer.mix->cycles,
+      call(fmt::format("{}.mix({}, {}, plate[\"{}\"])", pipette.var, transfer.mix->cycles,
                        number(transfer.mix->volume.value), to.name()));
-    if (!reuse)
-      call(fmt::format("{}.drop_tip()", pipette->var));
+    if (!reuse) {
+      call(fmt::format("{}.drop_tip()", pipette.var));
+      holding[&pipette] = 0;
+    }
   }
-  if (reuse)
-    call(fmt::format("{}.drop_tip()", pipette->var));
+  for (auto &[pipette, holds] : holding)
+    if (holds)
+      call(fmt::format("{}.drop_tip()", pipette->var));
 }
 
 void Emitter::emitIncubate(const ir::IncubateOp &incubate) {
