@@ -2149,6 +2149,15 @@ void Reader::readSentence(unsigned index) {
     return false;
   };
 
+  // "They've had the TNF since about two this afternoon, so by nine
+  // tomorrow that's nineteen hours", "seeded 24 h ago": with no verb of an
+  // action, a sentence that counts from a past moment tells elapsed time.
+  bool elapsed =
+      std::any_of(toks.begin(), toks.end(),
+                  [](const Token &w) { return w.is("since") || w.is("ago"); }) &&
+      std::none_of(toks.begin(), toks.end(),
+                   [](const Token &w) { return w.isWord() && isAnyVerb(w.lower); });
+
   for (size_t i = 0; i < toks.size();) {
     const Token &t = toks[i];
     if (clauseBoundary(i)) {
@@ -2192,8 +2201,22 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
-      if (history && (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
-                      q->dimension == Dimension::Speed)) {
+      // "(final volume 250 µL per well)", "a total volume of 200 µL": what
+      // the wells hold after the additions, not one of them.
+      if (q->dimension == Dimension::Volume) {
+        bool result = false;
+        for (size_t k = q->first; k-- > 0 && k + 4 >= q->first;)
+          if ((toks[k].is("volume") || toks[k].is("volumes")) && k > 0 &&
+              (toks[k - 1].is("final") || toks[k - 1].is("total") || toks[k - 1].is("end")))
+            result = true;
+        if (result) {
+          i = next;
+          continue;
+        }
+      }
+      if ((history || elapsed) &&
+          (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
+           q->dimension == Dimension::Speed)) {
         i = next;
         continue;
       }
@@ -3860,7 +3883,10 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     bool wholeRun = i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
                     (toks[i + 2].is("plate") || toks[i + 2].is("assay") || toks[i + 2].is("run") ||
                      toks[i + 2].is("experiment") || toks[i + 2].is("test"));
-    if (!repeat && !wholeRun &&
+    // "OK, no repeat", "without repeating": a repeat ruled out.
+    bool negated = i > 0 && (toks[i - 1].is("no") || toks[i - 1].is("not") ||
+                             toks[i - 1].is("without") || toks[i - 1].is("never"));
+    if (!repeat && !wholeRun && !negated &&
         (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
       repeat = true;
       repeatAt = i;

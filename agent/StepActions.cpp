@@ -214,6 +214,8 @@ std::optional<Unit> proseUnit(std::string_view word) {
       {"nm", Unit::Nanometer},         {"nanometer", Unit::Nanometer},
       {"nanometers", Unit::Nanometer}, {"nanometre", Unit::Nanometer},
       {"nanometres", Unit::Nanometer},
+      // Spoken lab slang: "twenty mikes", "five mils".
+      {"mikes", Unit::MicroLiter},     {"mils", Unit::MilliLiter},
   };
   std::string lower = prose::lowerAscii(word);
   if (auto it = prose.find(lower); it != prose.end())
@@ -397,6 +399,187 @@ bool isDecimalComma(std::string_view text, size_t start, size_t comma) {
   return unitEnd > unit && proseUnit(text.substr(unit, unitEnd - unit)).has_value();
 }
 
+namespace {
+
+/// Number words of dictated or spelled-out text.
+std::optional<unsigned> unitNumberWord(std::string_view w) {
+  static const std::map<std::string_view, unsigned> words = {
+      {"zero", 0},     {"oh", 0},         {"one", 1},       {"two", 2},        {"three", 3},
+      {"four", 4},     {"five", 5},       {"six", 6},       {"seven", 7},      {"eight", 8},
+      {"nine", 9},     {"ten", 10},       {"eleven", 11},   {"twelve", 12},    {"thirteen", 13},
+      {"fourteen", 14}, {"fifteen", 15},  {"sixteen", 16},  {"seventeen", 17}, {"eighteen", 18},
+      {"nineteen", 19}};
+  if (auto it = words.find(w); it != words.end())
+    return it->second;
+  return std::nullopt;
+}
+
+std::optional<unsigned> tensNumberWord(std::string_view w) {
+  static const std::map<std::string_view, unsigned> words = {
+      {"twenty", 20}, {"thirty", 30},  {"forty", 40},  {"fifty", 50},
+      {"sixty", 60},  {"seventy", 70}, {"eighty", 80}, {"ninety", 90}};
+  if (auto it = words.find(w); it != words.end())
+    return it->second;
+  return std::nullopt;
+}
+
+bool numberPart(std::string_view w) {
+  return unitNumberWord(w) || tensNumberWord(w) || w == "hundred" || w == "thousand" ||
+         w == "point";
+}
+
+std::vector<std::string> hyphenParts(const std::string &lower) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t dash; (dash = lower.find('-', start)) != std::string::npos; start = dash + 1)
+    parts.push_back(lower.substr(start, dash - start));
+  parts.push_back(lower.substr(start));
+  return parts;
+}
+
+/// The value of spelled-out number parts: "two hundred", "twenty-five",
+/// "six point two five", "twelve and a half", and numbers said digit
+/// group by digit group ("four-oh-five" 405, "three-eighty-four" 384).
+std::optional<double> spelledValue(std::vector<std::string> parts) {
+  double fraction = 0;
+  if (parts.size() >= 4 && parts[parts.size() - 3] == "and" && parts[parts.size() - 2] == "a" &&
+      parts.back() == "half") {
+    fraction = 0.5;
+    parts.resize(parts.size() - 3);
+  }
+  if (auto point = std::find(parts.begin(), parts.end(), "point"); point != parts.end()) {
+    std::string digits;
+    for (auto it = point + 1; it != parts.end(); ++it) {
+      std::optional<unsigned> digit = unitNumberWord(*it);
+      if (!digit || *digit > 9)
+        return std::nullopt;
+      digits += static_cast<char>('0' + *digit);
+    }
+    if (digits.empty() || fraction)
+      return std::nullopt;
+    fraction = std::strtod(("0." + digits).c_str(), nullptr);
+    parts.erase(point, parts.end());
+  }
+  if (parts.empty() || parts.front() == "oh" || parts.front() == "and")
+    return std::nullopt;
+  bool scaled = std::count(parts.begin(), parts.end(), "hundred") +
+                    std::count(parts.begin(), parts.end(), "thousand") > 0;
+  if (scaled) {
+    double total = 0, current = 0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const std::string &part = parts[k];
+      if (part == "a" || part == "and")
+        continue;
+      if (part == "hundred")
+        current = (current ? current : 1) * 100;
+      else if (part == "thousand") {
+        total += (current ? current : 1) * 1000;
+        current = 0;
+      } else if (auto tens = tensNumberWord(part))
+        current += *tens;
+      else if (auto unit = unitNumberWord(part); unit && part != "oh")
+        current += *unit;
+      else
+        return std::nullopt;
+    }
+    return total + current + fraction;
+  }
+  // Groups said one after another: a tens word takes a following digit.
+  std::vector<unsigned> groups;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k] == "a" || parts[k] == "and")
+      return std::nullopt;
+    if (auto tens = tensNumberWord(parts[k])) {
+      unsigned value = *tens;
+      if (k + 1 < parts.size())
+        if (auto unit = unitNumberWord(parts[k + 1]); unit && *unit >= 1 && *unit <= 9 &&
+                                                      parts[k + 1] != "oh") {
+          value += *unit;
+          ++k;
+        }
+      groups.push_back(value);
+    } else if (auto unit = unitNumberWord(parts[k])) {
+      groups.push_back(*unit);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (groups.size() == 1)
+    return groups.front() + fraction;
+  std::string digits;
+  for (unsigned group : groups)
+    digits += std::to_string(group);
+  return std::strtod(digits.c_str(), nullptr) + fraction;
+}
+
+/// Spelled-out numbers become number tokens ("twenty microlitres", "at a
+/// thousand rpm", "read at four-oh-five"): dictated notes write them so.
+/// A lone small number word stays a word unless a unit follows ("five
+/// mils"), so "one of the wells", "step two" and the count words of
+/// quantityAt ("three times") read as before.
+void readSpelledNumbers(std::vector<Token> &tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  for (size_t i = 0; i < tokens.size();) {
+    std::vector<std::string> parts;
+    size_t end = i;
+    auto isNumberToken = [&](size_t k) {
+      if (k >= tokens.size() || !tokens[k].isWord())
+        return false;
+      std::vector<std::string> split = hyphenParts(tokens[k].lower);
+      return std::all_of(split.begin(), split.end(), [](const std::string &p) { return numberPart(p); });
+    };
+    while (end < tokens.size()) {
+      const Token &t = tokens[end];
+      if (isNumberToken(end)) {
+        for (std::string &part : hyphenParts(t.lower))
+          parts.push_back(std::move(part));
+        ++end;
+        continue;
+      }
+      // "a hundred", "two and a half", "two hundred and fifty".
+      bool joins = t.isWord() && (t.is("a") || t.is("and"));
+      if (joins && (t.is("a") ? (end + 1 < tokens.size() &&
+                                 (tokens[end + 1].is("hundred") || tokens[end + 1].is("thousand") ||
+                                  (tokens[end + 1].is("half") && !parts.empty() && parts.back() == "and")))
+                              : (!parts.empty() && (isNumberToken(end + 1) ||
+                                                    (end + 2 < tokens.size() && tokens[end + 1].is("a") &&
+                                                     tokens[end + 2].is("half")))))) {
+        parts.push_back(t.lower);
+        ++end;
+        continue;
+      }
+      if (t.isWord() && t.is("half") && !parts.empty() && parts.back() == "a") {
+        parts.push_back("half");
+        ++end;
+      }
+      break;
+    }
+    std::optional<double> value = end > i ? spelledValue(parts) : std::nullopt;
+    bool lone = parts.size() == 1 && unitNumberWord(parts.front()) && *unitNumberWord(parts.front()) <= 12;
+    bool unitAfter = end < tokens.size() && tokens[end].isWord() && proseUnit(tokens[end].text);
+    if (!value || (lone && !unitAfter) || parts.front() == "point" || parts.back() == "a") {
+      out.push_back(std::move(tokens[i]));
+      ++i;
+      continue;
+    }
+    Token number;
+    number.kind = Token::Kind::Number;
+    double spelled = value.value_or(0);
+    number.text = fmt::format("{}", spelled);
+    number.lower = number.text;
+    number.number = spelled;
+    number.begin = tokens[i].begin;
+    number.end = tokens[end - 1].end;
+    number.glued = tokens[i].glued;
+    out.push_back(std::move(number));
+    i = end;
+  }
+  tokens = std::move(out);
+}
+
+} // namespace
+
 std::vector<Token> tokenize(std::string_view text) {
   std::vector<Token> out;
   size_t i = 0;
@@ -522,6 +705,7 @@ std::vector<Token> tokenize(std::string_view text) {
     }
     space = false;
   }
+  readSpelledNumbers(out);
   return out;
 }
 
@@ -547,6 +731,17 @@ bool isWellWord(std::string_view word) {
 }
 
 namespace {
+
+/// "rotate the plate 180 degrees": an angle, not a temperature.
+bool rotationDegrees(const std::vector<Token> &toks, size_t number, double value) {
+  if (value == 90 || value == 180 || value == 270 || value == 360)
+    return true;
+  for (size_t k = number > 6 ? number - 6 : 0; k < number; ++k)
+    if (toks[k].lower.starts_with("rotat") || toks[k].lower.starts_with("turn") ||
+        toks[k].is("angle") || toks[k].is("tilt") || toks[k].is("tilted"))
+      return true;
+  return false;
+}
 
 std::optional<unsigned> numberWord(std::string_view w) {
   static const std::map<std::string_view, unsigned> words = {
@@ -831,6 +1026,11 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
         at(j + 1) && (at(j + 1)->is("c") || at(j + 1)->is("celsius"))) {
       unit = Unit::Celsius;
       unitEnd = j + 2;
+    } else if ((u->is("degree") || u->is("degrees")) && !rotationDegrees(toks, i, n1) &&
+               !(at(j + 1) && (at(j + 1)->is("f") || at(j + 1)->is("fahrenheit")))) {
+      // "at sixty-five degrees": a temperature said without the scale.
+      unit = Unit::Celsius;
+      unitEnd = j + 1;
     } else if ((u->is("x") || u->isPunct("×")) && at(j + 1) && at(j + 1)->is("g")) {
       Quantity q;
       q.dimension = Dimension::Ratio; // a force: read so it is not a count

@@ -351,6 +351,9 @@ private:
   bool restatedInProse(size_t i) const;
   /// Some text step of sentence `sentence` states `v` for `param`.
   bool statedInSentence(unsigned sentence, Param param, const Value &v) const;
+  /// Text unit `unit` holds `v` as a number without a unit the reader
+  /// took ("incubate at thirty-seven", "37 for 1 h"): the text may state it.
+  bool bareNumberInUnit(unsigned unit, Param param, const Value &v) const;
   /// Text step `i` comes from a row of a table.
   bool inTable(size_t i) const;
   /// A paired script step of the same pipetting kind, paired in `t`'s
@@ -841,13 +844,15 @@ void Aligner::pairFindings() {
                                  read.values(Param::Wavelength).end(),
                                  [&](const Value &w) { return w.admits(v.low); });
             });
-        bool certain = solid && !s.manual && !chosen && !followsRead;
+        bool bare = bareNumberInUnit(t.unit, param, v);
+        bool certain = solid && !s.manual && !chosen && !followsRead && !bare;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} ({}) has {} {}, which the text states nowhere (its step: {} {})",
                         scriptWhere(s), s.summary(), paramName(param), v.display(), where(t),
                         quote(t.text)),
             fmt::format("leave out the {} or use the protocol's value", paramName(param)),
             certain ? "no sentence of the protocol states this value"
+            : bare ? "the text's step has the number without a unit the reader could take"
             : followsRead ? "the wavelength names the script's read that the analysis fits"
             : chosen ? "the language requires the statement to state it and the text's step "
                        "gives none, so the script had to choose a value"
@@ -962,6 +967,28 @@ void Aligner::gapFindings() {
     bool valued = t.hasNumeric() || analysis;
     bool tableRow = inTable(i) && restatedInProse(i);
     int explainer = explainedBy(t);
+    // "So twenty mikes of everything into columns one to four", a map's
+    // legend "Clear plate, 20 ul/well. blk = medium only": a volume with no
+    // verb that a paired script step of the same kind has, naming no liquid
+    // or the layout's liquids where the step dispenses the layout, is that
+    // step told again.
+    static const std::set<std::string, std::less<>> generic = {
+        "so", "everything", "all", "it", "that", "this", "these", "those", "them", "each",
+        "every", "same", "one", "two", "three", "four", "five", "six", "seven", "eight",
+        "nine", "ten", "eleven", "twelve"};
+    bool namesNoLiquid = std::all_of(t.words.begin(), t.words.end(),
+                                     [](const std::string &w) { return generic.count(w) > 0; });
+    bool restatedVolume =
+        !t.named && (t.cls == ActionClass::Dispense || t.cls == ActionClass::Aspirate) &&
+        t.has(Param::Volume) &&
+        std::any_of(S.begin(), S.end(), [&](const Action &s) {
+          return matchS_[&s - S.data()] >= 0 && s.cls == t.cls && s.has(Param::Volume) &&
+                 std::all_of(t.values(Param::Volume).begin(), t.values(Param::Volume).end(),
+                             [&](const Value &v) { return s.values(Param::Volume).front().admits(v.low); }) &&
+                 (namesNoLiquid ||
+                  (s.liquid == "layout" &&
+                   (t.layoutLiquid || liquidSimilarity(t.words, s.words) > 0)));
+        });
     // An analysis the language can say: a 4PL, a blank subtracted, or a
     // standard curve by name ("linear std curve"); not "the initial rate
     // from the linear part of the curve".
@@ -994,10 +1021,13 @@ void Aligner::gapFindings() {
     }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
-                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded;
+                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && restatedVolume)
+      why = "a volume without a verb that a paired step of the text already has: that step "
+            "told again (a summary, a map's legend)";
     else if (t.superseded)
       why = "a later amendment of the text (a reply, a deviation) changes this step";
     else if (t.required && sameAnalysis >= 0)
@@ -1115,6 +1145,30 @@ bool Aligner::statedInSentence(unsigned sentence, Param param, const Value &v) c
       for (const Value &stated : t.values(param))
         if (stated.admits(v.low))
           return true;
+  return false;
+}
+
+bool Aligner::bareNumberInUnit(unsigned unit, Param param, const Value &v) const {
+  if (unit >= procedure_.units.size())
+    return false;
+  // The units a number may be in: µL or mL, s or min or h.
+  std::vector<double> factors{1};
+  if (param == Param::Volume)
+    factors.push_back(1000);
+  if (param == Param::Time) {
+    factors.push_back(60);
+    factors.push_back(3600);
+  }
+  const std::string &text = procedure_.units[unit].text;
+  std::vector<prose::Token> tokens = prose::tokenize(text);
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    // Only a number that reads as no quantity: "30" of "30 min" is a time.
+    if (!tokens[k].isNumber() || prose::quantityAt(tokens, k, platform_, text))
+      continue;
+    for (double factor : factors)
+      if (std::abs(tokens[k].number * factor - v.low) < 1e-6)
+        return true;
+  }
   return false;
 }
 

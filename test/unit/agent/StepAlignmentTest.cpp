@@ -7,6 +7,7 @@
 // scripts go through the same compile hook as `plate translate`.
 //
 //===----------------------------------------------------------------------===//
+#include "agent/ProseScan.h"
 #include "agent/StepActions.h"
 #include "agent/Translator.h"
 #include "ir/Platform.h"
@@ -783,4 +784,46 @@ Give results as A450 minus the mean of the blank wells.
   expectNoCertainFinding(text, script);
   CompileReport changed = align(text, replaced(script, "incubate 30 min", "incubate 60 min"));
   EXPECT_TRUE(hasCertain(changed, "parameter")) << describe(changed.certain);
+}
+
+namespace {
+
+std::vector<plate::agent::prose::Token> proseTokens(const char *text) {
+  return plate::agent::prose::tokenize(text);
+}
+
+double onlyNumber(const char *text) {
+  std::vector<plate::agent::prose::Token> tokens = proseTokens(text);
+  auto number = std::find_if(tokens.begin(), tokens.end(),
+                             [](const auto &t) { return t.isNumber(); });
+  EXPECT_NE(number, tokens.end()) << text;
+  EXPECT_EQ(std::count_if(tokens.begin(), tokens.end(), [](const auto &t) { return t.isNumber(); }),
+            1)
+      << text;
+  return number == tokens.end() ? -1 : number->number;
+}
+
+} // namespace
+
+// Dictated notes say numbers in words; read as numbers, they meet the
+// script's values (test/lit/align/dictated-notes.test).
+TEST(ProseTokens, SpelledOutNumbersAreNumbers) {
+  EXPECT_EQ(onlyNumber("add twenty microlitres"), 20);
+  EXPECT_EQ(onlyNumber("two hundred and fifty ul"), 250);
+  EXPECT_EQ(onlyNumber("at a thousand rpm"), 1000);
+  EXPECT_EQ(onlyNumber("read at four-oh-five"), 405);
+  EXPECT_EQ(onlyNumber("the three-eighty-four plate"), 384);
+  EXPECT_EQ(onlyNumber("twelve and a half micromolar"), 12.5);
+  EXPECT_EQ(onlyNumber("six point two five micromolar"), 6.25);
+  EXPECT_EQ(onlyNumber("thirty-seven degrees"), 37);
+  EXPECT_EQ(onlyNumber("five mils of buffer"), 5);
+}
+
+TEST(ProseTokens, LoneSmallNumberWordsStayWords) {
+  for (const char *text : {"one of the wells", "step two", "wash three times", "the first one",
+                           "oh, and the buffer", "a hundred-well rack-like thing"}) {
+    std::vector<plate::agent::prose::Token> tokens = proseTokens(text);
+    EXPECT_TRUE(std::none_of(tokens.begin(), tokens.end(), [](const auto &t) { return t.isNumber(); }))
+        << text;
+  }
 }
