@@ -185,7 +185,9 @@ std::string AstBuilder::unquote(Token *token) {
       SourceLoc loc = locator_.loc(token);
       loc.col += static_cast<uint32_t>(i);
       loc.length = 2;
-      diags_.report(DiagId::UnknownEscape, loc, next).step(step_);
+      // A Windows path in a note ("\\core\data"): kept as written, with a
+      // warning, as C compilers do with an unknown escape.
+      diags_.report(DiagId::BackslashKept, loc, next).step(step_);
     }
     out.push_back(c);
   }

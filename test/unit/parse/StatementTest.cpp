@@ -164,9 +164,10 @@ TEST(ParseStatement, StringsWithEscapes) {
   EXPECT_EQ(first<ast::Use>(*p, 2).module, "elisa");
 }
 
-TEST(ParseStatement, UnknownEscapeIsReported) {
+TEST(ParseStatement, UnknownEscapeIsKeptWithAWarning) {
   auto p = parseStatements("note \"a\\nb\"");
-  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:8 E127"});
+  EXPECT_EQ(p->codes(), std::vector<std::string>{"2:8 W006"});
+  EXPECT_EQ(first<ast::Note>(*p, 0).text, "a\\nb");
 }
 
 TEST(ParseStatement, PrepareAndEquilibrate) {
