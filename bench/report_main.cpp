@@ -484,7 +484,7 @@ double tolerance(const std::string &figure) {
   return 1.0 + 1e-9; // head positions and tips: no regression at all
 }
 
-int reportGuard(const std::string &baselinePath, bool write) {
+int reportGuard(const std::string &baselinePath, bool write, bool checkTiming) {
   // A baseline is the median of three measurements, so that one lucky
   // run does not set the bar; a check that fails on a timing figure
   // measures again and keeps the better value, so that one unlucky run on
@@ -543,10 +543,15 @@ int reportGuard(const std::string &baselinePath, bool write) {
     return section && section->contains(name) &&
            measured > (*section)[name].get<double>() * tolerance(name) + 1e-12;
   };
-  bool retry = false;
-  for (auto &[name, value] : figures.items())
-    retry |= isTiming(name) && regressed(name, value.get<double>());
-  if (retry) {
+  // Interference only ever slows a run down, so the minimum of more runs
+  // converges on the true figure: up to four more when one is past its
+  // limit (on a noisy VM two were not enough).
+  for (unsigned attempt = 0; checkTiming && attempt < 4; ++attempt) {
+    bool retry = false;
+    for (auto &[name, value] : figures.items())
+      retry |= isTiming(name) && regressed(name, value.get<double>());
+    if (!retry)
+      break;
     fmt::print("a timing figure is past its limit; measuring again\n");
     nlohmann::ordered_json again;
     try {
@@ -559,7 +564,7 @@ int reportGuard(const std::string &baselinePath, bool write) {
       if (isTiming(name))
         value = std::min(value.get<double>(), again[name].get<double>());
   }
-  unsigned failures = 0, checked = 0;
+  unsigned failures = 0, checked = 0, reported = 0, slow = 0;
   fmt::print("{:<48} {:>10} {:>10} {:>6}  {}\n", "figure", "baseline", "measured", "limit",
              "verdict");
   for (auto &[name, value] : figures.items()) {
@@ -573,6 +578,13 @@ int reportGuard(const std::string &baselinePath, bool write) {
     double base = (*section)[name].get<double>(), measured = value.get<double>();
     double limit = tolerance(name);
     bool ok = measured <= base * limit + 1e-12;
+    if (isTiming(name) && !checkTiming) {
+      ++reported;
+      slow += !ok;
+      fmt::print("{:<48} {:>10.4g} {:>10.4g} {:>5.2f}x  {}\n", name, base, measured, limit,
+                 ok ? "ok (reported)" : "past its limit (reported)");
+      continue;
+    }
     ++checked;
     failures += !ok;
     fmt::print("{:<48} {:>10.4g} {:>10.4g} {:>5.2f}x  {}\n", name, base, measured, limit,
@@ -581,6 +593,10 @@ int reportGuard(const std::string &baselinePath, bool write) {
   if (!timing)
     fmt::print("note: no timing baseline for build type {}; timing figures not checked\n",
                buildType);
+  if (reported)
+    fmt::print("note: {} timing figure(s) reported, not checked ({} past their limit); "
+               "`guard --timing check` checks them on a quiet machine\n",
+               reported, slow);
   fmt::print("guard: {} figure(s) checked, {} regressed\n", checked, failures);
   return failures || checked == 0 ? 1 : 0;
 }
@@ -724,6 +740,12 @@ int main(int argc, char **argv) {
   CLI::App *guard = app.add_subcommand("guard", "fail when a figure regressed past tolerance");
   guard->add_option("--baseline", baselinePath, "baseline file");
   guard->add_flag("--write-baseline", write, "store the figures measured now as the baseline");
+  std::string timingMode = "check";
+  guard
+      ->add_option("--timing", timingMode,
+                   "check: timing figures fail past their limit (a quiet machine); report: "
+                   "print them only (the test suite: timing belongs in benchmarks)")
+      ->check(CLI::IsMember({"check", "report"}));
   CLI11_PARSE(app, argc, argv);
 
   if (compile->parsed())
@@ -739,6 +761,6 @@ int main(int argc, char **argv) {
   if (app.got_subcommand("dependences"))
     return reportDependences();
   if (guard->parsed())
-    return reportGuard(baselinePath, write);
+    return reportGuard(baselinePath, write, timingMode == "check");
   return 2;
 }
