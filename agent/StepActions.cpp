@@ -743,12 +743,11 @@ bool rotationDegrees(const std::vector<Token> &toks, size_t number, double value
   return false;
 }
 
+/// "three times", "two hours": the counts and times said in one word.
 std::optional<unsigned> numberWord(std::string_view w) {
-  static const std::map<std::string_view, unsigned> words = {
-      {"one", 1},  {"two", 2},   {"three", 3}, {"four", 4},    {"five", 5},   {"six", 6},
-      {"seven", 7}, {"eight", 8}, {"nine", 9}, {"ten", 10}, {"eleven", 11}, {"twelve", 12}};
-  if (auto it = words.find(w); it != words.end())
-    return it->second;
+  std::optional<unsigned> n = unitNumberWord(w);
+  if (n && *n >= 1 && *n <= 12)
+    return n;
   return std::nullopt;
 }
 
