@@ -185,21 +185,37 @@ bool ReaderModel::holdsCalibrant(const LiquidMix &contents) const {
 
 void ReaderModel::beforeRemoval(const DeckState &state, const std::vector<Well> &wells) {
   bind(state);
+  pendingRemovals_.clear();
   for (Well well : wells) {
     const LiquidMix &contents = state.wellMix(well);
     if (contents.total() <= 0)
       continue;
-    double mixture = signal(contents);
+    pendingRemovals_.push_back({well, signal(contents), contents.total(), holdsCalibrant(contents)});
+  }
+}
+
+void ReaderModel::afterRemoval(const DeckState &state) {
+  for (const PendingRemoval &removal : pendingRemovals_) {
+    // What binds to the well is kept when its liquid is taken away (an
+    // aspiration before a wash). A part taken out of a serial dilution
+    // leaves the rest in solution, where later additions dilute it: no
+    // capture, or the standards would read undiluted while the samples
+    // beside them read diluted.
+    double left = state.wellMix(removal.well).total();
+    if (left > 0.1 * removal.totalUl)
+      continue;
     // A later removal of analyte-free liquid (a wash) must not erase what
     // the sample incubation bound.
-    size_t index = wellIndex(well);
-    captured_[index] = std::max(hasCaptured_[index] ? captured_[index] : 0.0, mixture);
+    size_t index = wellIndex(removal.well);
+    captured_[index] =
+        std::max(hasCaptured_[index] ? captured_[index] : 0.0, removal.mixture);
     hasCaptured_[index] = 1;
     effectiveStamp_[index] = kStale;
     strongestValid_ = false;
-    if (holdsCalibrant(contents))
+    if (removal.calibrant)
       calibrantWell_[index] = 1;
   }
+  pendingRemovals_.clear();
 }
 
 PlateRead ReaderModel::read(const Command &command, const DeckState &state) {
@@ -463,13 +479,17 @@ DeviceResult SimulatedDevice::execute(const Command &command) {
   }
   // The physical world refuses what the hardware cannot do; the
   // interpreter's checks should have caught it first.
-  if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
+  bool removal =
+      command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler);
+  if (removal)
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (auto violation = world_.execute(command, /*commit=*/true)) {
     result.status = DeviceStatus::Failed;
     result.message = violation->message();
     return result;
   }
+  if (removal)
+    reader_.afterRemoval(world_);
   if (command.fields.op == CommandOp::ReadAbsorbance)
     result.read = reader_.read(command, world_);
   return result;
@@ -487,12 +507,18 @@ std::optional<std::string> SimulatedDevice::verifyState(const DeckState &expecte
 }
 
 void SimulatedDevice::applyManualSteps(uint32_t seq) {
-  world_.applyManualFills(seq, [&](const ManualFill &fill) {
-    // What the operator takes out leaves its captured analyte behind, as
-    // the robot's removals do.
-    if (fill.action != ManualFill::Action::Fill)
-      reader_.beforeRemoval(world_, {fill.well});
-  });
+  // What the operator takes out leaves its captured analyte behind, as the
+  // robot's removals do.
+  world_.applyManualFills(
+      seq,
+      [&](const ManualFill &fill) {
+        if (fill.action != ManualFill::Action::Fill)
+          reader_.beforeRemoval(world_, {fill.well});
+      },
+      [&](const ManualFill &fill) {
+        if (fill.action != ManualFill::Action::Fill)
+          reader_.afterRemoval(world_);
+      });
 }
 
 std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const {
@@ -513,10 +539,14 @@ std::vector<Well> SimulatedDevice::wellsUnderHead(const Command &command) const 
 
 void SimulatedDevice::restoreConfirmed(const Command &command) {
   applyManualSteps(command.seq);
-  if (command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler))
+  bool removal =
+      command.fields.op == CommandOp::Aspirate && sameId(command.module, platform_.liquidHandler);
+  if (removal)
     reader_.beforeRemoval(world_, wellsUnderHead(command));
   if (world_.execute(command, /*commit=*/true))
     return; // the interpreter's replay reports the contradiction
+  if (removal)
+    reader_.afterRemoval(world_);
   if (command.fields.op == CommandOp::ReadAbsorbance)
     (void)reader_.read(command, world_); // keeps the noise sequence of one unbroken run
 }

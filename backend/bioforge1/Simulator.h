@@ -92,10 +92,18 @@ public:
   std::optional<double> analyteConc(const std::string &liquid) const;
   /// Each sample's and control's true concentration, in layout order.
   const std::vector<SampleTruth> &truths() const { return truths_; }
-  /// Records the capture term b(w) of `wells` before liquid leaves them.
+  /// Notes what `wells` hold before liquid leaves them; afterRemoval then
+  /// records the capture term b(w) of those the removal emptied.
   void beforeRemoval(const DeckState &state, const std::vector<Well> &wells);
+  void afterRemoval(const DeckState &state);
 
 private:
+  struct PendingRemoval {
+    Well well;
+    double mixture = 0, totalUl = 0;
+    bool calibrant = false;
+  };
+  std::vector<PendingRemoval> pendingRemovals_;
   /// Per-liquid tables for the state's LiquidTable (rebuilt only when a
   /// state with another table comes along) and per-well tables for its
   /// plate: no name lookups per well.
