@@ -177,6 +177,12 @@ struct Line {
   };
   std::vector<Cell> cells;
   std::vector<bool> loadColumns; ///< per cell: a column of amounts per run, not per well
+  /// per cell: a column of what was recorded ("Actual", "Checked by"), not
+  /// of what to do
+  std::vector<bool> recordColumns;
+  /// per cell: a column of what a step should give ("Expected", "Target"),
+  /// which mostly restates the instruction beside it
+  std::vector<bool> expectedColumns;
   std::vector<std::pair<size_t, size_t>> loads; ///< text ranges of those cells
   size_t pipes = 0;     ///< '|' in a table row
   bool merged = false;  ///< a continuation line, read as part of the row above
@@ -240,6 +246,21 @@ void parseStart(Line &line) {
   while (k < s.size() && (isDigitChar(s[k]) || (s[k] == '.' && k + 1 < s.size() && isDigitChar(s[k + 1]) && k > numberStart)))
     ++k;
   bool number = k > numberStart;
+  size_t labelEnd = k;
+  // "Step 11/14", "Step 3 of 10": an electronic notebook counts the steps;
+  // the count is part of the label, not of the step's text.
+  if (number && (lower == "step " || lower == "step\t")) {
+    size_t of = k;
+    if (of + 1 < s.size() && s[of] == '/' && isDigitChar(s[of + 1]))
+      of += 1;
+    else if (s.substr(of, 4) == " of " && of + 4 < s.size() && isDigitChar(s[of + 4]))
+      of += 4;
+    if (of != k) {
+      while (of < s.size() && isDigitChar(s[of]))
+        ++of;
+      k = of;
+    }
+  }
   bool letter = false;
   if (!number && k < s.size() && ((s[k] >= 'a' && s[k] <= 'h') || (s[k] >= 'A' && s[k] <= 'H')) &&
       k + 1 < s.size() && (s[k + 1] == ')' || s[k + 1] == '.') &&
@@ -262,7 +283,7 @@ void parseStart(Line &line) {
   }
   if (!number && !letter)
     return;
-  std::string label(s.substr(numberStart, k - numberStart));
+  std::string label(s.substr(numberStart, (number ? labelEnd : k) - numberStart));
   size_t after = k;
   if (paren) {
     if (after >= s.size() || s[after] != ')')
@@ -306,6 +327,37 @@ void parseStart(Line &line) {
 /// A table row's text from its cells: cells joined with ", " (so a row
 /// reads like a line of bench notes); the first cell, when a number, is the
 /// step label.
+/// The numbers of cell `c` ("150 µl PBS") all stand in another cell of
+/// the row ("wash once with 150 µl PBS"): the cell restates the step.
+bool restatesRow(const std::vector<Line::Cell> &cells, size_t c) {
+  auto numbers = [](std::string_view text) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < text.size();) {
+      if (!isDigitChar(text[i])) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < text.size() && (isDigitChar(text[end]) || text[end] == '.'))
+        ++end;
+      out.emplace_back(text.substr(i, end - i));
+      i = end;
+    }
+    return out;
+  };
+  std::vector<std::string> own = numbers(cells[c].text);
+  if (own.empty())
+    return false;
+  std::vector<std::string> others;
+  for (size_t k = 0; k < cells.size(); ++k)
+    if (k != c)
+      for (std::string &n : numbers(cells[k].text))
+        others.push_back(std::move(n));
+  return std::all_of(own.begin(), own.end(), [&](const std::string &n) {
+    return std::find(others.begin(), others.end(), n) != others.end();
+  });
+}
+
 void fillTableRow(Line &line) {
   std::vector<Line::Cell> &cells = line.cells;
   line.text.clear();
@@ -325,6 +377,10 @@ void fillTableRow(Line &line) {
   for (size_t c = first; c < last; ++c) {
     const std::string &cell = cells[c].text;
     if (cell.empty() || cell == "-" || cell == "–" || cell == "—")
+      continue;
+    if (c < line.recordColumns.size() && line.recordColumns[c])
+      continue;
+    if (c < line.expectedColumns.size() && line.expectedColumns[c] && restatesRow(cells, c))
       continue;
     if (!line.text.empty())
       line.text += ", ";
@@ -441,6 +497,23 @@ std::vector<bool> innerPipeTables(const std::vector<std::string_view> &raws) {
 bool boxBorder(std::string_view t) {
   return t.size() >= 4 && t.front() == '+' && t.back() == '+' &&
          t.find_first_not_of("+-=") == std::string_view::npos;
+}
+
+/// "=====", "- - - -", "*****": a rule drawn across the page.
+bool horizontalRule(std::string_view t) {
+  if (t.size() < 3)
+    return false;
+  char c = t[0];
+  return (c == '=' || c == '-' || c == '_' || c == '*' || c == '~') &&
+         std::all_of(t.begin(), t.end(), [c](char ch) { return ch == c || ch == ' '; });
+}
+
+/// "-----+--------+-----": the rule under a table's header drawn with
+/// crossings and no outer pipes.
+bool tableRule(std::string_view t) {
+  return t.size() >= 5 && t.find('+') != std::string_view::npos &&
+         t.find_first_not_of("+-=: ") == std::string_view::npos &&
+         std::count(t.begin(), t.end(), '-') + std::count(t.begin(), t.end(), '=') >= 4;
 }
 
 /// A line inside a text box: "| text |", one cell between the sides.
@@ -622,6 +695,32 @@ bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_vi
 /// What a header or label prefix makes of the units under it. Layout and
 /// materials need the heading to be about them ("Plate map:", "Reagents"),
 /// not to mention a plate or a reagent ("Plate prep for the screen").
+/// "slide 3 — plate map" -> "plate map": the number of a slide or page
+/// heads what follows it; the words after it say what kind of section it is.
+std::string withoutSlideNumber(const std::string &lower) {
+  for (std::string_view prefix : {"slide ", "page "}) {
+    if (lower.rfind(prefix, 0) != 0)
+      continue;
+    size_t k = prefix.size();
+    size_t digits = k;
+    while (k < lower.size() && isDigitChar(lower[k]))
+      ++k;
+    if (k == digits)
+      return lower;
+    while (k < lower.size() && (lower[k] == ' ' || lower[k] == '-' || lower[k] == ':' ||
+                                lower[k] == '.'))
+      ++k;
+    // An en or em dash is three bytes of UTF-8.
+    for (std::string_view dash : {"\u2014", "\u2013"})
+      if (lower.compare(k, dash.size(), dash) == 0)
+        k += dash.size();
+    while (k < lower.size() && lower[k] == ' ')
+      ++k;
+    return lower.substr(k);
+  }
+  return lower;
+}
+
 UnitKind kindOfHeading(const std::string &lowerHeading) {
   std::string lower = lowerHeading;
   size_t paren = lower.find('(');
@@ -631,6 +730,7 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     lower.pop_back();
   while (!lower.empty() && lower.front() == ' ')
     lower.erase(0, 1);
+  lower = withoutSlideNumber(lower);
   if (hasAnyWord(lower, {"summary", "overview", "at a glance", "quick reference", "in brief",
                          "outline", "flowchart", "flow chart", "short protocol", "quick guide"}))
     return UnitKind::Summary;
@@ -649,6 +749,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "materials required but not supplied", "stability", "storage and stability",
       "what you need", "supplies", "consumables", "instruments"};
   if (materials.count(lower))
+    return UnitKind::Materials;
+  // "Materials supplied", "Kit contents and storage", "Components provided".
+  if (hasAnyWord(lower, {"materials", "contents", "components"}) &&
+      !hasAnyWord(lower, {"procedure", "protocol", "steps", "step", "assay"}))
     return UnitKind::Materials;
   // "Solutions and storage", "Storage and handling": how things
   // are kept, not steps.
@@ -684,7 +788,15 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "worked example", "illustration", "typical data", "typical results",
                          "representative data", "representative results", "expected results",
                          "sample data", "sample calculation", "example curve",
-                         "typical standard curve", "typical curve"}))
+                         "typical standard curve", "typical curve",
+                         // A teaching handout's questions ask about the
+                         // steps; their values are answers, not steps.
+                         "questions", "question", "quiz", "exercises", "self-test",
+                         // A supplier's page: answers to customers' questions.
+                         "faq", "faqs", "frequently asked questions", "q&a",
+                         // A batch record's criteria judge the run after it.
+                         "acceptance criteria", "acceptance", "validity criteria",
+                         "assay validity", "run acceptance"}))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -783,6 +895,9 @@ private:
   std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
+  /// Whether line `i` (0-based) is a field of a form's header block.
+  std::vector<bool> formHeader_;
+  void findFormHeaders();
   std::vector<bool> unitBoxed_;     ///< the unit is inside a text box
   /// Per line: whose column of a "ROBOT | BENCH" layout it is in (Both
   /// when it has text in both), Unstated outside one.
@@ -799,6 +914,7 @@ private:
   void splitLines();
   void buildUnits();
   void classifyUnits();
+  void maskAmendments();
   void splitSentences();
   void readSentence(unsigned index);
   void resolveSentence(unsigned index, size_t begin);
@@ -920,6 +1036,56 @@ std::vector<bool> loadColumnsOf(const Line &header) {
   return load;
 }
 
+/// Per cell of a table's header, whether its name (lower case, trailing
+/// dots and colons dropped) is one of `names`.
+std::vector<bool> columnsNamed(const Line &header,
+                               const std::set<std::string, std::less<>> &names) {
+  std::vector<bool> named(header.cells.size(), false);
+  for (size_t c = 0; c < header.cells.size(); ++c) {
+    std::string lower = prose::lowerAscii(header.cells[c].text);
+    while (!lower.empty() && (lower.back() == '.' || lower.back() == ':' || lower.back() == ' '))
+      lower.pop_back();
+    named[c] = names.count(lower) > 0;
+  }
+  return named;
+}
+
+/// A batch record's columns of what happened ("Actual", "Recorded",
+/// "Performed by", "Checked", "Initials", "Date"): the values in them were
+/// measured or signed during a run, not asked for.
+std::vector<bool> recordColumnsOf(const Line &header) {
+  return columnsNamed(header, {"actual", "actual value", "actual values", "recorded",
+                               "recorded value", "observed", "measured", "result", "found",
+                               "perf", "performed", "performed by", "done by", "checked",
+                               "checked by", "check", "verified", "verified by", "initials",
+                               "init", "sign", "signature", "signed", "witness", "date",
+                               "date/time", "operator"});
+}
+
+/// A batch record's columns of what a step should give: "Expected",
+/// "Target", "Specification".
+std::vector<bool> expectedColumnsOf(const Line &header) {
+  return columnsNamed(header, {"expected", "expected value", "target", "spec", "specification",
+                               "setpoint", "set point", "nominal", "limits", "acceptance"});
+}
+
+/// What the columns of the table being read hold, from its header.
+struct TableColumns {
+  std::vector<bool> load, record, expected;
+  void readHeader(const Line &header) {
+    load = loadColumnsOf(header);
+    record = recordColumnsOf(header);
+    expected = expectedColumnsOf(header);
+  }
+  void clear() { *this = TableColumns(); }
+  bool empty() const { return load.empty() && record.empty() && expected.empty(); }
+  void giveTo(Line &row) const {
+    row.loadColumns = load;
+    row.recordColumns = record;
+    row.expectedColumns = expected;
+  }
+};
+
 /// A protocol laid out in two columns for two pairs of hands ("ROBOT |
 /// BENCH" over a rule, then rows of "robot work | bench work"): per line,
 /// the pipe's offset in the raw line (npos outside such a layout; the
@@ -976,7 +1142,7 @@ void Reader::splitLines() {
   std::vector<bool> innerTable = innerPipeTables(raws);
   SplitColumns split = splitColumnsOf(raws);
   int tableHead = -1; ///< the table row a continuation line would join
-  std::vector<bool> loadColumns; ///< of the table the lines are in
+  TableColumns columns; ///< of the table the lines are in
   bool boxOpen = false;
   size_t start = 0;
   uint32_t number = 1;
@@ -1019,6 +1185,19 @@ void Reader::splitLines() {
     if (!line.blank && boxBorder(trimmed)) {
       line.separator = true;
       boxOpen = true;
+    } else if (!line.blank && tableRule(trimmed) && !lines_.empty() && lines_.back().table &&
+               !lines_.back().separator) {
+      // "-----+-----+----" under "Step | Instruction | Actual": the header's
+      // rule, drawn without outer pipes.
+      line.table = true;
+      line.separator = true;
+      boxOpen = false;
+      columns.readHeader(lines_.back());
+    } else if (!line.blank && horizontalRule(trimmed)) {
+      // "=====" under a notebook's header, "-----" between sections: a
+      // break, like a blank line, never the start of the next line's text.
+      line.separator = true;
+      boxOpen = false;
     } else if (!line.blank && boxOpen && boxSide(trimmed)) {
       std::string &framed = boxLines_.emplace_back(line.raw);
       framed[framed.find('|')] = ' ';
@@ -1037,11 +1216,11 @@ void Reader::splitLines() {
       // The rule under a table's first row makes that row its header.
       if (line.table && line.separator && !lines_.empty() && lines_.back().table &&
           !lines_.back().separator)
-        loadColumns = loadColumnsOf(lines_.back());
+        columns.readHeader(lines_.back());
       if (!line.table)
-        loadColumns.clear();
-      if (line.table && !line.separator && !loadColumns.empty()) {
-        line.loadColumns = loadColumns;
+        columns.clear();
+      if (line.table && !line.separator && !columns.empty()) {
+        columns.giveTo(line);
         fillTableRow(line);
       }
       // A row wrapped over several lines ("| 3 | Coat | 100 µL | overnight" over
@@ -1123,7 +1302,7 @@ void Reader::splitLines() {
     if (line.blank || line.separator)
       tableHead = -1;
     if (line.blank)
-      loadColumns.clear();
+      columns.clear();
     lines_.push_back(std::move(line));
     if (end == text_.size())
       break;
@@ -1149,8 +1328,84 @@ bool startsWithVerb(std::string_view text) {
   return true;
 }
 
+/// "Wash", "Shake plate", "Read": a step's title that is its verb, in a
+/// notebook that gives the step's values as fields on the lines below.
+bool verbTitle(std::string_view text) {
+  std::string_view t = trimView(text);
+  size_t words = static_cast<size_t>(std::count(t.begin(), t.end(), ' ')) + 1;
+  return !t.empty() && words <= 3 && startsWithVerb(t) &&
+         t.find_first_of("0123456789:,;.") == std::string_view::npos;
+}
+
+/// "Volume: 300 ul/well, 5 cycles", "Target: rows A-F", "Duration: 2 h": a
+/// field that gives an action's parameters (a comment is read on its own).
+bool parameterField(std::string_view text) {
+  static const std::set<std::string, std::less<>> fields = {
+      "volume", "vol", "volumes", "amount", "target", "wells", "cycles", "repeats",
+      "speed", "wavelength", "filter", "reagent", "liquid", "dispense volume",
+      "duration", "time", "temperature", "temp"};
+  return fields.count(prose::lowerAscii(colonPrefix(trimView(text)))) > 0;
+}
+
+/// A field whose value carries its own unit ("Volume: 300 ul",
+/// "Speed: 600 rpm"); "Cycles: 5" needs its name to mean anything.
+bool selfDescribingField(std::string_view text) {
+  static const std::set<std::string, std::less<>> fields = {
+      "volume", "vol", "volumes", "amount", "speed", "wavelength", "filter", "dispense volume",
+      "duration", "time", "temperature", "temp"};
+  return fields.count(prose::lowerAscii(colonPrefix(trimView(text)))) > 0;
+}
+
+/// The fields of a line: "Study no.: 24-1187     Test item: TI-0423" has
+/// two, a field after a run of three spaces counting as a new one.
+unsigned fieldsOnLine(std::string_view text) {
+  if (colonPrefix(text).empty())
+    return 0;
+  unsigned fields = 1;
+  for (size_t gap = text.find("   "); gap != std::string_view::npos;
+       gap = text.find("   ", gap + 3)) {
+    size_t next = text.find_first_not_of(' ', gap);
+    if (next != std::string_view::npos && !colonPrefix(text.substr(next)).empty() &&
+        colonPrefix(text.substr(next)).size() <= 24)
+      ++fields;
+  }
+  return fields;
+}
+
+/// A form's header ("Study no.: ...   Test item: ...", "Extraction: 3
+/// cm2/mL, 37 °C, 24 h", "Cells: L929     Plate: 96-well"): a block of at
+/// least three lines of fields, one of which holds two side by side. It
+/// records the study, not the steps. A quick card's "Coat: 100 µl, o/n"
+/// lines hold one field each.
+void Reader::findFormHeaders() {
+  formHeader_.assign(lines_.size(), false);
+  size_t i = 0;
+  while (i < lines_.size()) {
+    if (lines_[i].blank || lines_[i].separator) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    unsigned fieldLines = 0, doubled = 0;
+    while (end < lines_.size() && !lines_[end].blank && !lines_[end].separator) {
+      unsigned fields = lines_[end].table || !lines_[end].label.empty() || lines_[end].bullet
+                            ? 0
+                            : fieldsOnLine(lines_[end].text);
+      fieldLines += fields > 0;
+      doubled += fields > 1;
+      ++end;
+    }
+    if (fieldLines >= 3 && doubled > 0)
+      for (size_t k = i; k < end; ++k)
+        formHeader_[k] = fieldsOnLine(lines_[k].text) > 0;
+    i = end;
+  }
+}
+
 void Reader::buildUnits() {
+  findFormHeaders();
   int current = -1;
+  bool recordTitle = false; ///< the current unit is a step titled by its verb
   size_t itemContent = 0; ///< content column of the current list item, 0 outside one
   for (size_t i = 0; i < lines_.size(); ++i) {
     const Line &line = lines_[i];
@@ -1173,6 +1428,10 @@ void Reader::buildUnits() {
         ++indent;
       if (prev.table || prev.columns || line.columns || prevHeader) {
         join = false;
+      } else if (recordTitle && parameterField(line.text)) {
+        // "Step 11/14  Wash" over "  Volume: 300 ul/well, 5 cycles": a
+        // notebook's field under a step named by its verb is that step's.
+        join = true;
       } else if (itemContent > 0 && indent + 1 >= itemContent) {
         // A line indented under a numbered or bulleted item's text belongs
         // to that item, full stop or not.
@@ -1200,6 +1459,8 @@ void Reader::buildUnits() {
       starts = !join;
     }
     SourceLoc loc{fileId_, line.number, static_cast<uint32_t>(line.content + 1), 1};
+    if (starts)
+      recordTitle = !line.label.empty() && !line.table && verbTitle(line.text);
     if (starts)
       itemContent = (line.bullet || !line.label.empty()) && !line.table ? line.content : 0;
     if (starts) {
@@ -1262,6 +1523,14 @@ void Reader::buildUnits() {
                  isProcedureHeadingWord(trimView(std::string_view(lower).substr(0, paren))) &&
                  i + 1 < lines_.size() && !lines_[i + 1].blank)
           heading = true;
+        // "Plate map (96-well, strips 1-4)" over its rows: the map's heading
+        // with the plate in brackets.
+        else if (t.back() == ')' && paren != std::string::npos && paren > 0 && !values &&
+                 words <= 10 && !startsWithVerb(t) &&
+                 kindOfHeading(lower.substr(0, paren)) == UnitKind::Layout &&
+                 hasAnyWord(lower.substr(0, paren), {"map", "layout", "plan"}) &&
+                 i + 1 < lines_.size() && !lines_[i + 1].blank)
+          heading = true;
         // "11. Summary of the test procedure", "8. Plate layout used in our
         // laboratory": a longer numbered title still heads its section when
         // it names a kind of section (summary, layout, materials, notes).
@@ -1271,7 +1540,8 @@ void Reader::buildUnits() {
                  kindOfHeading(lower) != UnitKind::Procedure)
           heading = true;
         else if (!values && (lower.rfind("day ", 0) == 0 || lower.rfind("part ", 0) == 0 ||
-                             lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0) &&
+                             lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0 ||
+                             (lower.rfind("slide ", 0) == 0 && withoutSlideNumber(lower) != lower)) &&
                  words <= 12 && !startsWithVerb(t))
           heading = true; // "Day 1 - coating (by hand, in the cold room)"
       }
@@ -1290,7 +1560,16 @@ void Reader::buildUnits() {
         unitMaps_.back().emplace_back(unit.text.size() + piece.text,
                                       SourceLoc{fileId_, piece.line ? piece.line : line.number,
                                                 static_cast<uint32_t>(piece.raw + 1), 1});
+      size_t appended = unit.text.size();
       unit.text += line.text;
+      // "Wash" + "Volume: 300 ul/well": the field's name is no part of the
+      // step ("wash volume" would read as a noun); its value names its
+      // own unit. Blanked, so offsets still map to the source.
+      if (recordTitle && selfDescribingField(line.text)) {
+        size_t colon = unit.text.find(':', appended);
+        std::fill(unit.text.begin() + static_cast<std::ptrdiff_t>(appended),
+                  unit.text.begin() + static_cast<std::ptrdiff_t>(colon) + 1, ' ');
+      }
     }
   }
 }
@@ -1358,8 +1637,13 @@ void Reader::classifyUnits() {
   Domain beforeBoxDomain = sectionDomain;
   auto afterBlankLine = [&](const TextUnit &unit) {
     uint32_t line = unit.loc.line; // 1-based; lines_[line - 2] is the one before
-    return line >= 2 && line - 2 < lines_.size() && lines_[line - 2].blank &&
-           lines_[line - 1].content == 0;
+    if (line < 2 || line - 2 >= lines_.size() || !lines_[line - 2].blank)
+      return false;
+    // A numbered step flush left ("Step 1/6  Samples") starts prose as a
+    // paragraph does.
+    const Line &own = lines_[line - 1];
+    return own.content == 0 ||
+           (!own.label.empty() && !own.raw.empty() && own.raw[0] != ' ' && own.raw[0] != '\t');
   };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     TextUnit &unit = out_.units[u];
@@ -1375,8 +1659,10 @@ void Reader::classifyUnits() {
       }
       inBox = unitBoxed_[u];
     }
-    if (section == UnitKind::Layout && unit.kind != UnitKind::Header && layoutUnits > 0 &&
-        scopeIndent < 0 && afterBlankLine(unit)) {
+    // A heading there ends it too, so the sections its list returns to are
+    // not the map ("Step 1/6 Samples" after the map's bullets).
+    if (section == UnitKind::Layout && layoutUnits > 0 && scopeIndent < 0 &&
+        afterBlankLine(unit)) {
       section = beforeLayout;
       sectionDomain = beforeLayoutDomain;
       layoutUnits = 0;
@@ -1515,6 +1801,10 @@ void Reader::classifyUnits() {
       if (d != Domain::Unstated)
         unit.domain = d;
     }
+    if (unit.kind == UnitKind::Procedure && unit.label.empty() && unitStyle_[u] == 'p' &&
+        unit.loc.line >= 1 && unit.loc.line - 1 < formHeader_.size() &&
+        formHeader_[unit.loc.line - 1] && !startsWithVerb(unit.text))
+      unit.kind = UnitKind::Note;
     if (unit.kind == UnitKind::Procedure && !startsWithVerb(unit.text) && layoutContent(unit.text)) {
       std::vector<ProseQuantity> qs = proseQuantities(unit.text, platform_);
       bool values = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
@@ -1584,6 +1874,49 @@ void Reader::classifyUnits() {
           row->cells[0].text.rfind('=', 0) == 0)
         break;
       out_.units[k].kind = UnitKind::Note;
+    }
+  }
+}
+
+/// Whether the bracketed remark `remark` (brackets left out) records the
+/// value a change replaced: "AMENDED 09:31, was 150 uL - typo", "was 37 C",
+/// "edited: previously 5 min". One that states the new value ("changed to
+/// 45 min", "now 45 min") is left to be read.
+bool recordsOldValue(std::string_view remark) {
+  static const std::set<std::string, std::less<>> opening = {
+      "amended", "amendment", "edited", "edit", "corrected", "correction", "changed",
+      "updated", "revised", "was", "previously", "formerly", "originally"};
+  std::vector<Token> toks = prose::tokenize(remark);
+  if (toks.empty() || !toks.front().isWord() || !opening.count(toks.front().lower))
+    return false;
+  bool old = false;
+  for (const Token &t : toks) {
+    if (t.is("to") || t.is("now") || t.is("new") || t.is("instead"))
+      return false;
+    old |= t.is("was") || t.is("previously") || t.is("formerly") || t.is("originally");
+  }
+  return old;
+}
+
+/// An electronic notebook records each change beside the value it replaced
+/// ("100 uL per well [AMENDED 09:31, was 150 uL - typo]"). The old values
+/// are history, not steps: the remark is blanked, byte for byte, so every
+/// offset into the unit still maps to its place in the source.
+void Reader::maskAmendments() {
+  for (TextUnit &unit : out_.units) {
+    std::string &t = unit.text;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '[' && t[i] != '(')
+        continue;
+      size_t end = t.find(t[i] == '[' ? ']' : ')', i + 1);
+      if (end == std::string::npos)
+        break;
+      if (!recordsOldValue(std::string_view(t).substr(i + 1, end - i - 1)))
+        continue;
+      // Spaces for every byte keep the text valid UTF-8 and its length.
+      std::fill(t.begin() + static_cast<std::ptrdiff_t>(i),
+                t.begin() + static_cast<std::ptrdiff_t>(end) + 1, ' ');
+      i = end;
     }
   }
 }
@@ -1980,6 +2313,41 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
         return true;
   }
   return false;
+}
+
+/// "What A570 do you expect for it?", "Why do we subtract the blank?": a
+/// question, by its mark and its first word. "read OD 510 nm (no 510
+/// filter?" is an order with a doubt in brackets.
+bool asksQuestion(const std::vector<Token> &toks) {
+  static const std::set<std::string, std::less<>> asking = {
+      "what", "why", "how", "which", "when", "where", "who", "whose", "is", "are",
+      "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may"};
+  if (toks.empty() || !toks.back().isPunct("?"))
+    return false;
+  int depth = 0;
+  for (const Token &t : toks)
+    depth += t.isPunct("(") ? 1 : t.isPunct(")") && depth > 0 ? -1 : 0;
+  if (depth > 0)
+    return false;
+  for (const Token &t : toks)
+    if (t.isWord())
+      return asking.count(t.lower) > 0;
+  return false;
+}
+
+/// "Shorter than 10 min underestimates slow binders", "More than 600 rpm
+/// splashes", "Above 30 °C the blank rises": a sentence that opens with a
+/// comparison tells what happens past a bound; the step itself is stated
+/// elsewhere.
+bool comparesAgainstBound(const std::vector<Token> &toks) {
+  static const std::set<std::string, std::less<>> comparatives = {
+      "shorter", "longer", "less", "more", "fewer", "higher", "lower", "faster", "slower",
+      "warmer", "colder", "hotter", "cooler", "greater", "smaller", "larger"};
+  if (toks.size() < 3 || !toks[0].isWord())
+    return false;
+  if (comparatives.count(toks[0].lower) && toks[1].is("than"))
+    return toks[2].isNumber();
+  return (toks[0].is("above") || toks[0].is("below")) && toks[1].isNumber();
 }
 
 /// A sentence that reports results already had ("Last run: ...", "On the
@@ -3129,7 +3497,11 @@ void Reader::readSentence(unsigned index) {
     s.loose = true;
   }
   bool pastResults = reportsPastResults(toks);
-  s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken) || pastResults;
+  // "What A570 do you expect for the blank?": a question asks about a step;
+  // it orders none.
+  bool question = asksQuestion(toks);
+  s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken) ||
+                  pastResults || question || comparesAgainstBound(toks);
 
   std::vector<std::pair<size_t, size_t>> spans;
   for (size_t k = 0; k < done.size(); ++k) {
@@ -3455,12 +3827,21 @@ void Reader::mergeRestatements() {
     if (a.cls == ActionClass::Read && a.copiedFrom.empty() &&
         a.values(Param::Wavelength).size() == 1 && !a.has(Param::Reference) && !kept.empty()) {
       size_t k = kept.size() - 1;
-      while (k > 0 && kept[k].cls == ActionClass::Note && kept[k].sentence + 1 == a.sentence)
+      // "... read at 450 nm within 10 minutes of adding Stop Solution.":
+      // the limit's note and the mention of the addition come after it.
+      while (k > 0 && (kept[k].cls == ActionClass::Note || kept[k].weak) &&
+             kept[k].sentence + 1 == a.sentence)
         --k;
       Action &read = kept[k];
       std::string lower = prose::lowerAscii(a.text);
+      // So does the paragraph right after the table row or item that reads
+      // ("... | Read absorbance at 540 nm |" then "Correction at 620 nm is
+      // recommended.").
+      bool nextUnitOpens = read.unit + 1 == a.unit && a.sentence < sentences_.size() &&
+                           sentences_[a.sentence].firstInUnit;
       if (read.cls == ActionClass::Read && read.copiedFrom.empty() &&
-          read.unit == a.unit && read.sentence + 1 == a.sentence && !read.has(Param::Reference) &&
+          (read.unit == a.unit || nextUnitOpens) && read.sentence + 1 == a.sentence &&
+          !read.has(Param::Reference) &&
           hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
                              "background", "subtract"})) {
         read.values(Param::Reference) = a.values(Param::Wavelength);
@@ -3802,6 +4183,7 @@ std::optional<ProcedureText> Reader::run() {
     return std::nullopt;
   splitLines();
   buildUnits();
+  maskAmendments();
   classifyUnits();
   splitSentences();
   for (unsigned i = 0; i < sentences_.size(); ++i) {

@@ -1118,6 +1118,24 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       range = true;
     }
   }
+  // "2 h ± 10 min", "37 °C +/- 1 °C": a tolerance with a unit of its own.
+  double toleranceCanonical = tolerance * info.factor;
+  if (!range && tolerance == 0 && at(unitEnd)) {
+    bool plusMinus = at(unitEnd)->isPunct("±");
+    size_t k = unitEnd + 1;
+    if (!plusMinus && at(unitEnd)->isPunct("+") && at(unitEnd + 1) && at(unitEnd + 1)->isPunct("/") &&
+        at(unitEnd + 2) && at(unitEnd + 2)->isPunct("-")) {
+      plusMinus = true;
+      k = unitEnd + 3;
+    }
+    if (plusMinus && at(k) && at(k)->isNumber() && at(k + 1) && at(k + 1)->isWord()) {
+      std::optional<Unit> own = proseUnit(at(k + 1)->text);
+      if (own && unitInfo(*own).dimension == info.dimension) {
+        toleranceCanonical = at(k)->number * unitInfo(*own).factor;
+        unitEnd = k + 2;
+      }
+    }
+  }
   Quantity q;
   q.dimension = info.dimension;
   q.first = i;
@@ -1134,9 +1152,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     q.first = i - 1;
   }
   double a = n1 * info.factor, b = n2 * factor2;
-  q.value.low = std::min(a, b) - tolerance * info.factor;
-  q.value.high = std::max(a, b) + tolerance * info.factor;
-  q.value.kind = (range && !close(a, b)) || tolerance > 0 ? Value::Kind::Range : Value::Kind::Exact;
+  q.value.low = std::min(a, b) - toleranceCanonical;
+  q.value.high = std::max(a, b) + toleranceCanonical;
+  q.value.kind = (range && !close(a, b)) || toleranceCanonical > 0 ? Value::Kind::Range
+                                                                   : Value::Kind::Exact;
   return finish(q);
 }
 

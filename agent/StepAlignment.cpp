@@ -233,7 +233,12 @@ std::string scriptWhere(const Action &s) {
 }
 
 std::string quote(std::string_view text, size_t max = 70) {
-  std::string t(text);
+  // Runs of spaces (a notebook's aligned fields, a blanked field name)
+  // print as one.
+  std::string t;
+  for (char c : text)
+    if (c != ' ' || t.empty() || t.back() != ' ')
+      t += c;
   if (t.size() > max) {
     size_t cut = max;
     while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80)
@@ -360,6 +365,17 @@ private:
   /// paragraph or the next, whose values admit all of `t`'s and whose
   /// liquid does not differ: the index, or -1.
   int explainedBy(const Action &t) const;
+  /// A script step of `t`'s kind with no value against `t`'s, paired with
+  /// a text step that is not required (a summary's row, a FAQ, a later
+  /// restatement): the script does `t`, and the alignment gave the pair to
+  /// its echo. The index, or -1.
+  int pairedWithRestatement(const Action &t) const;
+  /// Script step `s` is `t`'s kind with equal values and none against
+  /// them, and a liquid that does not differ.
+  bool doesSameStep(const Action &t, const Action &s) const;
+  /// Pairing text step `t` with script step `j` would cross a pair of
+  /// robot steps.
+  bool crossesRobotPair(const Action &t, size_t j) const;
   /// An unpaired script step that may be text step `t` in other words (a
   /// kind that fits or a shared value): the index, or -1. Two leftovers
   /// that may be one step are a reading problem, not a certain finding.
@@ -1019,9 +1035,11 @@ void Aligner::gapFindings() {
         }
       }
     }
+    int restatement = pairedWithRestatement(t);
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
-                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume;
+                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume &&
+                   restatement < 0;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
@@ -1030,6 +1048,12 @@ void Aligner::gapFindings() {
             "told again (a summary, a map's legend)";
     else if (t.superseded)
       why = "a later amendment of the text (a reply, a deviation) changes this step";
+    else if (t.required && restatement >= 0)
+      why = fmt::format("script line {} ({}) does what this step says; the alignment paired it "
+                        "with the same step told again ({})",
+                        S[static_cast<size_t>(restatement)].loc.line,
+                        S[static_cast<size_t>(restatement)].summary(),
+                        where(T[static_cast<size_t>(matchS_[static_cast<size_t>(restatement)])]));
     else if (t.required && sameAnalysis >= 0)
       why = fmt::format("script line {} ({}) does the analysis its paragraph describes; this may "
                         "be the same analysis told again",
@@ -1193,8 +1217,70 @@ int Aligner::explainedBy(const Action &t) const {
     unsigned unit = T[static_cast<size_t>(paired)].unit;
     if (unit + 1 < t.unit || t.unit + 1 < unit)
       continue;
-    Comparison c = compare(t, S[j]);
-    if (c.fit == ClassFit::Same && c.mismatch == 0 && c.equal > 0 && !liquidsDisagree(t, S[j]))
+    if (doesSameStep(t, S[j]))
+      return static_cast<int>(j);
+  }
+  return -1;
+}
+
+bool Aligner::doesSameStep(const Action &t, const Action &s) const {
+  Comparison c = compare(t, s);
+  return c.fit == ClassFit::Same && c.mismatch == 0 && c.equal > 0 && !liquidsDisagree(t, s);
+}
+
+/// Every value `a` states, `b` states too, and `b` states more.
+bool saysLessThan(const Action &a, const Action &b) {
+  size_t aCount = 0, bCount = 0;
+  for (size_t p = 0; p < kParamCount; ++p) {
+    aCount += a.params[p].size();
+    bCount += b.params[p].size();
+    for (const Value &v : a.params[p])
+      if (std::none_of(b.params[p].begin(), b.params[p].end(), [&](const Value &w) {
+            return std::abs(v.low - w.low) < 1e-9 && std::abs(v.high - w.high) < 1e-9;
+          }))
+        return false;
+  }
+  return aCount > 0 && aCount < bCount;
+}
+
+bool Aligner::crossesRobotPair(const Action &t, size_t j) const {
+  const auto &S = out_.script;
+  const auto &T = out_.text;
+  size_t i = static_cast<size_t>(&t - T.data());
+  for (size_t k = 0; k < S.size(); ++k) {
+    int paired = matchS_[k];
+    if (paired < 0 || k == j || S[k].isNoteLike || isPersonClass(S[k].cls))
+      continue;
+    size_t m = static_cast<size_t>(paired);
+    if ((m < i && k > j) || (m > i && k < j))
+      return true;
+  }
+  return false;
+}
+
+int Aligner::pairedWithRestatement(const Action &t) const {
+  const auto &S = out_.script;
+  const auto &T = out_.text;
+  for (size_t j = 0; j < S.size(); ++j) {
+    int paired = matchS_[j];
+    if (paired < 0)
+      continue;
+    // A required partner is the step itself when `t` says less of it
+    // ("WR, shake, 37 deg C, cool, read" beside "incubate at 37 °C for 30
+    // minutes" far below it); two steps that say the same, or two in one
+    // passage, are two steps.
+    const Action &partner = T[static_cast<size_t>(paired)];
+    bool apart = t.unit + 1 < partner.unit || partner.unit + 1 < t.unit;
+    bool vaguer = partner.required && apart && partner.cls == t.cls &&
+                  saysLessThan(t, partner);
+    if (partner.required && !vaguer)
+      continue;
+    // Paired with an echo (a summary's row), the script step must sit where
+    // `t` would: a step that crosses another pair of steps the robot does
+    // is out of order, and that stays certain.
+    if (!vaguer && crossesRobotPair(t, j))
+      continue;
+    if (doesSameStep(t, S[j]))
       return static_cast<int>(j);
   }
   return -1;

@@ -827,3 +827,49 @@ TEST(ProseTokens, LoneSmallNumberWordsStayWords) {
         << text;
   }
 }
+
+// Held-out round 21 (text 165, a batch record): "2 h ± 10 min" was read as
+// a time of 2 h and a second incubation of 10 min. A tolerance with a unit
+// of its own widens the value; one without a unit still shares the value's.
+TEST(StepAlignmentHeldOutCauses, ToleranceWithItsOwnUnit) {
+  plate::SourceManager sources;
+  plate::DiagnosticEngine diags(sources);
+  std::optional<plate::Platform> platform =
+      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  ASSERT_TRUE(platform);
+  auto bounds = [&](const char *text) {
+    std::vector<std::pair<double, double>> out;
+    for (const plate::agent::ProseQuantity &q : plate::agent::proseQuantities(text, *platform))
+      out.emplace_back(q.value.low, q.value.high);
+    return out;
+  };
+  using Bounds = std::vector<std::pair<double, double>>;
+  EXPECT_EQ(bounds("incubate 2 h ± 10 min"), (Bounds{{110 * 60, 130 * 60}}));
+  EXPECT_EQ(bounds("at 37 °C +/- 1 °C"), (Bounds{{36, 38}}));
+  EXPECT_EQ(bounds("shake at 500 ± 50 rpm"), (Bounds{{450, 550}}));
+  // A unit of another dimension is the next quantity, not a tolerance.
+  EXPECT_EQ(bounds("2 h ± 37 °C").size(), 2u);
+}
+
+// Held-out round 21 (text 166): "Shorter than 10 min underestimates slow
+// binders" after a 15 min incubation was a certain mismatch. A sentence
+// that opens with a comparison states what happens past a bound.
+TEST(StepAlignmentHeldOutCauses, ComparisonsAreNoSteps) {
+  const char *text = R"(1. Add 100 µl of standard, blank or sample to each well.
+2. Incubate 15 min at RT. Shorter than 10 min underestimates slow binders.
+3. Read at 450 nm.
+)";
+  expectNoCertainFinding(text, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. incubate 15 min at RT
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  CompileReport changed = align(text, R"(<INSTRUMENT>
+1. dispense 100 uL of layout
+2. incubate 30 min at RT
+3. read absorbance at 450 nm
+</INSTRUMENT>
+)");
+  EXPECT_TRUE(hasCertain(changed, "parameter")) << describe(changed.certain);
+}
