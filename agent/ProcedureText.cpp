@@ -770,7 +770,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     return UnitKind::Materials;
   if (hasAnyWord(lower, {"preparation", "prepare", "working reagent", "working solution",
                          "before you start", "before starting", "reagent prep", "prep",
-                         "reagent preparation", "sample preparation"}) &&
+                         "reagent preparation", "sample preparation", "extraction",
+                         "sample extraction"}) &&
       !hasAnyWord(lower, {"plate"}))
     return UnitKind::Preparation;
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
@@ -794,6 +795,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "questions", "question", "quiz", "exercises", "self-test",
                          // A supplier's page: answers to customers' questions.
                          "faq", "faqs", "frequently asked questions", "q&a",
+                         // What changed between versions of an SOP: the old
+                         // values are history, the procedure states the new.
+                         "revision history", "revisions", "document history",
+                         "change history", "version history", "change log", "changelog",
                          // A batch record's criteria judge the run after it.
                          "acceptance criteria", "acceptance", "validity criteria",
                          "assay validity", "run acceptance"}))
@@ -1819,8 +1824,14 @@ void Reader::classifyUnits() {
     if (unit.kind == UnitKind::Procedure && unitStyle_[u] == 't' && unit.loc.line < lines_.size() &&
         lines_[unit.loc.line].table && lines_[unit.loc.line].separator)
       unit.kind = UnitKind::Note;
-    if (!unit.label.empty())
-      labels_.emplace(unit.label, static_cast<unsigned>(u));
+    if (!unit.label.empty()) {
+      // "as in 5.5" means the procedure's 5.5, not a row "5.5" of a
+      // revision history or a table of contents before it.
+      auto [it, fresh] = labels_.emplace(unit.label, static_cast<unsigned>(u));
+      if (!fresh && out_.units[it->second].kind != UnitKind::Procedure &&
+          unit.kind == UnitKind::Procedure)
+        it->second = static_cast<unsigned>(u);
+    }
   }
   // "10. Add 50 µl ORO working solution, 10 min at RT." over "- 50 µl covers
   // the monolayer; more only raises background", or "3. Wash once with 150
