@@ -235,6 +235,14 @@ TEST(StepAlignment, UncertainFindingsNeverEndTheAttempt) {
 } // namespace
 
 // The script of several texts below: the layout, then one read.
+/// BioForge-1 as the stdlib describes it: the units and reach the prose
+/// reader measures quantities against.
+std::optional<plate::Platform> bioforge1() {
+  plate::SourceManager sources;
+  plate::DiagnosticEngine diags(sources);
+  return plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+}
+
 const char *kLayoutThenRead450 = R"(<INSTRUMENT>
 1. dispense 100 uL of layout
 2. read absorbance at 450 nm
@@ -630,10 +638,7 @@ TEST(StepAlignmentHeldOutCauses, AFreezerTemperatureIsBelowZero) {
 2. Read at 450 nm.
 )",
                          kLayoutThenRead450);
-  plate::SourceManager sources;
-  plate::DiagnosticEngine diags(sources);
-  std::optional<plate::Platform> platform =
-      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  std::optional<plate::Platform> platform = bioforge1();
   ASSERT_TRUE(platform);
   std::vector<plate::agent::ProseQuantity> quantities = plate::agent::proseQuantities(
       "stored at -20 °C or at −80 °C, shipped at 2-8 °C", *platform);
@@ -648,10 +653,7 @@ TEST(StepAlignmentHeldOutCauses, AFreezerTemperatureIsBelowZero) {
 // thousands only after one to three digits and before exactly three; a
 // list of wells or of numbers with spaces is no number.
 TEST(StepAlignmentHeldOutCauses, CommasGroupThousands) {
-  plate::SourceManager sources;
-  plate::DiagnosticEngine diags(sources);
-  std::optional<plate::Platform> platform =
-      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  std::optional<plate::Platform> platform = bioforge1();
   ASSERT_TRUE(platform);
   auto lows = [&](const char *text) {
     std::vector<double> out;
@@ -832,10 +834,7 @@ TEST(ProseTokens, LoneSmallNumberWordsStayWords) {
 // a time of 2 h and a second incubation of 10 min. A tolerance with a unit
 // of its own widens the value; one without a unit still shares the value's.
 TEST(StepAlignmentHeldOutCauses, ToleranceWithItsOwnUnit) {
-  plate::SourceManager sources;
-  plate::DiagnosticEngine diags(sources);
-  std::optional<plate::Platform> platform =
-      plate::loadPlatform("bioforge1", PLATE_STDLIB_DIR, diags, {});
+  std::optional<plate::Platform> platform = bioforge1();
   ASSERT_TRUE(platform);
   auto bounds = [&](const char *text) {
     std::vector<std::pair<double, double>> out;
