@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 
 namespace plate::backend::svg {
@@ -52,8 +53,36 @@ namespace {
 // fmt's `{:.1f}` gives (test/unit/backend/SvgTest.cpp holds them equal on
 // ties and signs); shortest forms (`{}`) stay with fmt.
 
+/// `{:.1f}` of a coordinate-sized value (|value| < 1e6) whose tenths do not
+/// lie within 1e-6 of a tie, as integer digits; false for any other value.
+/// Below 1e6, value * 10 is within 1e-9 of the exact product, so away from
+/// a tie it rounds the way the exact binary value does. A negative value
+/// keeps its sign even when it rounds to zero, as fmt and to_chars do.
+bool appendFixed1Fast(std::string &out, double value) {
+  double magnitude = std::fabs(value);
+  if (!(magnitude < 1e6))
+    return false;
+  double scaled = magnitude * 10;
+  double whole = std::floor(scaled);
+  double fraction = scaled - whole;
+  if (std::fabs(fraction - 0.5) < 1e-6)
+    return false;
+  auto tenths = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
+  char buffer[32];
+  char *end = buffer;
+  if (std::signbit(value))
+    *end++ = '-';
+  end = std::to_chars(end, buffer + sizeof buffer, tenths / 10).ptr;
+  *end++ = '.';
+  *end++ = static_cast<char>('0' + tenths % 10);
+  out.append(buffer, end);
+  return true;
+}
+
 /// `{:.1f}`.
 void appendFixed1(std::string &out, double value) {
+  if (appendFixed1Fast(out, value))
+    return;
   char buffer[64];
   if (std::isfinite(value)) {
     auto [end, error] =
@@ -66,22 +95,50 @@ void appendFixed1(std::string &out, double value) {
   fmt::format_to(std::back_inserter(out), "{:.1f}", value);
 }
 
-/// ` NAME="VALUE"` with VALUE as `{:.1f}`.
-void appendAttribute(std::string &out, std::string_view name, double value) {
+/// `{}` (fmt's shortest form) of a double. Stroke widths and opacities are
+/// tenths (0.8, 1.6): a positive value below 1e6 that is the double nearest
+/// to k / 10 is written as k / 10 (an integer when k is a multiple of 10),
+/// which is its shortest form; any other value goes through fmt.
+void appendShortest(std::string &out, double value) {
+  if (value > 0 && value < 1e6) {
+    auto tenths = static_cast<uint64_t>(std::llround(value * 10));
+    if (static_cast<double>(tenths) / 10 == value) {
+      char buffer[32];
+      char *end = std::to_chars(buffer, buffer + sizeof buffer, tenths / 10).ptr;
+      if (tenths % 10) {
+        *end++ = '.';
+        *end++ = static_cast<char>('0' + tenths % 10);
+      }
+      out.append(buffer, end);
+      return;
+    }
+  }
+  fmt::format_to(std::back_inserter(out), "{}", value);
+}
+
+/// ` NAME="VALUE"`, VALUE as `writeValue` appends it.
+template <typename WriteValue>
+void appendAttributeWith(std::string &out, std::string_view name, WriteValue writeValue) {
   out += ' ';
   out += name;
   out += "=\"";
-  appendFixed1(out, value);
+  writeValue(out);
   out += '"';
+}
+
+/// ` NAME="VALUE"` with VALUE as `{:.1f}`.
+void appendAttribute(std::string &out, std::string_view name, double value) {
+  appendAttributeWith(out, name, [value](std::string &to) { appendFixed1(to, value); });
+}
+
+/// ` NAME="VALUE"` with VALUE as `{}`.
+void appendShortestAttribute(std::string &out, std::string_view name, double value) {
+  appendAttributeWith(out, name, [value](std::string &to) { appendShortest(to, value); });
 }
 
 /// ` NAME="TEXT"`, TEXT as given.
 void appendAttribute(std::string &out, std::string_view name, std::string_view text) {
-  out += ' ';
-  out += name;
-  out += "=\"";
-  out += text;
-  out += '"';
+  appendAttributeWith(out, name, [text](std::string &to) { to += text; });
 }
 
 /// The x, y, width and height of a rectangle; a negative size is empty.
@@ -102,12 +159,12 @@ void Canvas::open(std::string_view element, const Paint &paint) {
   if (paint.stroke != "none") {
     appendAttribute(out_, "stroke", paint.stroke);
     if (paint.strokeWidth != 1)
-      fmt::format_to(std::back_inserter(out_), " stroke-width=\"{}\"", paint.strokeWidth);
+      appendShortestAttribute(out_, "stroke-width", paint.strokeWidth);
     if (!paint.dash.empty())
       appendAttribute(out_, "stroke-dasharray", paint.dash);
   }
   if (paint.opacity != 1)
-    fmt::format_to(std::back_inserter(out_), " opacity=\"{}\"", paint.opacity);
+    appendShortestAttribute(out_, "opacity", paint.opacity);
 }
 
 void Canvas::close(std::string_view element, const Paint &paint) {

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <random>
+#include <vector>
 
 using namespace plate::backend;
 
@@ -73,4 +75,64 @@ TEST(Svg, CoordinatesAreFmtsOneDecimal) {
                                    value);
     EXPECT_NE(out.find(want), std::string::npos) << value << "\n" << out;
   }
+}
+
+// Coordinates below 1e6 take a fast path of integer digits (Svg.cpp); it
+// must give fmt's bytes on every value, near ties and negative zeros too.
+TEST(Svg, FastCoordinatesAreFmtsOneDecimal) {
+  std::mt19937_64 random(20261203);
+  std::uniform_real_distribution<double> anywhere(-2e6, 2e6), coordinate(-50, 1200);
+  std::vector<double> values;
+  for (int i = 0; i < 20000; ++i) {
+    values.push_back(anywhere(random));
+    values.push_back(coordinate(random));
+    // Near and on the ties of the second decimal place: k * 0.05, one ulp
+    // either side, and the values a layout computes (pitch 9, offsets).
+    double tie = std::round(coordinate(random) * 20) / 20;
+    values.push_back(tie);
+    values.push_back(std::nextafter(tie, 1e9));
+    values.push_back(std::nextafter(tie, -1e9));
+    values.push_back(-tie);
+    values.push_back((i % 97) * 9.0 / 7.0 + (i % 13) * 0.05);
+  }
+  for (double value : {0.0, -0.0, 0.04999999999999999, -0.04999999999999999, 0.05, -0.05, 0.95,
+                       999999.95, -999999.95, 999999.94999, 1e6, -1e6, 0.25, 0.75, 2.25})
+    values.push_back(value);
+  size_t wrong = 0;
+  for (double value : values) {
+    svg::Canvas canvas(10, 10, "");
+    canvas.polyline({{value, value}}, {"none", "red"});
+    std::string want = fmt::format("points=\"{0:.1f},{0:.1f}\"", value);
+    if (canvas.finish().find(want) == std::string::npos && ++wrong <= 5)
+      ADD_FAILURE() << fmt::format("{:.17g} is not written as {}", value, want);
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << values.size() << " values";
+}
+
+// Stroke widths and opacities are written as fmt's shortest form `{}`;
+// tenths take a fast path (Svg.cpp) that must give the same bytes.
+TEST(Svg, StrokeWidthsAndOpacitiesAreFmtsShortestForm) {
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> width(0, 20);
+  std::vector<double> values = {0.1, 0.2, 0.3, 0.8, 1.2, 1.5, 1.6, 2, 10, 0.05, 0.15,
+                                0.30000000000000004, 1e-7, 999999.9, 1e6, 1e17, -0.5, 0};
+  for (int i = 0; i < 5000; ++i) {
+    double w = width(random);
+    values.push_back(w);
+    values.push_back(std::round(w * 10) / 10);
+    values.push_back(std::nextafter(std::round(w * 10) / 10, 100.0));
+  }
+  size_t wrong = 0;
+  for (double value : values) {
+    svg::Canvas canvas(10, 10, "");
+    svg::Paint paint{"none", "red", value};
+    paint.opacity = value;
+    canvas.line(0, 0, 1, 1, paint);
+    std::string want = fmt::format("stroke-width=\"{0}\" opacity=\"{0}\"", value);
+    if (value == 1)
+      continue; // the default is left out
+    if (canvas.finish().find(want) == std::string::npos && ++wrong <= 5)
+      ADD_FAILURE() << fmt::format("{:.17g} is not written as {}", value, want);
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << values.size() << " values";
 }
