@@ -205,20 +205,21 @@ AstBuilder::literalQuantity(PlateParser::LiteralQuantityContext *ctx) {
   visitAlternative(
       ctx,
       Overloaded{
-          [&](PlateParser::ColonRatioContext *ratio) {
-            q.kind = ast::QuantityExpr::Kind::ColonRatio;
-            double left = number(ratio->NUMBER(0)->getSymbol());
-            double right = number(ratio->NUMBER(1)->getSymbol());
-            // `1:20` is a factor of 20; `2:5` a factor of 2.5. A zero left
-            // side is kept as 0 for Sema to reject as a ratio that is not
-            // above 1.
-            q.value = left != 0 ? right / left : 0;
-            q.text = ratio->getText();
-          },
           [&](PlateParser::NumberQuantityContext *num) {
+            if (num->COLON()) {
+              q.kind = ast::QuantityExpr::Kind::ColonRatio;
+              double left = number(num->NUMBER(0)->getSymbol());
+              double right = number(num->NUMBER(1)->getSymbol());
+              // `1:20` is a factor of 20; `2:5` a factor of 2.5. A zero
+              // left side is kept as 0 for Sema to reject as a ratio that
+              // is not above 1.
+              q.value = left != 0 ? right / left : 0;
+              q.text = num->getText();
+              return;
+            }
             q.kind = ast::QuantityExpr::Kind::Number;
-            q.text = num->NUMBER()->getText();
-            q.value = number(num->NUMBER()->getSymbol());
+            q.text = num->NUMBER(0)->getText();
+            q.value = number(num->NUMBER(0)->getSymbol());
             if (auto *unit = num->unit()) {
               // Concatenate the atoms: `ug / mL` and `° C` keep their
               // letters but not the blanks, so Sema sees one spelling.

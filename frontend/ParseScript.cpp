@@ -21,6 +21,7 @@
 #include "frontend/AstBuilder.h"
 #include "frontend/Frontend.h"
 #include "frontend/KeywordTypes.h"
+#include "ir/Units.h"
 
 #include "PlateLexer.h"
 #include "PlateParser.h"
@@ -239,6 +240,7 @@ std::string describeToken(size_t type, const antlr4::dfa::Vocabulary &vocab) {
   case PlateLexer::WELL: return "a well";
   case PlateLexer::STRING: return "a quoted string";
   case PlateLexer::SYMUNIT: return "a unit";
+  case PlateLexer::UNIT: return "a unit";
   case PlateLexer::RANGE: return "`..`";
   case PlateLexer::DOT: return "`.`";
   case PlateLexer::COMMA: return "`,`";
@@ -686,6 +688,29 @@ Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()
     copies.push_back(std::make_unique<antlr4::CommonToken>(token));
   // Replacing the stream resets the parser, which frees the previous
   // line's tree; the old stream and source are freed after that.
+  // A unit is optional after a number (`3` is a count), and a name may
+  // follow one, so for ANTLR every `NUMBER IDENT` asks which the word is,
+  // and SLL prediction answers by following every rule that can come after
+  // a quantity: most of what parsing a short script cost (bench/README.md).
+  // For the fast first parse, a known unit spelling (or `times`) right
+  // after a number, past the step label, is that number's unit, which is
+  // what the full parse concludes whenever this reading parses: the unit
+  // alternative comes first (`wash 4 times with` reads `times` as the unit
+  // of 4 either way). A line this reading cannot parse (`wash 3 times with
+  // 300 uL`, the reagent forgotten, which reads `uL` as the reagent for
+  // E114) is parsed again below as the words were lexed.
+  std::vector<std::pair<antlr4::CommonToken *, size_t>> units;
+  for (size_t i = std::max<size_t>(1, frontend::stepLabelLength(line, markRequired));
+       i < copies.size(); ++i) {
+    size_t type = copies[i]->getType();
+    if (copies[i - 1]->getType() == PlateLexer::NUMBER &&
+        (type == PlateLexer::TIMES ||
+         (type == PlateLexer::IDENT && lookupUnit(copies[i]->getText())))) {
+      auto *token = static_cast<antlr4::CommonToken *>(copies[i].get());
+      token->setType(PlateLexer::UNIT);
+      units.emplace_back(token, type);
+    }
+  }
   auto source = std::make_unique<antlr4::ListTokenSource>(std::move(copies));
   auto stream = std::make_unique<antlr4::CommonTokenStream>(source.get());
   parser_->setTokenStream(stream.get());
@@ -714,6 +739,8 @@ Ctx *ScriptParser::parseLine(const TokenList &line, Ctx *(PlateParser::*entry)()
   if (tree)
     return tree;
 
+  for (auto [token, lexed] : units)
+    token->setType(lexed);
   lineStream_->seek(0);
   parser_->setTokenStream(lineStream_.get());
   try {

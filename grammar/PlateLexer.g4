@@ -136,7 +136,11 @@ tokens {
   ROOM,
   TEMPERATURE,
   AMBIENT,
-  OVERNIGHT
+  OVERNIGHT,
+  // Not a keyword: the frontend's fast first parse of a line gives a known
+  // unit spelling right after a number this type (frontend/ParseScript.cpp,
+  // parseLine), so that `100 uL` needs no lookahead past the unit.
+  UNIT
 }
 
 

@@ -223,9 +223,12 @@ ratio : quantity ;
 // A quantity in a statement may be a procedure parameter (a bare name).
 quantity : literalQuantity | IDENT ;
 
+// `1:20` and `100 uL` share their first token in one alternative, so that
+// choosing among these takes one token of lookahead; as two alternatives,
+// every quantity made prediction look past its unit into whatever may
+// follow a quantity anywhere (bench/README.md).
 literalQuantity
-  : NUMBER COLON NUMBER       # colonRatio
-  | NUMBER unit?              # numberQuantity
+  : NUMBER ( COLON NUMBER | unit )?  # numberQuantity
   | RT                        # roomTemp
   | ROOM TEMPERATURE          # roomTemp
   | AMBIENT                   # roomTemp
@@ -234,4 +237,5 @@ literalQuantity
 
 unit : unitAtom ( SLASH unitAtom )? ;
 
-unitAtom : IDENT | SYMUNIT | TIMES ;
+// UNIT: a unit spelling the frontend recognized after a number (PlateLexer.g4).
+unitAtom : IDENT | UNIT | SYMUNIT | TIMES ;
