@@ -19,6 +19,7 @@
 #include "passes/GroupWells.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <set>
 #include <tuple>
@@ -451,9 +452,11 @@ void PipettingLowering::narrow(std::vector<Item> &items, size_t index, unsigned 
     pieces.push_back(std::move(piece));
     first = last - 1;
   }
-  items.erase(items.begin() + static_cast<std::ptrdiff_t>(index));
-  items.insert(items.begin() + static_cast<std::ptrdiff_t>(index), pieces.begin(),
-               pieces.end());
+  // The first piece takes the item's place, so the items after it move once.
+  items[index] = std::move(pieces.front());
+  items.insert(items.begin() + static_cast<std::ptrdiff_t>(index) + 1,
+               std::make_move_iterator(pieces.begin() + 1),
+               std::make_move_iterator(pieces.end()));
 }
 
 /// Whether `leftover` µL of this position must be drawn (split across
