@@ -499,6 +499,24 @@ bool boxBorder(std::string_view t) {
          t.find_first_not_of("+-=") == std::string_view::npos;
 }
 
+/// A wiki page's heading, "=== Day 0 - seeding (by hand, hood) ===", as
+/// its words, which the headings below then read like any other; any other
+/// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
+/// A450 kinetic ===") is no heading: its fields stay as they are.
+std::string_view withoutWikiHeadingMarks(std::string_view t) {
+  size_t open = t.find_first_not_of('=');
+  if (open < 2 || open == std::string_view::npos)
+    return t;
+  size_t close = t.find_last_not_of('=');
+  if (t.size() - 1 - close != open)
+    return t;
+  std::string_view inner = trimView(t.substr(open, close + 1 - open));
+  if (inner.find('|') != std::string_view::npos ||
+      std::count(inner.begin(), inner.end(), ' ') >= 12)
+    return t;
+  return inner;
+}
+
 /// "=====", "- - - -", "*****": a rule drawn across the page.
 bool horizontalRule(std::string_view t) {
   if (t.size() < 3)
@@ -1255,6 +1273,7 @@ void Reader::splitLines() {
         if (!line.bullet && line.label.empty())
           line.content = static_cast<size_t>(trimmed.data() - line.raw.data());
         std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
+        content = withoutWikiHeadingMarks(content);
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = std::string(content);
         line.pieces.push_back({0, line.content, 0});
