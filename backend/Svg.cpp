@@ -51,7 +51,23 @@ namespace {
 // was most of the pictures' cost. The appenders below write the same bytes:
 // std::to_chars in fixed notation gives the correctly rounded digits that
 // fmt's `{:.1f}` gives (test/unit/backend/SvgTest.cpp holds them equal on
-// ties and signs); shortest forms (`{}`) stay with fmt.
+// ties and signs); values below 1e6 take integer digits, and shortest
+// forms (`{}`) that are not tenths stay with fmt.
+
+/// `tenths` / 10 in decimal, with a minus sign when `negative`; a whole
+/// number keeps its ".0" when `zeroTenth`.
+void appendTenths(std::string &out, uint64_t tenths, bool negative, bool zeroTenth) {
+  char buffer[32];
+  char *end = buffer;
+  if (negative)
+    *end++ = '-';
+  end = std::to_chars(end, buffer + sizeof buffer, tenths / 10).ptr;
+  if (zeroTenth || tenths % 10) {
+    *end++ = '.';
+    *end++ = static_cast<char>('0' + tenths % 10);
+  }
+  out.append(buffer, end);
+}
 
 /// `{:.1f}` of a coordinate-sized value (|value| < 1e6) whose tenths do not
 /// lie within 1e-6 of a tie, as integer digits; false for any other value.
@@ -67,15 +83,8 @@ bool appendFixed1Fast(std::string &out, double value) {
   double fraction = scaled - whole;
   if (std::fabs(fraction - 0.5) < 1e-6)
     return false;
-  auto tenths = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
-  char buffer[32];
-  char *end = buffer;
-  if (std::signbit(value))
-    *end++ = '-';
-  end = std::to_chars(end, buffer + sizeof buffer, tenths / 10).ptr;
-  *end++ = '.';
-  *end++ = static_cast<char>('0' + tenths % 10);
-  out.append(buffer, end);
+  appendTenths(out, static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0),
+               std::signbit(value), /*zeroTenth=*/true);
   return true;
 }
 
@@ -103,13 +112,7 @@ void appendShortest(std::string &out, double value) {
   if (value > 0 && value < 1e6) {
     auto tenths = static_cast<uint64_t>(std::llround(value * 10));
     if (static_cast<double>(tenths) / 10 == value) {
-      char buffer[32];
-      char *end = std::to_chars(buffer, buffer + sizeof buffer, tenths / 10).ptr;
-      if (tenths % 10) {
-        *end++ = '.';
-        *end++ = static_cast<char>('0' + tenths % 10);
-      }
-      out.append(buffer, end);
+      appendTenths(out, tenths, /*negative=*/false, /*zeroTenth=*/false);
       return;
     }
   }
