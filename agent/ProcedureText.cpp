@@ -969,6 +969,7 @@ private:
   void finish();
   void markDeviations();
   void markReplies();
+  void markCorrections();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -4146,6 +4147,59 @@ void Reader::markDeviations() {
   }
 }
 
+/// "I told you 20, make it 30 minutes": the text takes back a value it
+/// gave. Which of the earlier steps of that kind the new value replaces
+/// (the first statement, a restatement, or both) is for the reader to
+/// judge, so they are superseded: a script that follows either draws no
+/// certain finding. The correction itself is no step of its own in the
+/// order, though its values are stated, and nor are its reasons beside it
+/// ("at 2 hours the signal is too low"). Only a phrase that puts a number
+/// right after the taking back counts ("make it 30", "change that to
+/// 30", "I meant 30"), so "make it up to 10 mL" is no correction.
+void Reader::markCorrections() {
+  auto correctsAt = [](const std::vector<Token> &toks, size_t k) {
+    auto word = [&](size_t i, std::string_view w) { return i < toks.size() && toks[i].is(w); };
+    auto numberAt = [&](size_t i) { return i < toks.size() && toks[i].isNumber(); };
+    bool pronoun = word(k + 1, "it") || word(k + 1, "that") || word(k + 1, "them");
+    if (word(k, "make") && pronoun)
+      return numberAt(k + 2);
+    if ((word(k, "change") || word(k, "changed")) && pronoun && word(k + 2, "to"))
+      return numberAt(k + 3);
+    if (word(k, "i") && word(k + 1, "meant"))
+      return numberAt(k + 2);
+    return false;
+  };
+  for (size_t c = 0; c < out_.actions.size(); ++c) {
+    Action &correction = out_.actions[c];
+    if (!robotClass(correction.cls) || correction.weak || correction.sentence >= sentences_.size())
+      continue;
+    const std::vector<Token> &toks = sentences_[correction.sentence].tokens;
+    bool corrects = false;
+    for (size_t k = 0; k < toks.size() && !corrects; ++k)
+      corrects = correctsAt(toks, k);
+    if (!corrects)
+      continue;
+    bool replaces = false;
+    for (size_t a = 0; a < c; ++a) {
+      Action &earlier = out_.actions[a];
+      if (earlier.cls != correction.cls || earlier.sentence == correction.sentence ||
+          !earlier.inProcedure)
+        continue;
+      earlier.superseded = true;
+      replaces = true;
+    }
+    // A correction of nothing earlier ("Incubate; make it 30 min") is the
+    // step itself.
+    if (!replaces)
+      continue;
+    correction.inProcedure = false;
+    // Its reasons ("at 2 hours the signal is too low") are no steps either.
+    for (size_t a = c + 1; a < out_.actions.size(); ++a)
+      if (out_.actions[a].unit == correction.unit && out_.actions[a].cls == correction.cls)
+        out_.actions[a].inProcedure = false;
+  }
+}
+
 void Reader::finish() {
   for (TextUnit &unit : out_.units)
     unit.actions.clear();
@@ -4257,6 +4311,7 @@ std::optional<ProcedureText> Reader::run() {
   markSummaries();
   markReplies();
   markDeviations();
+  markCorrections();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))

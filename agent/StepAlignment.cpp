@@ -833,7 +833,7 @@ void Aligner::pairFindings() {
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
                     : otherLiquid ? "the text's preparation does not name the liquid the script prepares"
                     : choice ? "the platform cannot do the text's value, or the text states the script's value too"
-                    : t.superseded ? "a later amendment of the text (a reply, a deviation) changes this step"
+                    : t.superseded ? "a later amendment of the text (a reply, a deviation, a correction) changes this step"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
                     : (t.inexactCopy || inferred) ? "the value comes from \"as above\", a guess at which step is meant"
                                     : "the text gives several values, a bound, or is not a plain step");
@@ -1047,7 +1047,7 @@ void Aligner::gapFindings() {
       why = "a volume without a verb that a paired step of the text already has: that step "
             "told again (a summary, a map's legend)";
     else if (t.superseded)
-      why = "a later amendment of the text (a reply, a deviation) changes this step";
+      why = "a later amendment of the text (a reply, a deviation, a correction) changes this step";
     else if (t.required && restatement >= 0)
       why = fmt::format("script line {} ({}) does what this step says; the alignment paired it "
                         "with the same step told again ({})",
