@@ -2655,6 +2655,20 @@ void Reader::readSentence(unsigned index) {
       // A count is a wash's or a mix's cycles; elsewhere it waits for one
       // ("3 x wash") or means nothing here ("20X concentrate").
       if (p == Param::Cycles) {
+        // "1× wash buffer", "10x wash solution": the liquid's strength, no
+        // count. "3x wash buffer" in shorthand may still count washes, but a
+        // strength is 1× or a concentrate's 10× and up.
+        bool times = toks[q->last - 1].is("x") || toks[q->last - 1].text == "×";
+        auto liquidNoun = [&](size_t k) {
+          return k < toks.size() && (toks[k].is("buffer") || toks[k].is("solution") ||
+                                     toks[k].is("reagent") || toks[k].is("concentrate"));
+        };
+        bool namesLiquid = liquidNoun(q->last) ||
+                           (q->last < toks.size() && toks[q->last].isWord() && liquidNoun(q->last + 1));
+        if (times && namesLiquid && (v.low == 1 || v.low >= 10)) {
+          i = next;
+          continue;
+        }
         // "repeating the process three times for a total of four washes":
         // the total is the wash's cycles.
         bool total = (q->first >= 2 && toks[q->first - 1].is("of") && toks[q->first - 2].is("total")) ||
@@ -4090,7 +4104,8 @@ void Reader::markReplies() {
 void Reader::markDeviations() {
   auto opensDeviations = [](const std::string &lower) {
     for (const char *start : {"deviation", "modification", "amendment", "lab changes",
-                              "changes to the", "changes from the", "our changes"})
+                              "changes to the", "changes from the", "our changes", "erratum",
+                              "errata", "corrigendum", "corrigenda"})
       if (lower.rfind(start, 0) == 0)
         return true;
     for (const char *phrase : {"override the insert", "overrides the insert", "override the kit",
@@ -4110,6 +4125,18 @@ void Reader::markDeviations() {
   }
   if (begin == out_.units.size())
     return;
+  // "Deviations: none. Step 4 and 7 times within the allowed window": a
+  // record that there are none amends nothing.
+  {
+    std::string lower = prose::lowerAscii(out_.units[begin].text);
+    size_t colon = lower.find(':');
+    if (colon != std::string::npos) {
+      std::string_view after = trimView(std::string_view(lower).substr(colon + 1));
+      for (const char *none : {"none", "nil", "n/a", "no ", "no."})
+        if (after.rfind(none, 0) == 0 || after == "no")
+          return;
+    }
+  }
   // Amendments to nothing (the text's only steps are in them) are the
   // procedure.
   if (std::none_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
@@ -4119,17 +4146,23 @@ void Reader::markDeviations() {
   std::set<std::string> named;
   std::set<ActionClass> kindsUnnamed;
   for (size_t u = begin; u < out_.units.size(); ++u) {
-    // A heading of another kind ends the amendments.
-    if (u > begin && out_.units[u].kind == UnitKind::Header &&
+    // A heading of another kind ends the amendments; the end of a wrapped
+    // sentence ("With immediate\neffect:") starts in lower case and is none.
+    if (u > begin && out_.units[u].kind == UnitKind::Header && !startsLower(out_.units[u].text) &&
         !opensDeviations(prose::lowerAscii(out_.units[u].text)))
       break;
     std::vector<Token> toks = prose::tokenize(out_.units[u].text);
     bool namesStep = false;
-    for (size_t k = 0; k + 2 < toks.size(); ++k)
-      if (toks[k].isPunct("(") && toks[k + 2].isPunct(")") && toks[k + 1].isNumber()) {
+    for (size_t k = 0; k + 1 < toks.size(); ++k) {
+      bool bracketed = k + 2 < toks.size() && toks[k].isPunct("(") && toks[k + 2].isPunct(")") &&
+                       toks[k + 1].isNumber();
+      // "Step 7 should read 90 minutes": an erratum names its step.
+      bool stepWord = toks[k].is("step") && toks[k + 1].isNumber();
+      if (bracketed || stepWord) {
         named.insert(toks[k + 1].text);
         namesStep = true;
       }
+    }
     for (Action &a : out_.actions) {
       if (a.unit != u)
         continue;
