@@ -3560,6 +3560,15 @@ void Reader::readSentence(unsigned index) {
   markersIn(toks, 0, toks.size(), person, robot);
   std::string unitPrefix = prose::lowerAscii(colonPrefix(unit.text));
   Domain prefixDomain = domainOfHeading(unitPrefix);
+  // "... seeded at 5 × 10^4 cells/well ... 24 h, 37 °C, 5% CO2": a
+  // sentence that states a gassed atmosphere tells cell culture ("no CO2
+  // needed" states none).
+  bool gassed = false;
+  for (size_t k = 1; k < toks.size(); ++k)
+    gassed |= (toks[k].is("co2") || toks[k].lower == "co₂") && toks[k - 1].isPunct("%");
+  bool seeding = std::any_of(toks.begin(), toks.end(), [](const Token &t) {
+    return t.is("seed") || t.is("seeded") || t.is("seeding") || t.is("plated");
+  });
   std::vector<Action> built(done.size());
   for (size_t k = 0; k < done.size(); ++k) {
     Draft &d = done[k];
@@ -3678,6 +3687,8 @@ void Reader::readSentence(unsigned index) {
       for (const Value &v : a.values(Param::Speed))
         if (v.high < platform_.shakerMinRpm || v.low > platform_.shakerMaxRpm)
           a.platformCan = false;
+    a.cellCulture = gassed && (a.cls == ActionClass::Incubate ||
+                               (a.cls == ActionClass::Dispense && seeding));
   }
   offPlate(s, built);
   for (size_t k : order) {
@@ -4244,7 +4255,8 @@ void Reader::finish() {
   }
   for (size_t i = 0; i < out_.actions.size(); ++i) {
     Action &a = out_.actions[i];
-    a.required = a.inProcedure && !a.weak && robotClass(a.cls) && a.domain != Domain::Person &&
+    a.required = a.inProcedure && !a.weak && robotClass(a.cls) && !a.cellCulture &&
+                 a.domain != Domain::Person &&
                  a.domain != Domain::Both && !a.conditional && a.platformCan && !a.ambiguousCopy &&
                  !a.aside;
     out_.units[a.unit].actions.push_back(static_cast<unsigned>(i));

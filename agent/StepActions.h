@@ -133,6 +133,10 @@ struct Action {
   /// unit's steps), else -1.
   int copyOf = -1;
   bool platformCan = true;  ///< the stated values are within the platform's reach
+  /// Cell culture in a gassed incubator ("seeded ... after 24 h ... 37 °C,
+  /// 5% CO2"): work the text may do off the platform, whose heater holds
+  /// no atmosphere.
+  bool cellCulture = false;
   /// A warming, cooling or preparation after a step of the robot's kind:
   /// a step of the procedure, not the preparation before it.
   bool midProcedure = false;

@@ -1087,6 +1087,9 @@ void Aligner::gapFindings() {
       why = "the text gives it to a person, who may do it outside the script";
     else if (!t.platformCan)
       why = "the platform cannot do it as stated";
+    else if (t.cellCulture)
+      why = "cell culture in a gassed incubator (the sentence names CO2), which the text may do "
+            "off the platform";
     else if (t.conditional)
       why = "the text makes it conditional or optional";
     else if (t.ambiguousCopy)
