@@ -221,7 +221,11 @@ private:
                               module_.liquid(load.liquid).name, formatNumber(load.volumeMl),
                               load.pos.row, load.pos.col, slotName(platform_.reservoirSlot));
     }
-    return text + "leave the plate there with its lid as you found it; confirm when done";
+    // A person may take the plate away (to dry it in a hood, to seal it):
+    // the robot goes on only from where the plate and its lid were.
+    return text + fmt::format("when done, the plate is back on {}, lid {}, as you found it; "
+                              "confirm when done",
+                              slotName(plateAt_), lidOn_ ? "on" : "off");
   }
 
   ir::Module &module_;

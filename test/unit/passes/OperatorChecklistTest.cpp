@@ -160,7 +160,8 @@ TEST_F(OperatorChecklistTest, LaterManualSectionSaysWhereThePlateIs) {
             "MANUAL steps from line 8: the plate is on slot 1 (sample plate), lid off\n"
             "  [ ] 6. wait 1 min\n"
             "        r: 20 µL into B1..B4\n"
-            "leave the plate there with its lid as you found it; confirm when done");
+            "when done, the plate is back on slot 1 (sample plate), lid off, as you found it; "
+            "confirm when done");
 }
 
 } // namespace
