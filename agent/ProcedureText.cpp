@@ -941,6 +941,7 @@ private:
   void splitSentences();
   void readSentence(unsigned index);
   void resolveSentence(unsigned index, size_t begin);
+  bool foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt);
   /// Liquid work of sentence `s` that happens off the plate (in tubes, or
   /// finishing a preparation) becomes part of the preparation.
   void offPlate(const Sentence &s, std::vector<Action> &built) const;
@@ -4381,6 +4382,79 @@ std::optional<ProcedureText> Reader::run() {
   return std::move(out_);
 }
 
+/// "The robot aspirates the coating solution, adds 80 ul PBST, aspirates;
+/// repeat twice more (3 washes in total)": a wash told by its parts before
+/// "repeat" in its own sentence is one wash, with the dispense's volume and
+/// liquid and the stated total as its cycles. The repeat is of these parts,
+/// not of the last wash written before the sentence.
+bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
+  const std::vector<Token> &toks = s.tokens;
+  size_t end = out_.actions.size();
+  std::optional<double> total;
+  for (size_t i = repeatAt + 1; i < toks.size() && !total; ++i) {
+    std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
+    if (q && q->dimension == Dimension::Count && q->last < toks.size() &&
+        (toks[q->last - 1].is("washes") || toks[q->last - 1].is("rinses")))
+      total = q->value.low;
+  }
+  if (!total || *total < 1)
+    return false;
+  uint32_t repeatColumn =
+      locate(s.unit, s.offset + toks[repeatAt].begin, toks[repeatAt].end - toks[repeatAt].begin).col;
+  uint32_t repeatLine =
+      locate(s.unit, s.offset + toks[repeatAt].begin, toks[repeatAt].end - toks[repeatAt].begin).line;
+  auto beforeRepeat = [&](const Action &a) {
+    return a.loc.line < repeatLine || (a.loc.line == repeatLine && a.loc.col < repeatColumn);
+  };
+  std::vector<size_t> parts;
+  for (size_t k = begin; k < end; ++k) {
+    const Action &a = out_.actions[k];
+    // "aspirates" names no value and is still the cycle's emptying.
+    if ((a.weak && a.cls != ActionClass::Aspirate) || a.cls == ActionClass::Note ||
+        !beforeRepeat(a))
+      continue;
+    if (a.cls != ActionClass::Aspirate && a.cls != ActionClass::Dispense)
+      return false;
+    parts.push_back(k);
+  }
+  auto filling = std::find_if(parts.begin(), parts.end(), [&](size_t k) {
+    return out_.actions[k].cls == ActionClass::Dispense && out_.actions[k].has(Param::Volume);
+  });
+  bool emptying = std::any_of(parts.begin(), parts.end(), [&](size_t k) {
+    return out_.actions[k].cls == ActionClass::Aspirate;
+  });
+  if (filling == parts.end() || !emptying)
+    return false;
+  Action wash = out_.actions[*filling];
+  wash.cls = ActionClass::Wash;
+  // Quoted and placed as the whole cycle, from its first part.
+  wash.loc = out_.actions[parts.front()].loc;
+  wash.text.clear();
+  for (size_t k : parts)
+    wash.text += (wash.text.empty() ? "" : " ") + out_.actions[k].text;
+  Value cycles;
+  cycles.low = cycles.high = *total;
+  cycles.text = fmt::format("{} wash cycle(s) in all", formatNumber(*total));
+  cycles.loc = wash.loc;
+  wash.values(Param::Cycles) = {cycles};
+  // The sentence's other steps (a note, an incubation after the washes)
+  // stay; its parts and its mention of the washes become the one wash.
+  std::vector<Action> rest;
+  for (size_t k = begin; k < end; ++k) {
+    const Action &a = out_.actions[k];
+    bool part = std::find(parts.begin(), parts.end(), k) != parts.end();
+    bool washMention = (a.cls == ActionClass::Wash || a.cls == ActionClass::Aspirate) &&
+                       !beforeRepeat(a);
+    if (!part && !washMention)
+      rest.push_back(a);
+  }
+  out_.actions.resize(begin);
+  out_.actions.push_back(std::move(wash));
+  for (Action &a : rest)
+    out_.actions.push_back(std::move(a));
+  return true;
+}
+
 void Reader::resolveSentence(unsigned index, size_t begin) {
   const Sentence &s = sentences_[index];
   const std::vector<Token> &toks = s.tokens;
@@ -4506,6 +4580,8 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     return out;
   };
 
+  if (repeat && washWord && refUnits.empty() && foldWashCycle(s, begin, repeatAt))
+    return;
   if (repeat) {
     std::vector<size_t> sources;
     std::string from;
