@@ -4382,6 +4382,15 @@ std::optional<ProcedureText> Reader::run() {
   return std::move(out_);
 }
 
+/// "3 washes in total": a wash's whole count of cycles, as stated.
+Value washCyclesInAll(double total, SourceLoc at) {
+  Value v;
+  v.low = v.high = total;
+  v.text = fmt::format("{} wash cycle(s) in all", formatNumber(total));
+  v.loc = at;
+  return v;
+}
+
 /// "The robot aspirates the coating solution, adds 80 ul PBST, aspirates;
 /// repeat twice more (3 washes in total)": a wash told by its parts before
 /// "repeat" in its own sentence is one wash, with the dispense's volume and
@@ -4399,12 +4408,10 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   }
   if (!total || *total < 1)
     return false;
-  uint32_t repeatColumn =
-      locate(s.unit, s.offset + toks[repeatAt].begin, toks[repeatAt].end - toks[repeatAt].begin).col;
-  uint32_t repeatLine =
-      locate(s.unit, s.offset + toks[repeatAt].begin, toks[repeatAt].end - toks[repeatAt].begin).line;
+  SourceLoc repeatLoc =
+      locate(s.unit, s.offset + toks[repeatAt].begin, toks[repeatAt].end - toks[repeatAt].begin);
   auto beforeRepeat = [&](const Action &a) {
-    return a.loc.line < repeatLine || (a.loc.line == repeatLine && a.loc.col < repeatColumn);
+    return a.loc.line < repeatLoc.line || (a.loc.line == repeatLoc.line && a.loc.col < repeatLoc.col);
   };
   std::vector<size_t> parts;
   for (size_t k = begin; k < end; ++k) {
@@ -4432,11 +4439,7 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   wash.text.clear();
   for (size_t k : parts)
     wash.text += (wash.text.empty() ? "" : " ") + out_.actions[k].text;
-  Value cycles;
-  cycles.low = cycles.high = *total;
-  cycles.text = fmt::format("{} wash cycle(s) in all", formatNumber(*total));
-  cycles.loc = wash.loc;
-  wash.values(Param::Cycles) = {cycles};
+  wash.values(Param::Cycles) = {washCyclesInAll(*total, wash.loc)};
   // The sentence's other steps (a note, an incubation after the washes)
   // stay; its parts and its mention of the washes become the one wash.
   std::vector<Action> rest;
@@ -4672,13 +4675,8 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     if (totalOfWashes) {
       copies = 0;
       for (size_t k : sources)
-        if (out_.actions[k].cls == ActionClass::Wash) {
-          Value v;
-          v.low = v.high = *total;
-          v.text = fmt::format("{} wash cycle(s) in all", formatNumber(*total));
-          v.loc = out_.actions[k].loc;
-          out_.actions[k].values(Param::Cycles) = {v};
-        }
+        if (out_.actions[k].cls == ActionClass::Wash)
+          out_.actions[k].values(Param::Cycles) = {washCyclesInAll(*total, out_.actions[k].loc)};
     }
     copies = std::min(copies, 50u);
     // The repeat sentence's own mentions are the copies.
