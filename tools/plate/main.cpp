@@ -18,11 +18,29 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <malloc.h>
 #include <unistd.h>
 
 using namespace plate;
 
 namespace {
+
+/// A one-shot command keeps the memory it frees instead of handing it
+/// back to the kernel: a page the kernel hands out again costs a fault and
+/// zeroing (about 3 us here), and each trial lowering of the tip-budget
+/// search used to map its command vector fresh and unmap it after (`plate
+/// run` of the peer protocol: 1,319 page faults, 810 with this;
+/// bench/README.md, "Against the peers"). The servers (`lsp`, `mcp`) run
+/// for hours and keep glibc's defaults, which return memory after a peak.
+void keepFreedMemory(std::string_view invoked) {
+  if (invoked == "lsp" || invoked == "mcp")
+    return;
+  // glibc's largest mmap threshold on 64-bit; a block above it is rare
+  // enough to be mapped and unmapped on its own.
+  constexpr int kLargeBlock = 32 << 20;
+  mallopt(M_TRIM_THRESHOLD, kLargeBlock);
+  mallopt(M_MMAP_THRESHOLD, kLargeBlock);
+}
 
 void addCommonOptions(CLI::App &command, CompileOptions &options, std::string &format) {
   command.add_option("FILE", options.input, "the .plate script")->required();
@@ -107,6 +125,7 @@ int main(int argc, char **argv) {
   bool all = !known && (invoked.empty() || invoked == "-h" || invoked == "--help" ||
                         invoked.front() != '-');
   auto wants = [&](std::string_view name) { return all || invoked == name; };
+  keepFreedMemory(invoked);
 
   CompileOptions checkOptions;
   std::string checkFormat = "text";
