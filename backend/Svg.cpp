@@ -286,12 +286,18 @@ void Canvas::beginClipCircle(double cx, double cy, double r) {
 void Canvas::endGroup() { out_ += "</g>\n"; }
 
 std::string Canvas::finish() {
-  return fmt::format(
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-             "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
-             "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
-             width_, height_) +
-         out_ + "</svg>\n";
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
+      width_, height_);
+  constexpr std::string_view kEnd = "</svg>\n";
+  // One buffer of the final size: the body of a plate's contents maps is
+  // about 150 kB, copied twice more by growing.
+  svg.reserve(svg.size() + out_.size() + kEnd.size());
+  svg += out_;
+  svg += kEnd;
+  return svg;
 }
 
 std::string_view categoryColour(size_t index) {

@@ -366,7 +366,7 @@ std::string compositionText(const LiquidMix &mix, const LiquidTable &liquids) {
 
 } // namespace
 
-std::string contentsMapsSvg(const std::vector<Command> &commands, const RunSetup &setup,
+std::string contentsMapsSvg(llvm::ArrayRef<Command> commands, const RunSetup &setup,
                             const Platform &platform, const Labware &labware,
                             const std::string &title, const ScriptLineText &lineText) {
   DeckState twin(platform, labware, setup);

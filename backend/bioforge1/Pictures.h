@@ -25,6 +25,8 @@
 #include "backend/bioforge1/RunSetup.h"
 #include "ir/Platform.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,7 +43,7 @@ std::string layoutMapSvg(const RunSetup &setup, const PlateShape &shape, const s
 /// every statement that changed one (MANUAL work before the first command
 /// is the first panel). Stops at the first command the twin refuses (the
 /// run itself reports it).
-std::string contentsMapsSvg(const std::vector<Command> &commands, const RunSetup &setup,
+std::string contentsMapsSvg(llvm::ArrayRef<Command> commands, const RunSetup &setup,
                             const Platform &platform, const Labware &labware,
                             const std::string &title, const ScriptLineText &lineText);
 

@@ -136,8 +136,7 @@ void writeRunPictures(const std::vector<Command> &commands, const RunSetup &setu
   if (!setup.layout.empty())
     write("layout.svg", layoutMapSvg(setup, labware->shape, fmt::format("Plate layout of {} ({})",
                                                                         name, setup.plateType)));
-  std::vector<Command> ran(commands.begin(),
-                           commands.begin() + static_cast<long>(std::min(result.executed, commands.size())));
+  llvm::ArrayRef<Command> ran(commands.data(), std::min(result.executed, commands.size()));
   write("wells.svg", contentsMapsSvg(ran, setup, platform, *labware,
                                      fmt::format("What the wells hold after each step of {}", name),
                                      lineText));
