@@ -96,6 +96,8 @@ public:
     size_t current = start;
     unsigned channels = platform_.channels;
     for (unsigned step = 0; step < steps; ++step) {
+      if (boughtTooDearly(start, current))
+        return;
       const Outcome &measured = plans_[current].outcome;
       WidthPlan widths = plans_[current].widths;
       std::optional<ir::ReservoirPos> cheapest;
@@ -117,6 +119,21 @@ public:
       widths[*cheapest] = widthIn(widths, *cheapest, channels) - 1;
       current = lower(widths);
     }
+  }
+
+  /// True once the descent from `start` has paid more robot time per tip
+  /// it saved than kMaxSecondsPerTip, measured on the lowered plans: the
+  /// estimate that picks each step counts only the commands at the narrowed
+  /// source, while narrowing also shifts the rack's fresh columns under
+  /// later picks, so a step estimated at 39 s per tip can cost 176 s. A
+  /// descent that saved no tip yet goes on, since a later step may free a
+  /// whole group of tips (elisa96: 1 tip for 108 s, then 37 for 118 s).
+  bool boughtTooDearly(size_t start, size_t current) const {
+    const Outcome &from = plans_[start].outcome, &to = plans_[current].outcome;
+    if (to.tips >= from.tips)
+      return false;
+    double seconds = to.seconds - from.seconds;
+    return seconds > kMaxSecondsPerTip * static_cast<double>(from.tips - to.tips);
   }
 
   /// The chosen plan's widths and lowering (none: no plan was legal, or

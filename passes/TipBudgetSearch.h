@@ -18,8 +18,9 @@
 //    position with the fewest estimated seconds per tip saved (at width w
 //    a position's commands take about S · w0 / w, S measured at w0), each
 //    step lowered for real, until every set is one channel wide, the
-//    cheapest step is estimated at more than 120 s per tip, or 12 steps
-//    are spent (each is a whole lowering).
+//    cheapest step is estimated at more than 120 s per tip, the lowered
+//    plans show that the descent has paid more than 120 s of robot time
+//    per tip it saved, or 12 steps are spent (each is a whole lowering).
 // The plans do not depend on the tip cost; only the choice among them
 // does, so `--pareto` shows the same frontier for every tip cost.
 //
