@@ -12,18 +12,32 @@
 
 namespace plate::backend::svg {
 
+namespace {
+/// Appends `text` with the four characters XML gives a meaning escaped;
+/// the runs between them go in whole (a well's tooltip is plain text).
+void appendEscaped(std::string &out, std::string_view text) {
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    std::string_view entity;
+    switch (text[i]) {
+    case '<': entity = "&lt;"; break;
+    case '>': entity = "&gt;"; break;
+    case '&': entity = "&amp;"; break;
+    case '"': entity = "&quot;"; break;
+    default: continue;
+    }
+    out.append(text.data() + start, i - start);
+    out += entity;
+    start = i + 1;
+  }
+  out.append(text.data() + start, text.size() - start);
+}
+} // namespace
+
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
+  appendEscaped(out, text);
   return out;
 }
 
@@ -56,35 +70,49 @@ namespace {
 
 /// `tenths` / 10 in decimal, with a minus sign when `negative`; a whole
 /// number keeps its ".0" when `zeroTenth`.
+/// Writes `tenths` / 10 at `at` (room for 24 characters) and returns the
+/// end; see appendTenths.
+char *writeTenths(char *at, uint64_t tenths, bool negative, bool zeroTenth) {
+  if (negative)
+    *at++ = '-';
+  at = std::to_chars(at, at + 21, tenths / 10).ptr;
+  if (zeroTenth || tenths % 10) {
+    *at++ = '.';
+    *at++ = static_cast<char>('0' + tenths % 10);
+  }
+  return at;
+}
+
 void appendTenths(std::string &out, uint64_t tenths, bool negative, bool zeroTenth) {
   char buffer[32];
-  char *end = buffer;
-  if (negative)
-    *end++ = '-';
-  end = std::to_chars(end, buffer + sizeof buffer, tenths / 10).ptr;
-  if (zeroTenth || tenths % 10) {
-    *end++ = '.';
-    *end++ = static_cast<char>('0' + tenths % 10);
-  }
-  out.append(buffer, end);
+  out.append(buffer, writeTenths(buffer, tenths, negative, zeroTenth));
 }
 
 /// `{:.1f}` of a coordinate-sized value (|value| < 1e6) whose tenths do not
-/// lie within 1e-6 of a tie, as integer digits; false for any other value.
-/// Below 1e6, value * 10 is within 1e-9 of the exact product, so away from
-/// a tie it rounds the way the exact binary value does. A negative value
-/// keeps its sign even when it rounds to zero, as fmt and to_chars do.
-bool appendFixed1Fast(std::string &out, double value) {
+/// lie within 1e-6 of a tie, written at `at` as integer digits (the end is
+/// returned); null for any other value. Below 1e6, value * 10 is within
+/// 1e-9 of the exact product, so away from a tie it rounds the way the
+/// exact binary value does. A negative value keeps its sign even when it
+/// rounds to zero, as fmt and to_chars do.
+char *writeFixed1Fast(char *at, double value) {
   double magnitude = std::fabs(value);
   if (!(magnitude < 1e6))
-    return false;
+    return nullptr;
   double scaled = magnitude * 10;
   double whole = std::floor(scaled);
   double fraction = scaled - whole;
   if (std::fabs(fraction - 0.5) < 1e-6)
+    return nullptr;
+  return writeTenths(at, static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0),
+                     std::signbit(value), /*zeroTenth=*/true);
+}
+
+bool appendFixed1Fast(std::string &out, double value) {
+  char buffer[32];
+  char *end = writeFixed1Fast(buffer, value);
+  if (!end)
     return false;
-  appendTenths(out, static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0),
-               std::signbit(value), /*zeroTenth=*/true);
+  out.append(buffer, end);
   return true;
 }
 
@@ -129,8 +157,22 @@ void appendAttributeWith(std::string &out, std::string_view name, WriteValue wri
   out += '"';
 }
 
-/// ` NAME="VALUE"` with VALUE as `{:.1f}`.
+/// ` NAME="VALUE"` with VALUE as `{:.1f}`. A picture has thousands of
+/// these: the common case is put together on the stack and appended once.
 void appendAttribute(std::string &out, std::string_view name, double value) {
+  char buffer[64];
+  if (name.size() <= 24) {
+    char *at = buffer;
+    *at++ = ' ';
+    at = std::copy(name.begin(), name.end(), at);
+    *at++ = '=';
+    *at++ = '"';
+    if ((at = writeFixed1Fast(at, value))) {
+      *at++ = '"';
+      out.append(buffer, at);
+      return;
+    }
+  }
   appendAttributeWith(out, name, [value](std::string &to) { appendFixed1(to, value); });
 }
 
@@ -176,7 +218,7 @@ void Canvas::close(std::string_view element, const Paint &paint) {
     return;
   }
   out_ += "><title>";
-  out_ += escape(paint.tooltip);
+  appendEscaped(out_, paint.tooltip);
   out_ += "</title></";
   out_ += element;
   out_ += ">\n";
@@ -249,7 +291,7 @@ void Canvas::text(double x, double y, std::string_view content, const TextStyle 
     fmt::format_to(std::back_inserter(out_), " transform=\"rotate({} {:.1f} {:.1f})\"",
                    style.rotate, x, y);
   out_ += '>';
-  out_ += escape(content);
+  appendEscaped(out_, content);
   out_ += "</text>\n";
 }
 
