@@ -116,9 +116,7 @@ bool RunJournal::writeDone(uint32_t seq, double clockSeconds, std::string_view c
 }
 
 bool RunJournal::write(const Json &entry, bool durable) {
-  bool last = entry.contains("end");
-  return recordWrite(!writer_.isOpen() ||
-                     writer_.append(entry, last || (durable && syncEachLine_)));
+  return recordWrite(!writer_.isOpen() || writer_.append(entry, durable && syncEachLine_));
 }
 
 bool RunJournal::recordWrite(bool written) {

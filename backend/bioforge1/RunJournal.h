@@ -59,7 +59,8 @@ public:
   const std::string &path() const { return writer_.path(); }
 
   /// Appends an entry (nothing without a journal). `durable`: synced on a
-  /// robot; an "end" entry is always synced. False after a diagnostic: a
+  /// robot; nothing is synced on the simulator (docs/reliability.md,
+  /// "Durability"). False after a diagnostic: a
   /// journal that cannot be written cannot protect the run, which stops
   /// before the next physical command.
   bool write(const Json &entry, bool durable = true);
