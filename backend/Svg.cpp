@@ -68,10 +68,9 @@ namespace {
 // ties and signs); values below 1e6 take integer digits, and shortest
 // forms (`{}`) that are not tenths stay with fmt.
 
-/// `tenths` / 10 in decimal, with a minus sign when `negative`; a whole
-/// number keeps its ".0" when `zeroTenth`.
-/// Writes `tenths` / 10 at `at` (room for 24 characters) and returns the
-/// end; see appendTenths.
+/// Writes `tenths` / 10 in decimal at `at` (room for 24 characters) and
+/// returns the end: a minus sign when `negative`; a whole number keeps its
+/// ".0" when `zeroTenth`.
 char *writeTenths(char *at, uint64_t tenths, bool negative, bool zeroTenth) {
   if (negative)
     *at++ = '-';
@@ -83,6 +82,7 @@ char *writeTenths(char *at, uint64_t tenths, bool negative, bool zeroTenth) {
   return at;
 }
 
+/// writeTenths, appended to `out`.
 void appendTenths(std::string &out, uint64_t tenths, bool negative, bool zeroTenth) {
   char buffer[32];
   out.append(buffer, writeTenths(buffer, tenths, negative, zeroTenth));
@@ -107,6 +107,7 @@ char *writeFixed1Fast(char *at, double value) {
                      std::signbit(value), /*zeroTenth=*/true);
 }
 
+/// writeFixed1Fast, appended to `out`; false where it gives no digits.
 bool appendFixed1Fast(std::string &out, double value) {
   char buffer[32];
   char *end = writeFixed1Fast(buffer, value);

@@ -53,8 +53,9 @@ bool narrowCheapest(WidthPlan &widths, const Outcome &survey, unsigned excess,
 /// so this bounds the compile time (docs/schedule.md, "Tip cost").
 constexpr unsigned kDescentSteps = 12;
 /// A descent stops where the cheapest narrowing is estimated to cost more
-/// robot seconds per tip saved than this: 8x the default tip cost, beyond
-/// what docs/schedule.md argues a tip is worth in any lab.
+/// robot seconds per tip saved than this, or where its lowered plans show
+/// it has paid more (boughtTooDearly): 8x the default tip cost, beyond what
+/// docs/schedule.md argues a tip is worth in any lab.
 constexpr double kMaxSecondsPerTip = 120;
 
 /// Every plan the search lowered for real, and the best so far by the

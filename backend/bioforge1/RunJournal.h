@@ -60,9 +60,9 @@ public:
 
   /// Appends an entry (nothing without a journal). `durable`: synced on a
   /// robot; nothing is synced on the simulator (docs/reliability.md,
-  /// "Durability"). False after a diagnostic: a
-  /// journal that cannot be written cannot protect the run, which stops
-  /// before the next physical command.
+  /// "Durability"). False after a diagnostic: a journal that cannot be
+  /// written cannot protect the run, which stops before the next physical
+  /// command.
   bool write(const Json &entry, bool durable = true);
   /// `{"begin":SEQ}`, not durable: written as text, since a JSON object per
   /// command only to dump it was 1 million instructions of a 781-command
