@@ -129,8 +129,17 @@ std::string_view paramTypeName(ast::ParamType type) {
 std::string Sema::text(SourceLoc loc, std::string_view fallback) const {
   if (loc.isValid() && loc.length > 0) {
     std::string_view line = sources_.lineText(loc.fileId, loc.line);
-    if (loc.col >= 1 && loc.col - 1 + loc.length <= line.size())
-      return std::string(line.substr(loc.col - 1, loc.length));
+    // `col` counts bytes and `length` characters (SourceLoc): "37 °C" is
+    // five characters and six bytes.
+    if (loc.col >= 1 && loc.col - 1 < line.size()) {
+      size_t begin = loc.col - 1, end = begin;
+      for (uint32_t chars = 0; end < line.size() && chars < loc.length; ++chars) {
+        ++end;
+        while (end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80)
+          ++end;
+      }
+      return std::string(line.substr(begin, end - begin));
+    }
   }
   return std::string(fallback);
 }
