@@ -165,8 +165,16 @@ void Sema::buildLayout() {
           report(DiagId::ConcCountMismatch, line.conc->loc, names.size(),
                  line.conc->values.size());
         else
-          for (size_t i = 0; i < ids.size(); ++i)
-            module_.liquids[ids[i]].concentration = Quantity{line.conc->values[i], *unit};
+          for (size_t i = 0; i < ids.size(); ++i) {
+            double value = line.conc->values[i];
+            if (value < 0) {
+              SourceLoc at = i < line.conc->valueLocs.size() ? line.conc->valueLocs[i]
+                                                             : line.conc->loc;
+              report(DiagId::NegativeConcentration, at, fmt::format("{:g}", value),
+                     module_.liquids[ids[i]].name);
+            }
+            module_.liquids[ids[i]].concentration = Quantity{value, *unit};
+          }
       }
     }
     if (line.dilution)
@@ -335,6 +343,12 @@ void Sema::declareSeries(const ast::RoleLine &line, const std::vector<ir::Liquid
   std::optional<Unit> unit;
   if (series.top && !(unit = concentrationUnit(*series.top)))
     return;
+  if (series.top && !series.top->values.empty() && series.top->values.front() < 0) {
+    // Reported once here; the series still gives its members their
+    // (negative) values, so no "has no concentration" follows from it.
+    report(DiagId::NegativeConcentration, series.top->loc,
+           fmt::format("{:g}", series.top->values.front()), first);
+  }
   double factor = 1;
   for (size_t i = 0; i < ids.size(); ++i, factor *= ratio->value) {
     ir::Liquid &liquid = module_.liquids[ids[i]];
