@@ -503,12 +503,19 @@ bool boxBorder(std::string_view t) {
 /// its words, which the headings below then read like any other; any other
 /// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
 /// A450 kinetic ===") is no heading: its fields stay as they are.
+///
+/// So is a heading between runs of three dashes or more, "----- THE
+/// PROCEDURE AS WE RUN IT NOW -----", which is no bullet.
 std::string_view withoutWikiHeadingMarks(std::string_view t) {
-  size_t open = t.find_first_not_of('=');
-  if (open < 2 || open == std::string_view::npos)
+  if (t.empty())
     return t;
-  size_t close = t.find_last_not_of('=');
-  if (t.size() - 1 - close != open)
+  char mark = t.front() == '-' ? '-' : '=';
+  size_t open = t.find_first_not_of(mark);
+  if (open < (mark == '-' ? 3 : 2) || open == std::string_view::npos)
+    return t;
+  size_t close = t.find_last_not_of(mark);
+  size_t closing = t.size() - 1 - close;
+  if (mark == '=' ? closing != open : closing < 3)
     return t;
   std::string_view inner = trimView(t.substr(open, close + 1 - open));
   if (inner.find('|') != std::string_view::npos ||
@@ -640,10 +647,33 @@ bool isProcedureHeadingWord(std::string_view lower) {
   return words.count(lower) > 0;
 }
 
+/// Words separated by runs of spaces ("PER WELL (200 µL total)      who" is 5).
+size_t wordCount(std::string_view s) {
+  size_t words = 0;
+  bool inWord = false;
+  for (char c : s) {
+    bool space = c == ' ' || c == '\t';
+    words += !space && !inWord;
+    inWord = !space;
+  }
+  return words;
+}
+
 /// A heading in capitals followed by a remark in brackets: the part outside
 /// the brackets is capitals alone (a word of five letters is enough, as
 /// "STEPS" or "NOTES" above a list) and the line ends with the remark.
 bool capsHeadingWithRemark(std::string_view s) {
+  // "PER WELL (200 µL total)          who": the heading of a table aligned
+  // with spaces, its other columns named after a run of spaces.
+  if (size_t close = s.rfind(')'); close != std::string_view::npos && close + 1 < s.size() &&
+                                   s.substr(close + 1, 3) == "   ") {
+    std::string_view columns = trimView(s.substr(close + 1));
+    bool names = !columns.empty() && columns.size() <= 24 &&
+                 std::none_of(columns.begin(), columns.end(),
+                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (names)
+      s = s.substr(0, close + 1);
+  }
   if (s.empty() || s.back() != ')' || s.find('(') == std::string_view::npos)
     return false;
   std::string bare = withoutBrackets(s);
@@ -819,7 +849,17 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "change history", "version history", "change log", "changelog",
                          // A batch record's criteria judge the run after it.
                          "acceptance criteria", "acceptance", "validity criteria",
-                         "assay validity", "run acceptance"}))
+                         "assay validity", "run acceptance",
+                         // A handover's "WHAT I'VE ALREADY DONE (don't repeat
+                         // any of this)", an incident report's past run: work
+                         // that is over, told with its values.
+                         "already done", "done already", "done so far", "already been done",
+                         "what went wrong", "what happened", "previous run", "previous runs",
+                         "past runs", "earlier runs", "last run", "root cause",
+                         // "Abbrev: ... o/n = overnight": what the card's
+                         // shorthand means, not steps.
+                         "abbrev", "abbreviation", "abbreviations", "glossary",
+                         "definitions"}))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -859,6 +899,28 @@ Domain domainOfHeading(const std::string &heading) {
   return domainOfWords(lower);
 }
 
+/// The hands a bracketed tag at the start of a unit names ("[HAND]",
+/// "(robot)", "[BF]"), or Unstated.
+Domain leadingTagDomain(std::string_view text) {
+  text = trimView(text);
+  if (text.empty() || (text.front() != '[' && text.front() != '('))
+    return Domain::Unstated;
+  char close = text.front() == '[' ? ']' : ')';
+  size_t end = text.find(close);
+  if (end == std::string_view::npos || end > 24)
+    return Domain::Unstated;
+  std::string tag = prose::lowerAscii(text.substr(1, end - 1));
+  static const std::set<std::string, std::less<>> person = {
+      "hand", "by hand", "manual", "bench", "operator", "op", "user", "you"};
+  static const std::set<std::string, std::less<>> robot = {
+      "robot", "bf", "bf1", "bf-1", "bioforge", "bioforge-1", "auto", "automated", "deck"};
+  if (person.count(tag))
+    return Domain::Person;
+  if (robot.count(tag))
+    return Domain::Robot;
+  return Domain::Unstated;
+}
+
 //===--- The reader -------------------------------------------------------===//
 
 bool allAdmittedBy(const std::vector<Value> &a, const std::vector<Value> &b);
@@ -891,6 +953,10 @@ struct Draft {
   /// start of a step, or "after removing the medium" in a step's row.
   bool imperative = false;
   bool inParens = false; ///< its first value stands in parentheses
+  /// "yes, 3 x 50 uL": a count before a volume and no verb, a repeat whose
+  /// kind (mixing, rinsing, adding again) the text does not say.
+  bool unstatedRepeat = false;
+  bool countFirst = false; ///< a count came before its first value ("3 x 50 uL")
   std::vector<Value> counts; ///< counts not yet given a meaning
 };
 
@@ -971,6 +1037,8 @@ private:
   void markDeviations();
   void markReplies();
   void markCorrections();
+  void markCurrentProcedure();
+  void markIntroduction();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -1532,7 +1600,7 @@ void Reader::buildUnits() {
         // "STEPS (all on robot, at RT)", "VOLUMES (per well)": a heading in
         // capitals keeps a remark in brackets in lower case. A step in
         // capitals ("SHAKE (30 s)") starts with its verb.
-        else if (capsHeadingWithRemark(t) && !values && words <= 12 && !startsWithVerb(t))
+        else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 12 && !startsWithVerb(t))
           heading = true;
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
                  !values && !startsWithVerb(t))
@@ -1807,6 +1875,10 @@ void Reader::classifyUnits() {
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
     unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
+    // "[HAND] Rinse wells ... 2x with PBS, lyse in 200 ul ...": a tag in
+    // brackets that opens a unit gives all of it, every clause, to its hands.
+    if (Domain tagged = leadingTagDomain(unit.text); tagged != Domain::Unstated)
+      unit.domain = tagged;
     if (section == UnitKind::Layout)
       ++layoutUnits;
     std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
@@ -2263,6 +2335,41 @@ ActionClass impliedClass(Param p) {
   }
 }
 
+/// "10 ul vs 20 ul": a value beside "vs" or "versus" is one of two
+/// weighed against each other.
+bool weighedAt(const std::vector<Token> &toks, size_t first, size_t last) {
+  auto weighs = [&](size_t k) { return k < toks.size() && (toks[k].is("vs") || toks[k].is("versus")); };
+  if (weighs(last) || (last + 1 < toks.size() && toks[last].isPunct(".") && weighs(last + 1)))
+    return true;
+  if (first >= 1 && weighs(first - 1))
+    return true;
+  return first >= 2 && toks[first - 1].isPunct(".") && weighs(first - 2);
+}
+
+/// "630 nm as reference was proposed, but ...", "72 h was discussed and
+/// rejected": the clause of the value (up to a comma, a semicolon or a
+/// colon) says it was put forward or turned down, not done.
+bool proposedInClause(const std::vector<Token> &toks, size_t at) {
+  auto boundary = [&](size_t k) {
+    return toks[k].isPunct(",") || toks[k].isPunct(";") || toks[k].isPunct(":") ||
+           toks[k].isPunct(".");
+  };
+  size_t begin = at, end = at;
+  while (begin > 0 && !boundary(begin - 1))
+    --begin;
+  while (end < toks.size() && !boundary(end))
+    ++end;
+  for (size_t k = begin; k < end; ++k) {
+    bool passive = k > 0 && (toks[k - 1].is("was") || toks[k - 1].is("were"));
+    if (toks[k].is("rejected") ||
+        (passive && (toks[k].is("proposed") || toks[k].is("suggested") ||
+                     toks[k].is("discussed") || toks[k].is("considered") ||
+                     toks[k].is("debated") || toks[k].is("tried"))))
+      return true;
+  }
+  return false;
+}
+
 Domain combine(bool person, bool robot) {
   if (person && robot)
     return Domain::Both;
@@ -2289,6 +2396,16 @@ void markersIn(const std::vector<Token> &toks, size_t first, size_t last, bool &
         (t.is("cold") && i + 1 < toks.size() && toks[i + 1].is("room")) ||
         (t.is("on") && i + 1 < toks.size() && toks[i + 1].is("ice")))
       person = true;
+    // "the run pauses here for you: take the plate off ...": what follows
+    // the pause is the reader's work.
+    if (t.is("you") && i >= 2 && toks[i - 1].is("for"))
+      for (size_t k = i - 2; k + 5 >= i && k < toks.size(); --k) {
+        if (toks[k].is("pauses") || toks[k].is("pause") || toks[k].is("paused") ||
+            toks[k].is("stops") || toks[k].is("waits") || toks[k].is("halts"))
+          person = true;
+        if (k == 0)
+          break;
+      }
     if (kRobotWords.count(t.lower))
       robot = true;
     if (t.is("liquid") && i + 1 < toks.size() && toks[i + 1].is("handler"))
@@ -2521,6 +2638,7 @@ void Reader::readSentence(unsigned index) {
       d.action.words = pendingWords;
       pendingWords.clear();
     }
+    d.countFirst = !pendingCounts.empty();
     d.counts = std::move(pendingCounts);
     pendingCounts.clear();
     drafts.push_back(std::move(d));
@@ -2592,6 +2710,18 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      // "10 ul vs 20 ul per well was discussed; agreed 20 ul", "630 nm as
+      // reference was proposed, but the reader has no 630 filter": values
+      // weighed or put forward in a discussion are not the step's; the
+      // one agreed is stated apart.
+      if (q->dimension != Dimension::Wavelength && weighedAt(toks, q->first, q->last)) {
+        i = next;
+        continue;
+      }
+      if (proposedInClause(toks, q->first)) {
+        i = next;
+        continue;
+      }
       // "with our 200 ul", "their 100 µL": an amount that is there, not
       // one added.
       if (q->dimension == Dimension::Volume && q->first >= 1 &&
@@ -2609,10 +2739,19 @@ void Reader::readSentence(unsigned index) {
           if ((toks[k].is("volume") || toks[k].is("volumes")) && k > 0 &&
               (toks[k - 1].is("final") || toks[k - 1].is("total") || toks[k - 1].is("end")))
             result = true;
+        // "Everything halved, 100 uL final", "50 ul final, read at 405 nm":
+        // the word after the value says the same.
+        if (q->last < toks.size() && (toks[q->last].is("final") || toks[q->last].is("total")))
+          result = true;
         if (result) {
           i = next;
           continue;
         }
+      }
+      // "yes (20 min total)", "3 x 10 min, 30 min total": a sum of times.
+      if (q->dimension == Dimension::Time && q->last < toks.size() && toks[q->last].is("total")) {
+        i = next;
+        continue;
       }
       if ((history || elapsed) &&
           (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
@@ -3291,6 +3430,14 @@ void Reader::readSentence(unsigned index) {
         !a.has(Param::Cycles)) {
       a.cls = ActionClass::Wash; // "Wash buffer, 5x, 200 µL"
     }
+    // "WB ... 3 x 200 uL wash": the kind named right after the volume.
+    if (a.cls == ActionClass::Dispense && !d.explicitVerb && d.countFirst &&
+        d.lastToken < toks.size() &&
+        (toks[d.lastToken].is("wash") || toks[d.lastToken].is("washes") ||
+         toks[d.lastToken].is("rinse") || toks[d.lastToken].is("rinses")))
+      a.cls = ActionClass::Wash;
+    if (a.cls == ActionClass::Dispense && !d.explicitVerb && d.countFirst)
+      d.unstatedRepeat = true;
     if ((a.cls == ActionClass::Wash || a.cls == ActionClass::Mix) && !a.has(Param::Cycles) &&
         !d.counts.empty())
       a.values(Param::Cycles).push_back(d.counts.front());
@@ -3619,7 +3766,7 @@ void Reader::readSentence(unsigned index) {
     // A read reported ("last time we read it at 595 nm") is data.
     if (pastResults && (a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence))
       a.cls = ActionClass::Note;
-    a.aside = d.inParens && !d.explicitVerb;
+    a.aside = (d.inParens || d.unstatedRepeat) && !d.explicitVerb;
     a.named = d.explicitVerb;
     a.imperative = d.imperative;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
@@ -3897,7 +4044,9 @@ void Reader::mergeRestatements() {
       bool nextUnitOpens = read.unit + 1 == a.unit && a.sentence < sentences_.size() &&
                            sentences_[a.sentence].firstInUnit;
       if (read.cls == ActionClass::Read && read.copiedFrom.empty() &&
-          (read.unit == a.unit || nextUnitOpens) && read.sentence + 1 == a.sentence &&
+          (read.unit == a.unit || nextUnitOpens) &&
+          (read.sentence + 1 == a.sentence || lastSentenceOf[k] + 1 == a.sentence ||
+           read.sentence == a.sentence) &&
           !read.has(Param::Reference) &&
           hasAnyWord(lower, {"correction", "reference", "ref", "against", "corrected",
                              "background", "subtract"})) {
@@ -4117,6 +4266,9 @@ void Reader::markDeviations() {
   auto opensDeviations = [](const std::string &lower) {
     for (const char *start : {"deviation", "modification", "amendment", "lab changes",
                               "changes to the", "changes from the", "our changes", "erratum",
+                              // "OUR ADAPTATION FOR THE BIOFORGE" after the
+                              // original lab's method, quoted whole.
+                              "our adaptation", "adaptation for", "adaptations",
                               "errata", "corrigendum", "corrigenda"})
       if (lower.rfind(start, 0) == 0)
         return true;
@@ -4157,13 +4309,25 @@ void Reader::markDeviations() {
     return;
   std::set<std::string> named;
   std::set<ActionClass> kindsUnnamed;
+  // "b) Order / who does what. The compounds are stamped in by hand first":
+  // amendments that change the order leave the steps they amend no place
+  // in the time order.
+  bool reorders = false;
   for (size_t u = begin; u < out_.units.size(); ++u) {
     // A heading of another kind ends the amendments; the end of a wrapped
     // sentence ("With immediate\neffect:") starts in lower case and is none.
+    // A lead-in right under the opening heading ("OUR ADAPTATION FOR THE
+    // BIOFORGE" over "Same reagents, made exactly as above. What changes:")
+    // introduces the amendments.
+    std::string_view text = trimView(out_.units[u].text);
+    bool leadIn = u == begin + 1 && !text.empty() && text.back() == ':';
     if (u > begin && out_.units[u].kind == UnitKind::Header && !startsLower(out_.units[u].text) &&
-        !opensDeviations(prose::lowerAscii(out_.units[u].text)))
+        !leadIn && !opensDeviations(prose::lowerAscii(out_.units[u].text)))
       break;
     std::vector<Token> toks = prose::tokenize(out_.units[u].text);
+    reorders |= std::any_of(toks.begin(), toks.end(), [](const Token &t) {
+      return t.is("order") || t.is("sequence") || t.is("reordered") || t.is("swapped");
+    });
     bool namesStep = false;
     for (size_t k = 0; k + 1 < toks.size(); ++k) {
       bool bracketed = k + 2 < toks.size() && toks[k].isPunct("(") && toks[k + 2].isPunct(")") &&
@@ -4187,8 +4351,10 @@ void Reader::markDeviations() {
     if (a.unit >= begin || !a.inProcedure)
       continue;
     const std::string &label = out_.units[a.unit].label;
-    if ((!label.empty() && named.count(label)) || kindsUnnamed.count(a.cls))
+    if ((!label.empty() && named.count(label)) || kindsUnnamed.count(a.cls)) {
       a.superseded = true;
+      a.orderLoose |= reorders;
+    }
   }
 }
 
@@ -4243,6 +4409,104 @@ void Reader::markCorrections() {
       if (out_.actions[a].unit == correction.unit && out_.actions[a].cls == correction.cls)
         out_.actions[a].inProcedure = false;
   }
+}
+
+/// "----- THE PROCEDURE AS WE RUN IT NOW (run 4 onwards) -----" after the
+/// story of three runs that went wrong, "Corrected procedure" after an
+/// incident report: a heading that names the procedure to run now makes
+/// the steps told before it history, whose values and order are those of
+/// runs that are over. They are no steps of the procedure; their values
+/// are still stated. Only a heading counts, with a word for a procedure
+/// and one for now ("Final steps" is the last of them, not a version), and
+/// only where the procedure after it has robot steps of its own.
+void Reader::markCurrentProcedure() {
+  auto announces = [](const std::string &lower) {
+    return hasAnyWord(lower, {"procedure", "protocol", "method", "version", "steps"}) &&
+           hasAnyWord(lower, {"now", "from now on", "current", "currently", "corrected",
+                              "revised", "updated", "final version", "final procedure",
+                              "final protocol", "final method", "that works", "we use",
+                              "we run"});
+  };
+  // A line in capitals between rules ("----- THE PROCEDURE AS WE RUN IT
+  // NOW -----") heads what follows as a heading line does.
+  auto headingLike = [&](const TextUnit &unit) {
+    if (unit.kind == UnitKind::Header)
+      return true;
+    if (unit.text.size() > 100 || unit.text.find('\n') != std::string::npos)
+      return false;
+    size_t letters = 0, upper = 0;
+    for (char c : unit.text)
+      if (std::isalpha(static_cast<unsigned char>(c))) {
+        ++letters;
+        upper += std::isupper(static_cast<unsigned char>(c)) != 0;
+      }
+    return letters >= 8 && upper * 10 >= letters * 7;
+  };
+  size_t begin = out_.units.size();
+  for (size_t u = 1; u < out_.units.size() && begin == out_.units.size(); ++u)
+    if (headingLike(out_.units[u]) && announces(prose::lowerAscii(out_.units[u].text)))
+      begin = u;
+  if (begin == out_.units.size())
+    return;
+  auto step = [&](const Action &a) { return a.inProcedure && !a.weak && robotClass(a.cls); };
+  bool after = false, before = false;
+  for (const Action &a : out_.actions) {
+    after |= a.unit > begin && step(a);
+    before |= a.unit < begin && step(a);
+  }
+  if (!after || !before)
+    return;
+  for (Action &a : out_.actions)
+    if (a.unit < begin)
+      a.inProcedure = false;
+}
+
+/// "Everything in one 384-well plate, 50 ul final, read on the BioForge at
+/// 405 nm" above a table or a numbered list of the steps: a read in a
+/// paragraph before the list's first step that a read of the list tells
+/// again (a value in common, none in conflict) is the summary of an
+/// introduction, with no place in the time order to be out of. Only where
+/// the procedure is a list (three steps or more in list items or table
+/// rows); other steps of such a paragraph keep their place ("Coat the
+/// plate overnight at 4 °C" above the second day's list).
+void Reader::markIntroduction() {
+  auto step = [&](const Action &a) { return a.inProcedure && !a.weak && robotClass(a.cls); };
+  auto listed = [&](const Action &a) {
+    return a.unit < unitStyle_.size() && unitStyle_[a.unit] != 'p';
+  };
+  unsigned listSteps = 0;
+  std::optional<unsigned> firstListed;
+  for (const Action &a : out_.actions)
+    if (step(a) && listed(a)) {
+      ++listSteps;
+      if (!firstListed)
+        firstListed = a.unit;
+    }
+  if (listSteps < 3)
+    return;
+  auto toldAgain = [&](const Action &a) {
+    return std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &b) {
+      if (!step(b) || !listed(b) || b.cls != a.cls || b.unit < *firstListed)
+        return false;
+      // Reads only: "100 µL per well of 2 µg/mL antibody" above a list
+      // whose steps add 100 µL of other antibodies is a step of the day
+      // before, not a summary of one of theirs.
+      if (a.cls != ActionClass::Read && a.cls != ActionClass::ReadFluorescence)
+        return false;
+      bool common = false;
+      for (size_t p = 0; p < kParamCount; ++p) {
+        if (a.params[p].empty() || b.params[p].empty())
+          continue;
+        if (!allAdmittedBy(a.params[p], b.params[p]) && !allAdmittedBy(b.params[p], a.params[p]))
+          return false;
+        common = true;
+      }
+      return common;
+    });
+  };
+  for (Action &a : out_.actions)
+    if (a.unit < *firstListed && step(a) && !listed(a) && toldAgain(a))
+      a.orderLoose = true;
 }
 
 void Reader::finish() {
@@ -4358,6 +4622,8 @@ std::optional<ProcedureText> Reader::run() {
   markReplies();
   markDeviations();
   markCorrections();
+  markCurrentProcedure();
+  markIntroduction();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))

@@ -113,7 +113,8 @@ struct Action {
   bool weak = false;     ///< no parameter: a mention more than a step
   bool inProcedure = true; ///< from a procedure unit (not a note, summary, title)
   bool conditional = false; ///< "if ...", "optionally", "alternatively"
-  bool aside = false; ///< a value in parentheses with no verb ("(takes five minutes)")
+  bool aside = false; ///< a value in parentheses with no verb ("(takes five minutes)"), or a
+                      ///< repeat of no stated kind ("3 x 50 uL")
   /// A later section of deviations ("D1 (7.2) we use 10 µl, not 50 µl")
   /// changes this step: its values may not be the ones the lab runs.
   bool superseded = false;
