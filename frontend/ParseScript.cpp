@@ -267,6 +267,65 @@ std::string quoteToken(const Token *token) {
   return "`" + text + "`";
 }
 
+/// "incubate 75 °C for 1 min", "shake 500 rpm for 30 s", "wait for 5 min":
+/// the time said with "for", in English order. The statement as the
+/// grammar has it ("incubate 1 min at 75 °C"), or "" when the line is not
+/// that mistake.
+std::string durationAfterFor(antlr4::TokenStream *stream, Token *offending) {
+  if (!stream || !llvm::StringRef(offending->getText()).equals_insensitive("for"))
+    return "";
+  // The parser stopped at `for`; the rest of the line is not fetched yet.
+  if (auto *buffered = dynamic_cast<antlr4::BufferedTokenStream *>(stream))
+    buffered->fill();
+  size_t at = offending->getTokenIndex();
+  if (at >= stream->size() || stream->get(at) != offending)
+    return "";
+  std::string verb;
+  size_t verbIndex = 0;
+  for (size_t i = 0; i < at; ++i) {
+    std::string text = stream->get(i)->getText();
+    for (const char *word : {"incubate", "shake", "wait"})
+      if (llvm::StringRef(text).equals_insensitive(word)) {
+        verb = word;
+        verbIndex = i;
+      }
+  }
+  if (verb.empty())
+    return "";
+  auto join = [&](size_t from, size_t to) {
+    std::string out;
+    for (size_t i = from; i < to; ++i) {
+      Token *token = stream->get(i);
+      if (token->getType() == Token::EOF || token->getChannel() != Token::DEFAULT_CHANNEL)
+        continue;
+      out += (out.empty() ? "" : " ") + token->getText();
+    }
+    return out;
+  };
+  size_t end = at + 1;
+  while (end < stream->size() && stream->get(end)->getType() != Token::EOF)
+    ++end;
+  // "for 1 h lid on": the time is the number and its unit; what follows
+  // stays at the end.
+  size_t timeEnd = std::min(end, at + 3);
+  if (timeEnd <= at + 1 || stream->get(at + 1)->getType() != PlateLexer::NUMBER)
+    return "";
+  std::string time = join(at + 1, timeEnd);
+  std::string rest = join(timeEnd, end);
+  // One quantity between the verb and `for` ("75 °C", "500 rpm"), or none.
+  if (at - verbIndex - 1 > 2)
+    return "";
+  std::string setting = join(verbIndex + 1, at);
+  if (verb == "wait" && !setting.empty())
+    return "";
+  std::string fix = verb + " " + time;
+  if (!setting.empty())
+    fix += " at " + setting;
+  if (!rest.empty())
+    fix += " " + rest;
+  return fix;
+}
+
 /// Reports parser errors in our wording. The lexer has a STRAY catch-all
 /// so its listener is only a safety net.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
@@ -339,8 +398,13 @@ public:
       diags_.report(DiagId::WellAsName, loc, offending->getText(), expected,
                     offending->getText())
           .step(step_);
-    else
-      diags_.report(DiagId::SyntaxError, loc, quoteToken(offending), expected).step(step_);
+    else {
+      auto diagnostic = diags_.report(DiagId::SyntaxError, loc, quoteToken(offending), expected);
+      diagnostic.step(step_);
+      if (parser)
+        if (std::string fix = durationAfterFor(parser->getTokenStream(), offending); !fix.empty())
+          diagnostic.note(loc, "the time comes right after the verb; write `{}`", fix);
+    }
   }
 
 private:
