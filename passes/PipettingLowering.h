@@ -264,6 +264,9 @@ private:
   unsigned stride_ = 1;
   std::vector<Position> positions_;
   std::vector<double> drawnUl_; ///< per LiquidId
+  /// No position holds a whole share any more, but their leftovers together
+  /// cover what the protocol still takes: shares split across positions.
+  bool drainingLeftovers_ = false;
   WidthPlan widths_;
   Outcome outcome_;
   Lowered lowered_;
