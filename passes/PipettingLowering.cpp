@@ -360,10 +360,16 @@ void PipettingLowering::reportShortfall(ir::LiquidId liquid, double missingUl) {
     return;
   shortfall_ = true;
   const ir::Liquid &l = module_.liquid(liquid);
+  // What the plan loads, not what is left at the step that ran short.
   double loaded = 0;
+  for (const ir::ReservoirLoad &load : module_.loadingPlan)
+    if (load.liquid == liquid)
+      loaded += plannedUl(load);
+  // The leftovers would be drawn first; what they cannot give is short.
   for (const Position &position : positions_)
     if (position.liquid == liquid)
-      loaded += position.remainingUl;
+      missingUl -= usable(position);
+  missingUl = std::max(missingUl, 0.0);
   auto ml = [](double ul) { return fmt::format("{} mL", formatNumber(std::ceil(ul / 100) / 10)); };
   context_->diags
       .report(DiagId::ReagentShortfall, emitter_.origin->loc, l.name, ml(loaded),

@@ -447,6 +447,10 @@ TEST_F(LowerPipettingTest, ReservoirShortfall) {
   const Diagnostic &d = diags_->diagnostics()[0];
   EXPECT_STREQ(diagInfo(d.id).code, "E701");
   EXPECT_EQ(d.loc.line, 40u);
+  // The plan's load, not what was left when the position ran dry; the
+  // need is that load plus what the position could not give.
+  EXPECT_EQ(d.message, "`tmb` is declared as 1 mL but the protocol needs 10.1 mL (including "
+                       "0.5 mL dead volume); load at least 10.1 mL");
 }
 
 TEST_F(LowerPipettingTest, ManualOpsStay) {
