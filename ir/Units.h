@@ -44,6 +44,9 @@ enum class Unit : uint8_t {
   Nanometer,
   // Concentration, mass per volume (canonical pg/mL)
   PicogramPerMl, NanogramPerMl, MicrogramPerMl, MilligramPerMl, GramPerLiter,
+  // Per decilitre, as clinical chemistry reports (cortisol in µg/dL,
+  // glucose and creatinine in mg/dL, protein in g/dL).
+  MicrogramPerDl, MilligramPerDl, GramPerDl,
   // Concentration, molar (canonical pM)
   PicoMolar, NanoMolar, MicroMolar, MilliMolar, Molar,
   // Concentration, percent
