@@ -4735,9 +4735,14 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     const Token &t = toks[i];
     // "repeat the plate", "repeat the assay": the whole run again, after
     // a failed acceptance check, is no step of this one.
-    bool wholeRun = i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
-                    (toks[i + 2].is("plate") || toks[i + 2].is("assay") || toks[i + 2].is("run") ||
-                     toks[i + 2].is("experiment") || toks[i + 2].is("test"));
+    auto runNoun = [&](size_t k) {
+      return k < toks.size() && (toks[k].is("plate") || toks[k].is("assay") || toks[k].is("run") ||
+                                 toks[k].is("experiment") || toks[k].is("test"));
+    };
+    // "CORRECTED PROCEDURE - repeat run CORT-0219": a repeat run is a noun.
+    bool wholeRun = (i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
+                     runNoun(i + 2)) ||
+                    (t.is("repeat") && runNoun(i + 1));
     // "OK, no repeat", "without repeating": a repeat ruled out.
     bool negated = i > 0 && (toks[i - 1].is("no") || toks[i - 1].is("not") ||
                              toks[i - 1].is("without") || toks[i - 1].is("never"));

@@ -973,6 +973,12 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
   if (t.glued && i >= 2 && toks[i - 1].glued && toks[i - 1].isPunct("-") &&
       toks[i - 2].isNumber() && toks[i - 2].number > t.number)
     return std::nullopt;
+  // The "24" of a date "20/02/24" (a sign-off's "Okafor 20/02/24 H."): the
+  // year, not 24 hours.
+  if (t.glued && i >= 4 && toks[i - 1].glued && toks[i - 1].isPunct("/") &&
+      toks[i - 2].isNumber() && toks[i - 2].glued && toks[i - 3].isPunct("/") &&
+      toks[i - 4].isNumber())
+    return std::nullopt;
 
   double n1 = t.number, n2 = n1;
   size_t j = i + 1;
