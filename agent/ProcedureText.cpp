@@ -859,7 +859,11 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // "Abbrev: ... o/n = overnight": what the card's
                          // shorthand means, not steps.
                          "abbrev", "abbreviation", "abbreviations", "glossary",
-                         "definitions"}))
+                         "definitions",
+                         // "Timing: hands-on loading ... 20 min, robot ...
+                         // ~40 min": how long the parts take, told again.
+                         "timing", "timings", "time required", "total time",
+                         "hands-on time"}))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -2586,6 +2590,21 @@ void Reader::readSentence(unsigned index) {
     for (size_t k : volumes)
       if (k >= 2 && times(k - 1) && toks[k - 2].isNumber() && summedAfter(k))
         terms.insert(k);
+    // "61 ul of the 720 ug/ml stock into 11 ml of A": a small volume into
+    // a much larger one right after "into", with no verb between, makes a
+    // solution ("10 ul into the plate, ... 200 ul" does not).
+    for (size_t i = 0; i + 1 < volumes.size(); ++i) {
+      size_t k = volumes[i], k2 = volumes[i + 1];
+      bool into = toks[k2 - 1].is("into"), verb = false;
+      for (size_t j = k + 1; j < k2; ++j)
+        verb |= isVerb(j);
+      auto small = prose::quantityAt(toks, k, platform_, s.text);
+      auto large = prose::quantityAt(toks, k2, platform_, s.text);
+      if (into && !verb && small && large && large->value.low >= 5 * small->value.high) {
+        terms.insert(k);
+        terms.insert(k2);
+      }
+    }
     // Runs of volumes joined by "+".
     std::vector<std::vector<size_t>> runs;
     for (size_t i = 0; i < volumes.size(); ++i) {
