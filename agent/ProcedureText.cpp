@@ -647,7 +647,7 @@ bool isProcedureHeadingWord(std::string_view lower) {
   return words.count(lower) > 0;
 }
 
-/// Words separated by runs of spaces ("PER WELL (200 µL total)      who" is 5).
+/// Words separated by runs of spaces ("PER WELL (200 µL total)      who" is 6).
 size_t wordCount(std::string_view s) {
   size_t words = 0;
   bool inWord = false;
