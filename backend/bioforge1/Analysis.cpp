@@ -590,7 +590,10 @@ double niceStep(double span, int count) {
 std::string tickLabel(double value, double step) {
   int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
   std::string text = fmt::format("{:.{}f}", std::round(value / step) * step, decimals);
-  return text == "-0" ? "0" : text;
+  // A tick at zero that rounding left a hair below it ("-0", "-0.000").
+  if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos)
+    text.erase(0, 1);
+  return text;
 }
 } // namespace
 
