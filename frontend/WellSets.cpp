@@ -262,6 +262,24 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
         if (binding.type == ast::ParamType::Wells)
           candidates.push_back(name);
     std::string close = closestMatch(it.a, candidates);
+    // "A25" on a 384-well plate: a coordinate off the plate, which the
+    // lexer hands over as a name (its well token stops at column 24); the
+    // plate's extent says more than "not declared". Only a row letter of
+    // some plate (A..P): "X9" beside samples X1..X8 is a name.
+    auto wellShaped = [](std::string_view name) {
+      return name.size() >= 2 && name.size() <= 4 && name[0] >= 'A' && name[0] <= 'P' &&
+             name[1] != '0' &&
+             std::all_of(name.begin() + 1, name.end(),
+                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    };
+    std::optional<Well> onPlate = Well::parse(it.a);
+    if (wellShaped(it.a) && !(onPlate && shape.contains(*onPlate))) {
+      auto diagnostic = report(DiagId::WellOutsidePlate, it.loc, it.a, plate, shape.last().name());
+      if (!close.empty())
+        diagnostic.note(it.loc, "nor is `{}` a declared name; did you mean `{}`?", it.a, close);
+      ok = false;
+      return;
+    }
     if (close.empty())
       report(DiagId::UndefinedWellSetName, it.loc, it.a);
     else
