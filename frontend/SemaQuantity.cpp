@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
+#include "ir/Utf16.h"
 
 #include <cmath>
 
@@ -133,11 +134,8 @@ std::string Sema::text(SourceLoc loc, std::string_view fallback) const {
     // five characters and six bytes.
     if (loc.col >= 1 && loc.col - 1 < line.size()) {
       size_t begin = loc.col - 1, end = begin;
-      for (uint32_t chars = 0; end < line.size() && chars < loc.length; ++chars) {
-        ++end;
-        while (end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80)
-          ++end;
-      }
+      for (uint32_t chars = 0; end < line.size() && chars < loc.length; ++chars)
+        end += utf8CharAt(line, end).bytes;
       return std::string(line.substr(begin, end - begin));
     }
   }
