@@ -231,6 +231,15 @@ void parseStart(Line &line) {
       return;
     }
   }
+  // A checklist's boxes: "[ ] thaw the samples", "[x] 09:15 ...", "☐ ...".
+  for (std::string_view box : {"[ ]", "[x]", "[X]", "[✓]", "[✔]", "☐", "☑", "☒"}) {
+    if (rest.substr(0, box.size()) == box && rest.size() > box.size() &&
+        (rest[box.size()] == ' ' || rest[box.size()] == '\t')) {
+      line.bullet = true;
+      line.content = skipSpaces(i + box.size());
+      return;
+    }
+  }
   // "Step 3", "step 3:".
   size_t k = i;
   std::string lower = prose::lowerAscii(rest.substr(0, 5));
@@ -795,7 +804,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "storage", "reagents supplied", "reagents", "reagent", "materials and reagents",
       "reagents and materials", "materials required", "required materials",
       "materials required but not supplied", "stability", "storage and stability",
-      "what you need", "supplies", "consumables", "instruments"};
+      "what you need", "supplies", "consumables", "instruments", "ingredients",
+      "you will need", "you'll need", "shopping list"};
   if (materials.count(lower))
     return UnitKind::Materials;
   // "Materials supplied", "Kit contents and storage", "Components provided".
@@ -816,7 +826,7 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                           "setting", "settings", "program", "programme", "set-up", "setup",
                           "work", "operation", "reading", "measurement", "read"}))
     return UnitKind::Materials;
-  if (hasAnyWord(lower, {"preparation", "prepare", "working reagent", "working solution",
+  if (hasAnyWord(lower, {"preparation", "prepare", "prepared", "working reagent", "working solution",
                          "before you start", "before starting", "reagent prep", "prep",
                          "reagent preparation", "sample preparation", "extraction",
                          "sample extraction"}) &&
@@ -832,7 +842,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "intended use", "purpose", "scope", "specifications",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
-                         "calculation", "calculations", "formula", "formulas", "equation",
+                         "calculation", "calculations", "calc", "calcs", "formula", "formulas",
+                         "equation",
                          "equations", "example data", "example results", "example calculation",
                          "worked example", "illustration", "typical data", "typical results",
                          "representative data", "representative results", "expected results",
@@ -859,7 +870,7 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // "Abbrev: ... o/n = overnight": what the card's
                          // shorthand means, not steps.
                          "abbrev", "abbreviation", "abbreviations", "glossary",
-                         "definitions",
+                         "definitions", "shorthand", "key to abbreviations",
                          // "Timing: hands-on loading ... 20 min, robot ...
                          // ~40 min": how long the parts take, told again.
                          "timing", "timings", "time required", "total time",
@@ -986,6 +997,10 @@ private:
   std::vector<Sentence> sentences_;
   std::map<std::string, unsigned> labels_; ///< step label -> unit
   std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
+  /// The speakers of a dialogue ("SO: Let me say it back."), when the text
+  /// is one: names that open two or more lines each, two or more names.
+  std::set<std::string, std::less<>> speakers_;
+  bool opensTurn(std::string_view raw) const;
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
   /// Whether line `i` (0-based) is a field of a form's header block.
@@ -1021,6 +1036,8 @@ private:
                   SourceLoc at) const {
     Action copy = out_.actions[source];
     copy.copyOf = copy.copyOf >= 0 ? copy.copyOf : static_cast<int>(source);
+    if (!copy.copiedLoc.isValid())
+      copy.copiedLoc = copy.loc;
     copy.copiedFrom = from;
     copy.loc = at;
     copy.text = s.text;
@@ -1040,6 +1057,7 @@ private:
   void finish();
   void markDeviations();
   void markReplies();
+  void markMarginNotes();
   void markCorrections();
   void markCurrentProcedure();
   void markIntroduction();
@@ -1416,6 +1434,11 @@ bool curveModelWord(std::string_view lower) {
          lower == "4-parameter" || lower == "5-pl" || lower == "5pl";
 }
 
+/// "prepared", "coated": a past participle of the verb table's kind.
+bool participle(const std::string &word) {
+  return word.size() > 4 && word.compare(word.size() - 2, 2, "ed") == 0 && isAnyVerb(word);
+}
+
 bool startsWithVerb(std::string_view text) {
   std::string word = firstWordLower(text);
   if (word == "+" || word.rfind("+", 0) == 0)
@@ -1500,8 +1523,106 @@ void Reader::findFormHeaders() {
   }
 }
 
+/// Its first two words are in capitals, three letters or more each
+/// ("IN-CELL VIABILITY CARD -- ...", "RUN SHEET - ...").
+bool opensInCapitals(std::string_view text) {
+  std::string_view t = trimView(text);
+  unsigned words = 0;
+  size_t i = 0;
+  while (words < 2 && i < t.size()) {
+    size_t end = t.find(' ', i);
+    std::string_view word = t.substr(i, end == std::string_view::npos ? t.size() - i : end - i);
+    unsigned letters = 0;
+    for (char c : word) {
+      if (std::islower(static_cast<unsigned char>(c)))
+        return false;
+      letters += std::isupper(static_cast<unsigned char>(c)) ? 1 : 0;
+    }
+    if (letters < 3)
+      return false;
+    ++words;
+    if (end == std::string_view::npos)
+      break;
+    i = t.find_first_not_of(' ', end);
+    if (i == std::string_view::npos)
+      break;
+  }
+  return words == 2;
+}
+
+/// "[09:12] mara.k: my checklist then:", "09:12 dev.p: ...": a line of an
+/// exported chat that opens a speaker's turn.
+bool opensChatTurn(std::string_view line) {
+  std::string_view raw = trimView(line);
+  size_t k = raw.rfind('[', 0) == 0 ? 1 : 0, digits = 0;
+  while (k < raw.size() && std::isdigit(static_cast<unsigned char>(raw[k])))
+    ++k, ++digits;
+  if (digits < 1 || digits > 2 || k + 3 > raw.size() || raw[k] != ':' ||
+      !std::isdigit(static_cast<unsigned char>(raw[k + 1])) ||
+      !std::isdigit(static_cast<unsigned char>(raw[k + 2])))
+    return false;
+  size_t colon = raw.find(':', k + 3);
+  return colon != std::string_view::npos && colon < k + 40;
+}
+
+/// "SO: ...", "mara.k: ...": the speaker before a colon at a line's
+/// start, or "" for none. Words of a form or a heading ("NB:", "Note:")
+/// are no names.
+std::string speakerOf(std::string_view line) {
+  static const std::set<std::string, std::less<>> notNames = {
+      "note", "notes", "nb", "tip", "tips", "step", "steps", "day", "buffer", "reagent",
+      "reagents", "caution", "warning", "important", "result", "results", "time", "volume",
+      "plate", "layout", "sample", "samples", "read", "wash", "stop", "substrate", "total",
+      "temp", "temperature", "speed", "date", "operator", "robot", "manual", "hand",
+      "procedure", "protocol", "summary", "materials", "equipment", "re", "subject", "from",
+      "to", "cc", "sent", "ps", "edit", "update", "why", "how", "what", "where", "when"};
+  std::string_view raw = trimView(line);
+  size_t colon = raw.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 14 || colon + 1 >= raw.size() ||
+      raw[colon + 1] != ' ')
+    return "";
+  // Initials ("SO", "LF") or a handle ("mara.k"): a form's fields
+  // ("Duration:", "Comment:") alternate as a dialogue's names do.
+  std::string_view name = raw.substr(0, colon);
+  bool initials = name.size() <= 4 && std::all_of(name.begin(), name.end(), [](char c) {
+                    return std::isupper(static_cast<unsigned char>(c)) || c == '.';
+                  });
+  bool handle = name.find('.') != std::string_view::npos && name.find(' ') == std::string_view::npos &&
+                std::all_of(name.begin(), name.end(), [](char c) {
+                  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_';
+                });
+  if (!(initials || handle) || !std::isalpha(static_cast<unsigned char>(name[0])) ||
+      notNames.count(prose::lowerAscii(name)))
+    return "";
+  return std::string(name);
+}
+
+bool Reader::opensTurn(std::string_view raw) const {
+  if (opensChatTurn(raw))
+    return true;
+  if (speakers_.empty())
+    return false;
+  std::string name = speakerOf(raw);
+  return !name.empty() && speakers_.count(name) > 0;
+}
+
 void Reader::buildUnits() {
   findFormHeaders();
+  {
+    std::map<std::string, unsigned> count;
+    for (const Line &line : lines_)
+      if (std::string name = speakerOf(line.raw); !name.empty())
+        ++count[name];
+    std::set<std::string, std::less<>> names;
+    unsigned turns = 0;
+    for (const auto &[name, n] : count)
+      if (n >= 2) {
+        names.insert(name);
+        turns += n;
+      }
+    if (names.size() >= 2 && turns >= 4)
+      speakers_ = std::move(names);
+  }
   int current = -1;
   bool recordTitle = false; ///< the current unit is a step titled by its verb
   size_t itemContent = 0; ///< content column of the current list item, 0 outside one
@@ -1514,7 +1635,8 @@ void Reader::buildUnits() {
       itemContent = 0;
       continue;
     }
-    bool starts = current < 0 || line.table || line.columns || line.bullet || !line.label.empty();
+    bool starts = current < 0 || line.table || line.columns || line.bullet || !line.label.empty() ||
+                  opensTurn(line.raw);
     if (!starts) {
       const Line &prev = lines_[i - 1];
       const TextUnit &unit = out_.units[static_cast<size_t>(current)];
@@ -1536,6 +1658,11 @@ void Reader::buildUnits() {
         join = true;
       } else if (endsJoining(prevText)) {
         join = true;
+      } else if (current == 0 && opensInCapitals(prevText) && !opensInCapitals(line.text)) {
+        // "IN-CELL VIABILITY CARD -- WST-8, ..., 24 h exposure" over "rev.
+        // 2 -- JD": a first line that opens in capitals is the title, not
+        // the start of a wrapped sentence.
+        join = false;
       } else if (!endsTerminal(prevText)) {
         std::string first = firstWordLower(line.text);
         // A model's name ("... fit a five-parameter\nlogistic to ...") is a
@@ -1603,8 +1730,11 @@ void Reader::buildUnits() {
           heading = true;
         // "STEPS (all on robot, at RT)", "VOLUMES (per well)": a heading in
         // capitals keeps a remark in brackets in lower case. A step in
-        // capitals ("SHAKE (30 s)") starts with its verb.
-        else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 12 && !startsWithVerb(t))
+        // capitals ("SHAKE (30 s)") starts with its verb; one that starts
+        // with a participle ("PREPARED BEFORE CLASS (technician, ...)")
+        // names what was done, a heading.
+        else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 12 &&
+                 (!startsWithVerb(t) || participle(firstWordLower(t))))
           heading = true;
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
                  !values && !startsWithVerb(t))
@@ -2165,6 +2295,40 @@ bool growthParticiple(const std::vector<Token> &toks, size_t i) {
   return false;
 }
 
+/// "BX-214 added Wed 13 Mar", "seeded on Monday", "coated yesterday": a step
+/// dated in the past was done before this run; the times and temperatures
+/// that follow in its clause ("..., so 48 h exposure at the times below")
+/// tell how long ago, not what to do.
+bool datedPastStep(const std::vector<Token> &toks, size_t i) {
+  const Token &t = toks[i];
+  if (!t.isWord() || !participle(t.lower))
+    return false;
+  static const std::set<std::string, std::less<>> weekdays = {
+      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+  static const std::set<std::string, std::less<>> shortWeekdays = {
+      "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"};
+  static const std::set<std::string, std::less<>> months = {
+      "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun",
+      "june", "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october",
+      "nov", "november", "dec", "december"};
+  size_t k = i + 1;
+  if (k < toks.size() && toks[k].is("on"))
+    ++k;
+  if (k >= toks.size() || !toks[k].isWord())
+    return false;
+  const std::string &w = toks[k].lower;
+  bool numberNext = k + 1 < toks.size() && toks[k + 1].isNumber();
+  if (weekdays.count(w) || w == "yesterday")
+    return true;
+  if (w == "last" && k + 1 < toks.size() &&
+      (toks[k + 1].is("night") || toks[k + 1].is("week") || weekdays.count(toks[k + 1].lower)))
+    return true;
+  if (shortWeekdays.count(w) && numberNext)
+    return true;
+  // "added 13 Mar" reads as a number first.
+  return months.count(w) && numberNext && w != "may";
+}
+
 /// "overnight cultures", "an 18 h starter": a time that gives a material's
 /// age.
 bool culturesAge(const std::vector<Token> &toks, size_t last) {
@@ -2195,7 +2359,16 @@ bool labelsTimePoint(const std::vector<Token> &toks, size_t first, size_t last,
       "again", "only", "max", "maximum", "minimum", "approx", "approximately", "each", "every",
       "if", "when", "so", "is", "are", "was", "were", "will", "should", "must", "can", "it",
       "they", "this", "that", "the", "a", "an"};
-  if (first == 0 || last >= toks.size() || !determiners.count(toks[first - 1].lower) ||
+  // "30-second look under the microscope": a time joined to its noun by a
+  // hyphen is an adjective also where a sentence or clause opens.
+  // The tokenizer splits "30-second" into "30" and "second".
+  bool hyphenated = first + 1 < last && toks[first].end < source.size() &&
+                    source[toks[first].end] == '-' && toks[first + 1].begin == toks[first].end + 1;
+  bool opensClause = first == 0 || toks[first - 1].isPunct(",") || toks[first - 1].isPunct(";") ||
+                     toks[first - 1].isPunct(".") ||
+                     toks[first - 1].isPunct(":") || toks[first - 1].isPunct("(");
+  bool determined = first > 0 && determiners.count(toks[first - 1].lower);
+  if (!(determined || (hyphenated && opensClause)) || last >= toks.size() ||
       !toks[last].isWord() || waiting.count(toks[last].lower))
     return false;
   if (auto it = verbs().find(toks[last].lower); it != verbs().end() && it->second != ActionClass::Read)
@@ -2482,6 +2655,15 @@ bool asksQuestion(const std::vector<Token> &toks) {
     depth += t.isPunct("(") ? 1 : t.isPunct(")") && depth > 0 ? -1 : 0;
   if (depth > 0)
     return false;
+  // "... = 3x, yes?", "30 min then, right?": a tag asks to confirm; "30 or
+  // 60 min?" asks to choose.
+  static const std::set<std::string, std::less<>> tags = {
+      "yes", "right", "ok", "okay", "correct", "yeah", "agreed", "no", "true"};
+  if (toks.size() >= 3 && toks[toks.size() - 2].isWord() && tags.count(toks[toks.size() - 2].lower) &&
+      (toks[toks.size() - 3].isPunct(",") || toks[toks.size() - 3].isPunct("-")))
+    return true;
+  if (std::any_of(toks.begin(), toks.end(), [](const Token &t) { return t.is("or"); }))
+    return true;
   for (const Token &t : toks)
     if (t.isWord())
       return asking.count(t.lower) > 0;
@@ -2627,8 +2809,16 @@ void Reader::readSentence(unsigned index) {
       bool verbBetween = false;
       for (size_t k = definedAt; k < run.back() && k < toks.size(); ++k)
         verbBetween |= isVerb(k);
+      // "For one plate make 12 mL A + 240 µL B": after a verb of making,
+      // the joined volumes are what the liquid is made of.
+      bool madeOf = false;
+      for (size_t k = run.front(); k-- > 0;)
+        if (isVerb(k)) {
+          madeOf = verbs().at(toks[k].lower) == ActionClass::Prepare;
+          break;
+        }
       bool defined = run.front() > definedAt && !verbBetween;
-      if (defined || summedAfter(run.back()))
+      if (defined || madeOf || summedAfter(run.back()))
         terms.insert(run.begin(), run.end());
     }
     return terms;
@@ -2704,7 +2894,7 @@ void Reader::readSentence(unsigned index) {
       ++i;
       continue;
     }
-    if (growthParticiple(toks, i)) {
+    if (growthParticiple(toks, i) || datedPastStep(toks, i)) {
       history = true;
       ++i;
       continue;
@@ -2763,6 +2953,25 @@ void Reader::readSentence(unsigned index) {
         if (q->last < toks.size() && (toks[q->last].is("final") || toks[q->last].is("total")))
           result = true;
         if (result) {
+          i = next;
+          continue;
+        }
+      }
+      // "Prep time: 15 min", "Hands-on: 15 min | Total: about 55 min": how
+      // long the work takes, a card's summary field, not a step's time
+      // ("Incubation time: 30 min" in a notebook is the step's).
+      if (q->dimension == Dimension::Time && q->first >= 2) {
+        size_t k = q->first - 1;
+        while (k > 0 && (toks[k].is("about") || toks[k].is("approx") || toks[k].is("ca") ||
+                         toks[k].isPunct("~") || toks[k].is("approximately")))
+          --k;
+        static const std::set<std::string, std::less<>> work = {
+            "prep", "preparation", "total", "run", "assay", "hands-on", "turnaround",
+            "overall", "working", "bench", "robot", "walk-away"};
+        bool field = toks[k].isPunct(":") && k >= 1 &&
+                     (work.count(toks[k - 1].lower) ||
+                      (toks[k - 1].is("time") && k >= 2 && work.count(toks[k - 2].lower)));
+        if (field) {
           i = next;
           continue;
         }
@@ -3106,12 +3315,14 @@ void Reader::readSentence(unsigned index) {
           cls = ActionClass::Note;
         if (p == Param::Wavelength && toks[q->first].isWord() && remarkOnAbsorbance(toks, q->first))
           cls = ActionClass::Note;
-        // "The blue complex absorbs broadly between 580 and 660 nm": what a
-        // coloured product does, in a sentence with no verb of reading.
+        // "The blue complex absorbs broadly between 580 and 660 nm", "SRB
+        // max ~565 nm": what a coloured product does, in a sentence with
+        // no verb of reading.
         if (p == Param::Wavelength &&
             std::any_of(toks.begin(), toks.end(), [](const Token &w) {
               return w.is("absorbs") || w.is("absorb") || w.is("peaks") || w.is("emits") ||
-                     w.is("fluoresces");
+                     w.is("fluoresces") || w.is("max") || w.is("maximum") || w.is("λmax") ||
+                     w.is("lambda");
             }) &&
             std::none_of(toks.begin(), toks.end(), [](const Token &w) {
               auto it = verbs().find(w.lower);
@@ -3682,9 +3893,20 @@ void Reader::readSentence(unsigned index) {
          i + 1 < toks.size() && toks[i + 1].is("time")))
       loose = true;
   }
-  if (done.size() < 2 && !(firstActionToken < toks.size() && !toks.empty() &&
-                           (toks.front().is("before") || toks.front().is("prior"))))
+  // "after step 2 shake 30 s at 500 rpm": a step placed by a step's
+  // number, where the text tells it, is out of the text's order.
+  bool placedByNumber = false;
+  for (size_t i = 0; i + 2 < toks.size(); ++i)
+    if ((toks[i].is("after") || toks[i].is("before")) && toks[i + 1].is("step") &&
+        toks[i + 2].isNumber() && std::any_of(done.begin(), done.end(), [&](const Draft &d) {
+          return d.firstToken > i + 2;
+        }))
+      placedByNumber = true;
+  if (done.size() < 2 && !placedByNumber &&
+      !(firstActionToken < toks.size() && !toks.empty() &&
+        (toks.front().is("before") || toks.front().is("prior"))))
     loose = false;
+  loose |= placedByNumber;
   // "Oh, and the robot does the wash first: wash 3 x 200 µl before the
   // enzyme goes in": a step said to come first after the steps it
   // precedes (an afterthought in a chat or an e-mail) is out of the text's
@@ -3729,10 +3951,13 @@ void Reader::readSentence(unsigned index) {
   Domain prefixDomain = domainOfHeading(unitPrefix);
   // "... seeded at 5 × 10^4 cells/well ... 24 h, 37 °C, 5% CO2": a
   // sentence that states a gassed atmosphere tells cell culture ("no CO2
-  // needed" states none).
+  // needed" states none). A card's "37 C / CO2" and "the CO2 incubator"
+  // state it in short.
   bool gassed = false;
   for (size_t k = 1; k < toks.size(); ++k)
-    gassed |= (toks[k].is("co2") || toks[k].lower == "co₂") && toks[k - 1].isPunct("%");
+    gassed |= (toks[k].is("co2") || toks[k].lower == "co₂") &&
+              (toks[k - 1].isPunct("%") || toks[k - 1].isPunct("/") ||
+               (k + 1 < toks.size() && toks[k + 1].is("incubator")));
   bool seeding = std::any_of(toks.begin(), toks.end(), [](const Token &t) {
     return t.is("seed") || t.is("seeded") || t.is("seeding") || t.is("plated");
   });
@@ -3767,7 +3992,12 @@ void Reader::readSentence(unsigned index) {
     }
     if (a.domain == Domain::Unstated && prefixDomain != Domain::Unstated)
       a.domain = prefixDomain;
-    a.personNearby = person || prefixDomain == Domain::Person || prefixDomain == Domain::Both ||
+    // Flicking a plate out over the sink and blotting it on towels are
+    // done by hand; a robot empties wells by aspirating.
+    static const std::set<std::string, std::less<>> handTechnique = {
+        "flick", "flicked", "blot", "blotted"};
+    a.personNearby = person || handTechnique.count(d.verb) > 0 ||
+                     prefixDomain == Domain::Person || prefixDomain == Domain::Both ||
                      unit.domain == Domain::Person || unit.domain == Domain::Both ||
                      a.domain == Domain::Person || a.domain == Domain::Both;
     a.robotNearby = robot || a.domain == Domain::Robot;
@@ -4187,12 +4417,20 @@ void Reader::mergeRestatements() {
 
 void Reader::markSummaries() {
   // Sections: runs of units between headings, and between blocks of a
-  // different style (a table after a list) separated by a blank line.
+  // different style (a table after a list) separated by a blank line. In
+  // an exported chat each timestamped turn ("[09:12] mara.k: my checklist
+  // then:") is one: a plan posted early and a checklist posted later tell
+  // one procedure twice.
+  auto unitOpensTurn = [&](size_t u) {
+    uint32_t n = out_.units[u].loc.line;
+    return n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw);
+  };
   std::vector<unsigned> sectionOf(out_.units.size(), 0);
   unsigned section = 0;
   for (size_t u = 0; u < out_.units.size(); ++u) {
     if (out_.units[u].kind == UnitKind::Header ||
-        (u > 0 && unitAfterBlank_[u] && unitStyle_[u] != unitStyle_[u - 1]))
+        (u > 0 && unitAfterBlank_[u] && unitStyle_[u] != unitStyle_[u - 1]) ||
+        (u > 0 && unitOpensTurn(u)))
       ++section;
     sectionOf[u] = section;
   }
@@ -4271,6 +4509,105 @@ void Reader::markReplies() {
       if (a.unit == u)
         a.inProcedure = false;
     }
+  }
+}
+
+/// A kit's steps annotated by the lab in square brackets on lines of their
+/// own ("Incubate for 1 hour at room temperature." then "[we do 2 h, not
+/// 1 h]", "[robot: 300 µl per wash - 400 doesn't fit its wells]"): a
+/// margin note amends the step above it, so that step's values of the
+/// kinds the note states, and its steps of the note's kinds, may not be
+/// the ones the lab runs (superseded). The note's own steps are no steps
+/// in the procedure's order, though their values are stated. A checkbox
+/// ("[ ] 09:45 ...") or a timestamp ("[09:07] dev.p: ...") is no note: a
+/// note's bracket closes at the end of a line.
+void Reader::markMarginNotes() {
+  struct Span {
+    SourceLoc begin, end; // end: just past the closing bracket
+  };
+  auto before = [](const SourceLoc &a, const SourceLoc &b) {
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+  };
+  std::vector<Span> spans;
+  std::vector<std::string> texts;
+  for (size_t n = 0; n < lines_.size(); ++n) {
+    std::string_view raw = lines_[n].raw;
+    size_t open = raw.find_first_not_of(" \t");
+    if (open == std::string_view::npos || raw[open] != '[' || open + 1 >= raw.size() ||
+        std::isspace(static_cast<unsigned char>(raw[open + 1])))
+      continue;
+    std::string text;
+    for (size_t k = n; k < lines_.size() && k < n + 6; ++k) {
+      std::string_view line = trimView(k == n ? lines_[k].raw.substr(open + 1) : lines_[k].raw);
+      if (line.empty())
+        break;
+      if (line.back() == ']' && line.find(']') == line.size() - 1) {
+        text += std::string(line.substr(0, line.size() - 1));
+        if (std::none_of(text.begin(), text.end(),
+                         [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+          break;
+        Span span;
+        span.begin = SourceLoc{fileId_, lines_[n].number, static_cast<uint32_t>(open + 1), 1};
+        size_t close = lines_[k].raw.rfind(']');
+        span.end = SourceLoc{fileId_, lines_[k].number, static_cast<uint32_t>(close + 2), 1};
+        spans.push_back(span);
+        texts.push_back(std::move(text));
+        n = k;
+        break;
+      }
+      // A bracket closed inside the line is some other bracket.
+      if (line.find(']') != std::string_view::npos)
+        break;
+      text += std::string(line) + " ";
+    }
+  }
+  if (spans.size() < 2)
+    return;
+  // A copy ("Repeat the aspiration/wash as in step 5") is where the step
+  // it copies is written.
+  auto spanOf = [&](const Action &a) -> int {
+    const SourceLoc &at = a.copiedLoc.isValid() ? a.copiedLoc : a.loc;
+    for (size_t k = 0; k < spans.size(); ++k)
+      if (!before(at, spans[k].begin) && before(at, spans[k].end))
+        return static_cast<int>(k);
+    return -1;
+  };
+  for (size_t k = 0; k < spans.size(); ++k) {
+    std::set<Param> stated;
+    for (const ProseQuantity &q : proseQuantities(texts[k], platform_))
+      stated.insert(paramOf(q.dimension));
+    std::set<ActionClass> classes;
+    int annotated = -1;
+    for (size_t a = 0; a < out_.actions.size(); ++a) {
+      const Action &act = out_.actions[a];
+      int in = spanOf(act);
+      if (in == static_cast<int>(k) && robotClass(act.cls) && !act.weak)
+        classes.insert(act.cls);
+      if (in < 0 && before(act.loc, spans[k].begin) && act.copiedFrom.empty())
+        annotated = static_cast<int>(act.unit);
+    }
+    if (annotated < 0)
+      continue;
+    for (Action &act : out_.actions) {
+      if (act.unit != static_cast<unsigned>(annotated) || spanOf(act) >= 0 || !act.inProcedure)
+        continue;
+      bool kind = classes.count(act.cls) > 0;
+      for (size_t p = 0; p < kParamCount && !kind; ++p)
+        kind = !act.params[p].empty() && stated.count(static_cast<Param>(p));
+      if (kind)
+        act.superseded = true;
+    }
+  }
+  std::vector<SourceLoc> superseded;
+  for (const Action &act : out_.actions)
+    if (act.superseded && !act.copiedLoc.isValid())
+      superseded.push_back(act.loc);
+  for (Action &act : out_.actions) {
+    if (spanOf(act) >= 0)
+      act.inProcedure = false;
+    else if (act.copiedLoc.isValid() &&
+             std::find(superseded.begin(), superseded.end(), act.copiedLoc) != superseded.end())
+      act.superseded = true;
   }
 }
 
@@ -4639,6 +4976,7 @@ std::optional<ProcedureText> Reader::run() {
   mergeRestatements();
   markSummaries();
   markReplies();
+  markMarginNotes();
   markDeviations();
   markCorrections();
   markCurrentProcedure();
@@ -4750,8 +5088,10 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
   bool repeat = false, cue = false, inexact = false, washWord = false;
   size_t repeatAt = 0;
   std::vector<unsigned> refUnits;
+  size_t refAt = toks.size(); // the first token naming a step
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token &t = toks[i];
+    size_t refsBefore = refUnits.size();
     // "repeat the plate", "repeat the assay": the whole run again, after
     // a failed acceptance check, is no step of this one.
     auto runNoun = [&](size_t k) {
@@ -4830,6 +5170,8 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       }
       std::sort(refUnits.begin(), refUnits.end());
     }
+    if (refUnits.size() > refsBefore && refAt == toks.size())
+      refAt = i;
   }
   // "Steps 8-9 twice more", "steps 4 to 6 two more times", "step 3 again":
   // named steps with a count of more times are a repeat without the word,
@@ -4996,11 +5338,42 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     std::string from = refUnits.size() == 1 && !out_.units[refUnits[0]].label.empty()
                            ? "step " + out_.units[refUnits[0]].label
                            : "the steps it names";
+    // "100 uL stop, shake as in step 2, read": the reference belongs to
+    // its clause. A step of another clause with values of its own is not
+    // filled from it (the stop solution is not step 2's master mix); one
+    // without values ("Block, wash as in step 3") may be.
+    auto before = [](const SourceLoc &a, const SourceLoc &b) {
+      return a.line < b.line || (a.line == b.line && a.col < b.col);
+    };
+    size_t clauseFirst = std::min(refAt, toks.size() - 1), clauseEnd = refAt;
+    auto clauseBreak = [&](size_t k) {
+      return toks[k].isPunct(",") || toks[k].isPunct(";") || toks[k].is("then");
+    };
+    while (clauseFirst > 0 && !clauseBreak(clauseFirst - 1))
+      --clauseFirst;
+    while (clauseEnd < toks.size() && !clauseBreak(clauseEnd))
+      ++clauseEnd;
+    SourceLoc clauseStart = locate(s.unit, s.offset + toks[clauseFirst].begin, 1);
+    std::optional<SourceLoc> clauseStop;
+    if (clauseEnd < toks.size())
+      clauseStop = locate(s.unit, s.offset + toks[clauseEnd].begin, 1);
+    auto inClause = [&](const Action &a) {
+      return !before(a.loc, clauseStart) && (!clauseStop || before(a.loc, *clauseStop));
+    };
+    bool clauseActs = std::any_of(out_.actions.begin() + static_cast<long>(begin),
+                                  out_.actions.begin() + static_cast<long>(end),
+                                  [&](const Action &a) {
+                                    return a.cls != ActionClass::Note && inClause(a);
+                                  });
     bool own = false;
     for (size_t k = begin; k < end; ++k) {
       Action &a = out_.actions[k];
       if (a.cls == ActionClass::Note)
         continue;
+      if (clauseActs && !inClause(a) && !a.weak) {
+        own = true;
+        continue;
+      }
       for (size_t src : sources)
         if (out_.actions[src].cls == a.cls) {
           fillFrom(a, out_.actions[src], from, false);
@@ -5009,7 +5382,16 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
         }
       own = own || !a.weak;
     }
-    if (!own) {
+    // "shake again as in step 2" where step 2 has no shake (a reply put
+    // it after step 2): the reference says how, not what to do again.
+    bool kindOfItsOwn = std::any_of(
+        out_.actions.begin() + static_cast<long>(begin), out_.actions.begin() + static_cast<long>(end),
+        [&](const Action &a) {
+          return a.cls != ActionClass::Note && robotClass(a.cls) &&
+                 std::none_of(sources.begin(), sources.end(),
+                              [&](size_t src) { return out_.actions[src].cls == a.cls; });
+        });
+    if (!own && !kindOfItsOwn) {
       for (size_t k = begin; k < end;)
         if (out_.actions[k].weak)
           out_.actions.erase(out_.actions.begin() + static_cast<long>(k)), --end;

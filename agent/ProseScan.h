@@ -24,6 +24,7 @@ struct Token {
   double number = 0; ///< Kind::Number
   size_t begin = 0, end = 0; ///< byte offsets in the scanned string
   bool glued = false; ///< no space before it ("30s", "300rpm")
+  bool spelled = false; ///< a number written in words ("twenty", "two hundred")
 
   bool is(std::string_view word) const { return lower == word; }
   bool isWord() const { return kind == Kind::Word; }

@@ -572,6 +572,7 @@ void readSpelledNumbers(std::vector<Token> &tokens) {
     number.begin = tokens[i].begin;
     number.end = tokens[end - 1].end;
     number.glued = tokens[i].glued;
+    number.spelled = true;
     out.push_back(std::move(number));
     i = end;
   }
@@ -1065,8 +1066,9 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       // "300 µL/well" arrives as µL, /, well: the unit is µL.
     }
   }
-  // 30' and 30″: minutes and seconds in bench shorthand.
-  if (!unit && !count && at(j) && at(j)->glued &&
+  // 30' and 30″: minutes and seconds in bench shorthand, written in
+  // digits ("Pink in Twenty" - ...: a closing quotation mark).
+  if (!unit && !count && at(j) && at(j)->glued && !t.spelled &&
       (at(j)->isPunct("'") || at(j)->isPunct("′") || at(j)->isPunct("\"") ||
        at(j)->isPunct("″"))) {
     bool seconds = at(j)->isPunct("\"") || at(j)->isPunct("″") ||
@@ -1098,8 +1100,17 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     }
   }
   if (!unit) {
-    // "ref 570", "reference 620": a wavelength without its unit.
-    if (i > 0 && (toks[i - 1].is("ref") || toks[i - 1].is("reference") || toks[i - 1].is("/")) &&
+    // "ref 570", "reference 620": a wavelength without its unit. So is a
+    // read's number ("5. read 405", "read at 450"): no other quantity of a
+    // read is written bare, and a plate reader's filters lie in 300-1000.
+    auto isRead = [&](size_t k) {
+      return toks[k].is("read") || toks[k].is("reads") || toks[k].is("measure");
+    };
+    bool readsAt = i > 0 && (isRead(i - 1) || (i > 1 && toks[i - 1].is("at") && isRead(i - 2)));
+    bool whole = n1 == std::floor(n1);
+    if (i > 0 &&
+        (toks[i - 1].is("ref") || toks[i - 1].is("reference") || toks[i - 1].is("/") ||
+         (readsAt && whole)) &&
         n1 >= 300 && n1 <= 1000 && !range) {
       Quantity q;
       q.dimension = Dimension::Wavelength;

@@ -133,6 +133,7 @@ struct Action {
   /// A copy: the index of the text action it copies (which of the named
   /// unit's steps), else -1.
   int copyOf = -1;
+  SourceLoc copiedLoc; ///< a copy: where the step it copies is written
   bool platformCan = true;  ///< the stated values are within the platform's reach
   /// Cell culture in a gassed incubator ("seeded ... after 24 h ... 37 °C,
   /// 5% CO2"): work the text may do off the platform, whose heater holds

@@ -900,8 +900,10 @@ void Aligner::pairFindings() {
           "the model is read from words, not values");
 
     // Domain.
+    // An incubation in a gassed incubator ("37 C / 5% CO2") is cell
+    // culture, which the platform's heater cannot hold: <MANUAL> is right.
     if (s.manual && s.instrumentCapable && !isPersonClass(s.cls) && !s.isNoteLike &&
-        t.cls != ActionClass::Note && robotClass(t.cls)) {
+        t.cls != ActionClass::Note && robotClass(t.cls) && !t.cellCulture) {
       bool explicitRobot = t.domain == Domain::Robot;
       // Words of its own sentence, or a sentence about its liquids or its
       // kind of step, that give work to a person make a <MANUAL> step
@@ -1255,6 +1257,10 @@ bool Aligner::crossesRobotPair(const Action &t, size_t j) const {
     if (paired < 0 || k == j || S[k].isNoteLike || isPersonClass(S[k].cls))
       continue;
     size_t m = static_cast<size_t>(paired);
+    // A pair whose text step is out of the text's order ("after step 2
+    // shake ...") crosses nothing.
+    if (T[m].orderLoose)
+      continue;
     if ((m < i && k > j) || (m > i && k < j))
       return true;
   }
