@@ -510,7 +510,7 @@ std::string analysisCsv(const AnalysisResult &result) {
                        optionalNumber(point.inWell), formatNumber(point.dilution),
                        optionalNumber(point.concentration), result.unit, point.flag, source,
                        truth ? formatConcentration(truth->value, 6) : std::string(),
-                       !truth ? "" : truth->invented ? "invented" : "--truth");
+                       !truth ? "" : truth->invented ? "invented" : truth->declared ? "layout" : "--truth");
     if (competitive)
       csv += "," + (point.percentBound ? fmt::format("{:.2f}", *point.percentBound) : "");
     if (cutoff)

@@ -30,12 +30,14 @@ namespace plate::backend {
 
 /// A sample's or control's true concentration as the simulated reader used
 /// it (docs/simulator.md): undiluted, in the first calibrant's unit, from
-/// `--truth` or invented by the simulator.
+/// `--truth`, from the layout's `conc` (a control's nominal level), or
+/// invented by the simulator.
 struct SampleTruth {
   std::string name;
   double value = 0;
   std::string unit; ///< empty: no calibrant has a concentration (arbitrary units)
   bool invented = false;
+  bool declared = false; ///< the layout's `conc`, not --truth
 };
 
 /// The invented concentrations of `truths`, e.g. `FBS1 1000 µg/mL, FBS2

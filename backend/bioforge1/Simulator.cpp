@@ -82,9 +82,19 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
     // the samples and the cut-off calibrator alike.
     double dilution = cutoffScale ? 1 : liquid.dilution.value_or(1);
     SampleTruth entry{liquid.name, 0, unit, false};
+    // A declared concentration (a QC control's nominal level, `control
+    // QC_L at ... conc 3 ng/mL`) is what the liquid holds unless --truth
+    // says otherwise: the simulator reads it, it does not invent one.
+    std::optional<double> declared;
+    if (liquid.conc && !cutoffScale)
+      declared = convertConcentration(*liquid.conc, liquid.unit, unit);
     if (auto it = truth.find(liquid.name); it != truth.end()) {
       analyte_[liquid.name] = it->second / dilution;
       entry.value = it->second;
+    } else if (declared) {
+      analyte_[liquid.name] = *declared / dilution;
+      entry.value = *declared;
+      entry.declared = true;
     } else {
       double position = unknowns.size() > 1 ? double(i) / double(unknowns.size() - 1) : 0.5;
       analyte_[liquid.name] = cmin + (cmax - cmin) * (0.25 + 0.5 * position);
