@@ -123,7 +123,25 @@ private:
     return fmt::format("slot {} ({})", id, fixture);
   }
 
-  /// The statement as written (without indentation), then for a dispense
+  /// A source line up to its `#` comment: the author's remark to the
+  /// script's reader ("# as in step 2") is no instruction for the operator.
+  /// A `#` inside a string (`note "plate #2"`) is text.
+  static std::string_view withoutComment(std::string_view line) {
+    bool inString = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (inString && line[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (line[i] == '"')
+        inString = !inString;
+      else if (line[i] == '#' && !inString)
+        return line.substr(0, i);
+    }
+    return line;
+  }
+
+  /// The statement as written (without indentation and comment), then for a dispense
   /// each liquid with its volume and wells: the layout shorthand
   /// (`dispense 100 uL of layout`) does not say where each liquid goes.
   void statementLines(const std::vector<const ir::Op *> &ops, std::string &text) const {
@@ -131,7 +149,8 @@ private:
     for (const ir::Op *op : ops) {
       if (op->loc.line != lastLine) {
         lastLine = op->loc.line;
-        std::string_view line = context_.sources.lineText(op->loc.fileId, op->loc.line);
+        std::string_view line = withoutComment(
+            context_.sources.lineText(op->loc.fileId, op->loc.line));
         while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
           line.remove_prefix(1);
         while (!line.empty() &&
