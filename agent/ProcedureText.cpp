@@ -508,6 +508,21 @@ bool boxBorder(std::string_view t) {
          t.find_first_not_of("+-=") == std::string_view::npos;
 }
 
+/// "+ ~~50~~ 100 µl", "~~72 h~~ 48 h": struck-out text (Markdown's
+/// strikethrough) is what the author took back; it reads as blanks, so the
+/// columns of what stays are kept.
+std::string withoutStruckText(std::string_view text) {
+  std::string out(text);
+  for (size_t open = out.find("~~"); open != std::string::npos; open = out.find("~~", open)) {
+    size_t close = out.find("~~", open + 2);
+    if (close == std::string::npos)
+      break;
+    std::fill(out.begin() + static_cast<long>(open), out.begin() + static_cast<long>(close + 2), ' ');
+    open = close + 2;
+  }
+  return out;
+}
+
 /// A wiki page's heading, "=== Day 0 - seeding (by hand, hood) ===", as
 /// its words, which the headings below then read like any other; any other
 /// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
@@ -837,7 +852,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "limitations", "troubleshooting", "safety", "background", "critical",
                          "waste", "disposal", "decontamination", "hazard", "hazards",
                          "biosafety", "spills", "clean-up", "cleanup",
-                         "hint", "hints", "pitfalls",
+                         "hint", "hints", "pitfalls", "mistakes", "common mistakes",
+                         "common errors", "errors to avoid", "dos and don'ts",
+                         "do's and don'ts",
                          "principle", "introduction", "references", "disclaimer",
                          "intended use", "purpose", "scope", "specifications",
                          "specification", "performance", "sensitivity", "specificity",
@@ -1367,7 +1384,7 @@ void Reader::splitLines() {
         std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
         content = withoutWikiHeadingMarks(content);
         line.content = static_cast<size_t>(content.data() - line.raw.data());
-        line.text = std::string(content);
+        line.text = withoutStruckText(content);
         line.pieces.push_back({0, line.content, 0});
       }
       // Columns aligned with runs of spaces (a table without pipes) read
@@ -2948,9 +2965,14 @@ void Reader::readSentence(unsigned index) {
           if ((toks[k].is("volume") || toks[k].is("volumes")) && k > 0 &&
               (toks[k - 1].is("final") || toks[k - 1].is("total") || toks[k - 1].is("end")))
             result = true;
-        // "Everything halved, 100 uL final", "50 ul final, read at 405 nm":
-        // the word after the value says the same.
-        if (q->last < toks.size() && (toks[q->last].is("final") || toks[q->last].is("total")))
+        // "Everything halved, 100 uL final", "50 ul final, read at 405 nm",
+        // "200 µl/well final": the word after the value (and its "/well"
+        // or "per well") says the same.
+        size_t after = q->last;
+        if (after + 1 < toks.size() && (toks[after].isPunct("/") || toks[after].is("per")) &&
+            (toks[after + 1].is("well") || toks[after + 1].is("wells")))
+          after += 2;
+        if (after < toks.size() && (toks[after].is("final") || toks[after].is("total")))
           result = true;
         if (result) {
           i = next;
@@ -2965,11 +2987,15 @@ void Reader::readSentence(unsigned index) {
         while (k > 0 && (toks[k].is("about") || toks[k].is("approx") || toks[k].is("ca") ||
                          toks[k].isPunct("~") || toks[k].is("approximately")))
           --k;
+        // "Robot: 30 min at RT" is a step: only a label that names a
+        // duration of work ("Prep:", "Total:") or says "time" counts.
+        static const std::set<std::string, std::less<>> durations = {
+            "prep", "preparation", "total", "hands-on", "turnaround", "overall", "walk-away"};
         static const std::set<std::string, std::less<>> work = {
             "prep", "preparation", "total", "run", "assay", "hands-on", "turnaround",
             "overall", "working", "bench", "robot", "walk-away"};
         bool field = toks[k].isPunct(":") && k >= 1 &&
-                     (work.count(toks[k - 1].lower) ||
+                     (durations.count(toks[k - 1].lower) ||
                       (toks[k - 1].is("time") && k >= 2 && work.count(toks[k - 2].lower)));
         if (field) {
           i = next;
