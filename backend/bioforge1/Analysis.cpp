@@ -4,7 +4,7 @@
 // and starts from the data: a and d at the lowest and highest calibrant
 // means, c at the geometric middle of the calibrant range, b = 1. The SVG
 // is written by hand: axes with 1-2-5 ticks, the curve as a polyline,
-// calibrants as circles and samples as squares.
+// calibrants as circles, samples as squares and controls as diamonds.
 //
 // Units: concentrations arrive in the unit the script wrote. The curve's
 // axis, and so every back-calculated result, is in the first calibrant's
@@ -799,14 +799,26 @@ std::string curveSvg(const AnalysisResult &result) {
   canvas.polyline(points, {"none", "#1f77b4", 1.5});
   for (const CurvePoint &point : result.calibrants)
     canvas.circle(px(*point.nominal), py(point.y()), 4, {"#1f77b4", "none", 1, {}, 1, point.name});
+  // A control (a QC level, a reference serum) is judged against its own
+  // expected value, not reported as a result: it gets a mark of its own.
+  bool anyControl = false;
   for (const CurvePoint &point : result.samples) {
     if (!point.inWell || !std::isfinite(*point.inWell))
       continue;
-    canvas.rect(px(std::max(0.0, *point.inWell)) - 4, py(point.y()) - 4, 8, 8,
+    double cx = px(std::max(0.0, *point.inWell)), cy = py(point.y());
+    if (point.role == ir::LiquidRole::Control) {
+      anyControl = true;
+      canvas.polyline({{cx, cy - 5}, {cx + 5, cy}, {cx, cy + 5}, {cx - 5, cy}, {cx, cy - 5}},
+                      {point.flag.empty() ? "#2ca02c" : "#d62728", "none", 1, {}, 1, point.name});
+      continue;
+    }
+    canvas.rect(cx - 4, cy - 4, 8, 8,
                 {point.flag.empty() ? "#ff7f0e" : "#d62728", "none", 1, {}, 1, point.name});
   }
   canvas.text(left + 10, top + 12, "● calibrants", {svg::Anchor::Start, 12, "#1f77b4"});
   canvas.text(left + 110, top + 12, "■ samples", {svg::Anchor::Start, 12, "#ff7f0e"});
+  if (anyControl)
+    canvas.text(left + 200, top + 12, "◆ controls", {svg::Anchor::Start, 12, "#2ca02c"});
   drawFooter(canvas, footer, left - 50, plotHeight + 5, lineHeight);
   return canvas.finish();
 }
