@@ -523,6 +523,52 @@ std::string withoutStruckText(std::string_view text) {
   return out;
 }
 
+/// "Incubate [deleted: 45 min][inserted: 1 h] at RT", "[Comment JS: ...]":
+/// a draft with its changes tracked reads as the revised text. What was
+/// deleted and the reviewers' comments read as blanks, an insertion as its
+/// words; offsets and line breaks are kept, so locations hold. A marker
+/// without its closing bracket within a paragraph's length is left as it is.
+std::string withoutTrackedChanges(std::string_view text) {
+  std::string out(text);
+  enum class Change { Delete, Insert };
+  static const std::pair<std::string_view, Change> markers[] = {
+      {"[deleted:", Change::Delete}, {"[del:", Change::Delete},   {"[removed:", Change::Delete},
+      {"[comment", Change::Delete},  {"[inserted:", Change::Insert}, {"[ins:", Change::Insert},
+      {"[added:", Change::Insert}};
+  auto blank = [&](size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k)
+      if (out[k] != '\n' && out[k] != '\r')
+        out[k] = ' ';
+  };
+  for (size_t open = out.find('['); open != std::string::npos; open = out.find('[', open + 1)) {
+    for (const auto &[marker, change] : markers) {
+      if (out.size() - open < marker.size() ||
+          prose::lowerAscii(std::string_view(out).substr(open, marker.size())) != marker)
+        continue;
+      // "[Comment JS: ...]", "[comment: ...]": initials before the colon.
+      size_t body = open + marker.size();
+      if (marker == "[comment") {
+        size_t colon = out.find(':', body);
+        if (colon == std::string::npos || colon > body + 12)
+          break;
+        body = colon + 1;
+      }
+      size_t close = out.find(']', body);
+      if (close == std::string::npos || close - open > 600)
+        break;
+      if (change == Change::Delete) {
+        blank(open, close + 1);
+      } else {
+        blank(open, body);
+        blank(close, close + 1);
+      }
+      open = close;
+      break;
+    }
+  }
+  return out;
+}
+
 /// A wiki page's heading, "=== Day 0 - seeding (by hand, hood) ===", as
 /// its words, which the headings below then read like any other; any other
 /// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
@@ -769,13 +815,18 @@ bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_vi
 /// not to mention a plate or a reagent ("Plate prep for the screen").
 /// "slide 3 — plate map" -> "plate map": the number of a slide or page
 /// heads what follows it; the words after it say what kind of section it is.
+/// So does a part's letter or number: "part c – data analysis (write-up)".
 std::string withoutSlideNumber(const std::string &lower) {
-  for (std::string_view prefix : {"slide ", "page "}) {
+  for (std::string_view prefix : {"slide ", "page ", "part ", "section ", "stage ", "phase "}) {
     if (lower.rfind(prefix, 0) != 0)
       continue;
     size_t k = prefix.size();
     size_t digits = k;
     while (k < lower.size() && isDigitChar(lower[k]))
+      ++k;
+    bool letter = prefix != "slide " && prefix != "page " && k == digits && k + 1 < lower.size() &&
+                  lower[k] >= 'a' && lower[k] <= 'z' && (lower[k + 1] == ' ' || lower[k + 1] == ':');
+    if (letter)
       ++k;
     if (k == digits)
       return lower;
@@ -814,6 +865,12 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   if (layout.count(lower) || lower.rfind("layout", 0) == 0 || lower.rfind("plate map", 0) == 0 ||
       lower.rfind("plate layout", 0) == 0)
     return UnitKind::Layout;
+  // "Each pair needs", "Per bench you will need", "Items required": a list
+  // of what to have at hand.
+  for (std::string_view need : {" need", " needs", " needed", " required"})
+    if (lower.size() > need.size() && lower.compare(lower.size() - need.size(), need.size(), need) == 0 &&
+        !hasAnyWord(lower, {"procedure", "protocol", "steps", "step"}))
+      return UnitKind::Materials;
   static const std::set<std::string, std::less<>> materials = {
       "materials", "material", "equipment", "kit contents", "kit components", "components",
       "storage", "reagents supplied", "reagents", "reagent", "materials and reagents",
@@ -857,6 +914,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "do's and don'ts",
                          "principle", "introduction", "references", "disclaimer",
                          "intended use", "purpose", "scope", "specifications",
+                         // What the experiment is for ("OBJECTIVE: determine
+                         // the IC50 ... after 48 h exposure"): its design.
+                         "objective", "objectives", "aim", "aims", "goal", "goals",
+                         "rationale", "hypothesis",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
                          "calculation", "calculations", "calc", "calcs", "formula", "formulas",
@@ -1007,6 +1068,7 @@ private:
   DiagnosticEngine &diags_;
   const Platform &platform_;
   std::string_view text_;
+  std::string revisedText_; ///< the text with tracked changes applied, when it has any
   std::vector<Line> lines_;
   ProcedureText out_;
   /// Per unit: text offset -> (line, column) pieces.
@@ -1865,6 +1927,7 @@ void Reader::classifyUnits() {
   /// its next item would have.
   unsigned innerListNext = 1;
   bool first = true;
+  uint32_t lineUnderRule = 0; ///< a title may stand here, under a page header's rule
   // A plate map is one block: after its heading's content, a paragraph
   // that starts flush left after a blank line is prose again ("Plate map:"
   // then the map, then "Monday (by hand): seed ..."). Materials and notes
@@ -1934,8 +1997,21 @@ void Reader::classifyUnits() {
         ++innerListNext;
       }
     }
+    // "2.2", "2.3" under "7 Revision history": an outline runs forward, so
+    // a dotted number below the heading's is no section of the outline but
+    // the heading's own row (a version, a reference).
+    auto leadingNumber = [](const std::string &label) {
+      size_t k = 0;
+      unsigned n = 0;
+      while (k < label.size() && k < 4 && isDigitChar(label[k]))
+        n = n * 10 + static_cast<unsigned>(label[k++] - '0');
+      return k == 0 ? 0u : n;
+    };
+    bool rowOfHeading = unit.label.find('.') != std::string::npos &&
+                        leadingNumber(unit.label) > 0 &&
+                        leadingNumber(unit.label) < leadingNumber(scopeLabel);
     if (scopeIndent >= 0 && listItem && static_cast<long>(unitIndent_[u]) <= scopeIndent &&
-        !innerItem &&
+        !innerItem && !rowOfHeading &&
         !(unit.label.empty() && !scopeLabel.empty()) && !subLabelOf(unit.label, scopeLabel)) {
       section = outerSection;
       sectionDomain = outerDomain;
@@ -1966,8 +2042,29 @@ void Reader::classifyUnits() {
       first = false;
       continue;
     }
+    // "Title:  MTT viability – KX-214 on HepG2, 48 h exposure": an export's
+    // or a form's title field names the experiment; its values are no steps.
+    if (unit.label.empty() && unit.kind != UnitKind::Header) {
+      std::string field = prose::lowerAscii(colonPrefix(unit.text));
+      if (field == "title" || field == "experiment title" || field == "study title" ||
+          field == "protocol title") {
+        unit.kind = UnitKind::Title;
+        continue;
+      }
+    }
+    if (first && lineUnderRule && unit.loc.line != lineUnderRule)
+      first = false;
     if (first) {
       first = false;
+      // "[Transcription of a handwritten page. ...]": a transcriber's or
+      // editor's note in brackets before the text is about the text; the
+      // title may follow it.
+      if (unit.label.empty() && unit.text.size() > 2 && unit.text.front() == '[' &&
+          unit.text.back() == ']' && unit.text.find(']') == unit.text.size() - 1) {
+        unit.kind = UnitKind::Note;
+        first = true;
+        continue;
+      }
       const Line *line = nullptr;
       for (const Line &l : lines_)
         if (l.number == unit.loc.line)
@@ -1978,7 +2075,13 @@ void Reader::classifyUnits() {
         const Line &next = lines_[line->number]; // 0-based index of the next line
         nextBreaks = next.blank || !next.label.empty() || next.bullet || next.table;
       }
-      if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) &&
+      // Under a header's rule only a line set apart by a blank line titles
+      // the page: "Before: samples 1:2 in diluent" between two rules is the
+      // card's first instruction.
+      bool underRuleApart = !lineUnderRule || (line && line->number < lines_.size() &&
+                                               lines_[line->number].blank &&
+                                               colonPrefix(unit.text).empty());
+      if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) && underRuleApart &&
           (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
         unit.kind = UnitKind::Title;
         unit.domain = domainOfHeading(lower);
@@ -1986,6 +2089,13 @@ void Reader::classifyUnits() {
         // ("Plate prep for the compound screen (robot)") acts as a heading.
         if (unit.domain != Domain::Unstated && sectionDomain == Domain::Unstated)
           sectionDomain = unit.domain;
+        // A page's running header over a rule ("NB KM-07  p. 52   Mon
+        // 13.05.2024" / "-----"): the line right under the rule, with a
+        // break after it, titles the page as well.
+        if (line && line->number < lines_.size() && lines_[line->number].separator) {
+          first = true;
+          lineUnderRule = line->number + 2;
+        }
         continue;
       }
     }
@@ -4957,6 +5067,10 @@ void Reader::finish() {
 std::optional<ProcedureText> Reader::run() {
   if (!prescan())
     return std::nullopt;
+  if (text_.find('[') != std::string_view::npos) {
+    revisedText_ = withoutTrackedChanges(text_);
+    text_ = revisedText_;
+  }
   splitLines();
   buildUnits();
   maskAmendments();
