@@ -4764,6 +4764,11 @@ void Reader::markDeviations() {
                               "errata", "corrigendum", "corrigenda"})
       if (lower.rfind(start, 0) == 0)
         return true;
+    // "Re: dr_plateguy >> Tue 11 Mar, 18:20", "mkowal >> Fri ... [EDIT,
+    // final]": a reply in a thread under the protocol that its poster
+    // pasted, or the poster's edit, says what to change in it.
+    if (lower.rfind("re: ", 0) == 0 || lower.find("[edit") != std::string::npos)
+      return true;
     for (const char *phrase : {"override the insert", "overrides the insert", "override the kit",
                                "overrides the kit", "override the protocol",
                                "overrides the protocol", "deviations from the"})
