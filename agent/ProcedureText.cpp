@@ -1101,6 +1101,7 @@ private:
   void splitLines();
   void buildUnits();
   void classifyUnits();
+  void markHeaderComment();
   void maskAmendments();
   void splitSentences();
   void readSentence(unsigned index);
@@ -4551,6 +4552,48 @@ void Reader::mergeRestatements() {
   out_.actions = std::move(merged);
 }
 
+/// A method file's header comment ("# ptp1b_pnpp_384.yaml -- BioForge-1
+/// method file" / "# ... Reaction volume 50 uL, stopped with 20 uL NaOH")
+/// over a body of "key: value" lines describes the method; the body's keys
+/// say what runs. Three comment lines or more at the top, and five keyed
+/// lines or more below them, make the comment a note (its values are no
+/// steps; the keys' are).
+void Reader::markHeaderComment() {
+  size_t n = 0;
+  while (n < lines_.size() && lines_[n].blank)
+    ++n;
+  size_t first = n;
+  while (n < lines_.size() && !trimView(lines_[n].raw).empty() &&
+         trimView(lines_[n].raw).front() == '#')
+    ++n;
+  if (n - first < 3)
+    return;
+  uint32_t lastCommentLine = lines_[n - 1].number;
+  unsigned keyed = 0;
+  for (size_t k = n; k < lines_.size(); ++k) {
+    std::string_view t = trimView(lines_[k].raw);
+    size_t colon = t.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 30)
+      continue;
+    std::string_view key = t.substr(0, colon);
+    if (key.front() == '-')
+      key = trimView(key.substr(1));
+    // A configuration's key: one word in lower case, indented under its
+    // parent or joined with underscores ("volume_ul", "  action:").
+    bool indented = !lines_[k].raw.empty() && (lines_[k].raw[0] == ' ' || lines_[k].raw[0] == '\t');
+    if (!key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) ||
+                 std::isdigit(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+        }) && (indented || key.find('_') != std::string_view::npos))
+      ++keyed;
+  }
+  if (keyed < 5)
+    return;
+  for (TextUnit &unit : out_.units)
+    if (unit.loc.line <= lastCommentLine && unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
+}
+
 void Reader::markSummaries() {
   // Sections: runs of units between headings, and between blocks of a
   // different style (a table after a list) separated by a blank line. In
@@ -5080,6 +5123,7 @@ std::optional<ProcedureText> Reader::run() {
   buildUnits();
   maskAmendments();
   classifyUnits();
+  markHeaderComment();
   splitSentences();
   for (unsigned i = 0; i < sentences_.size(); ++i) {
     UnitKind kind = out_.units[sentences_[i].unit].kind;
