@@ -1603,6 +1603,36 @@ void Reader::findFormHeaders() {
   }
 }
 
+/// "Fig. 2: ...", "Figure 3. ...", "Table 1 - ...", "Suppl. Fig. S2:": a
+/// caption's opening, its number then a colon, a full stop or a dash.
+bool figureCaption(std::string_view text) {
+  std::string lower = prose::lowerAscii(trimView(text));
+  for (std::string_view lead : {"suppl. ", "supplementary "})
+    if (lower.rfind(lead, 0) == 0)
+      lower.erase(0, lead.size());
+  size_t k = 0;
+  for (std::string_view word : {"figure", "fig.", "fig", "table"})
+    if (lower.rfind(word, 0) == 0) {
+      k = word.size();
+      break;
+    }
+  if (k == 0)
+    return false;
+  while (k < lower.size() && lower[k] == ' ')
+    ++k;
+  if (k < lower.size() && lower[k] == 's') // "Fig. S2"
+    ++k;
+  size_t digits = k;
+  while (k < lower.size() && (isDigitChar(lower[k]) || (k > digits && lower[k] >= 'a' && lower[k] <= 'h')))
+    ++k;
+  if (k == digits || k >= lower.size())
+    return false;
+  if (lower[k] == ':' || lower[k] == '.')
+    return true;
+  return lower.compare(k, 2, " -") == 0 || lower.compare(k, 4, " \u2013") == 0 ||
+         lower.compare(k, 4, " \u2014") == 0;
+}
+
 /// Its first two words are in capitals, three letters or more each
 /// ("IN-CELL VIABILITY CARD -- ...", "RUN SHEET - ...").
 bool opensInCapitals(std::string_view text) {
@@ -2052,6 +2082,12 @@ void Reader::classifyUnits() {
         unit.kind = UnitKind::Title;
         continue;
       }
+    }
+    // "Fig. 3: Std curve 7.8-1000 ng/mL, 4-PL, R^2 = 0.998": a caption
+    // tells what a figure or table shows, results and all.
+    if (unit.label.empty() && unit.kind != UnitKind::Header && figureCaption(unit.text)) {
+      unit.kind = UnitKind::Note;
+      continue;
     }
     if (first && lineUnderRule && unit.loc.line != lineUnderRule)
       first = false;
