@@ -687,6 +687,16 @@ std::string withoutBrackets(std::string_view s) {
 
 /// Whether `label` numbers an item under `parent` ("5.1" under "5", "5."
 /// or "5)"; "2a" under "2").
+/// "7" of "7.2", "12" of "12": a label's first number (up to four digits),
+/// 0 without one.
+unsigned leadingNumber(std::string_view label) {
+  size_t k = 0;
+  unsigned n = 0;
+  while (k < label.size() && k < 4 && isDigitChar(label[k]))
+    n = n * 10 + static_cast<unsigned>(label[k++] - '0');
+  return n;
+}
+
 bool subLabelOf(std::string_view label, std::string_view parent) {
   while (!parent.empty() && (parent.back() == '.' || parent.back() == ')'))
     parent.remove_suffix(1);
@@ -2031,13 +2041,6 @@ void Reader::classifyUnits() {
     // "2.2", "2.3" under "7 Revision history": an outline runs forward, so
     // a dotted number below the heading's is no section of the outline but
     // the heading's own row (a version, a reference).
-    auto leadingNumber = [](const std::string &label) {
-      size_t k = 0;
-      unsigned n = 0;
-      while (k < label.size() && k < 4 && isDigitChar(label[k]))
-        n = n * 10 + static_cast<unsigned>(label[k++] - '0');
-      return k == 0 ? 0u : n;
-    };
     bool rowOfHeading = unit.label.find('.') != std::string::npos &&
                         leadingNumber(unit.label) > 0 &&
                         leadingNumber(unit.label) < leadingNumber(scopeLabel);
