@@ -4681,7 +4681,26 @@ void Reader::markSummaries() {
                                                 : std::max(lcs[x - 1][y], lcs[x][y - 1]);
       unsigned common = lcs[A.size()][B.size()];
       size_t smaller = std::min(A.size(), B.size());
-      if (common >= 2 && common * 10 >= smaller * 6)
+      if (common < 2 || common * 10 < smaller * 6)
+        continue;
+      // Told once in running prose and once as a labelled list, the prose
+      // is the account ("current bench numbers: ... then 50 ul
+      // supernatant + 50 ul mix, 30 min RT ...") and the list the
+      // procedure, even where the prose tells more (the culture before the
+      // assay): a list is what a lab writes to be followed.
+      auto prose = [](const std::vector<const Action *> &steps) {
+        return std::all_of(steps.begin(), steps.end(),
+                           [](const Action *a) { return a->inParagraph; });
+      };
+      auto labelledList = [](const std::vector<const Action *> &steps) {
+        return std::all_of(steps.begin(), steps.end(),
+                           [](const Action *a) { return !a->inParagraph && !a->label.empty(); });
+      };
+      if (prose(A) && labelledList(B))
+        summaries.insert(i);
+      else if (prose(B) && labelledList(A))
+        summaries.insert(j);
+      else
         summaries.insert(A.size() <= B.size() ? i : j);
     }
   for (size_t u = 0; u < out_.units.size(); ++u)
