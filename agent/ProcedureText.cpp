@@ -338,7 +338,8 @@ void parseStart(Line &line) {
 /// step label.
 /// The numbers of cell `c` ("150 µl PBS") all stand in another cell of
 /// the row ("wash once with 150 µl PBS"): the cell restates the step.
-bool restatesRow(const std::vector<Line::Cell> &cells, size_t c) {
+bool restatesRow(const std::vector<Line::Cell> &cells, size_t c,
+                 const std::vector<bool> &recordColumns) {
   auto numbers = [](std::string_view text) {
     std::vector<std::string> out;
     for (size_t i = 0; i < text.size();) {
@@ -358,8 +359,10 @@ bool restatesRow(const std::vector<Line::Cell> &cells, size_t c) {
   if (own.empty())
     return false;
   std::vector<std::string> others;
+  // What was recorded ("Actual: 30 s / 300 rpm") repeats the target by
+  // design; only the instruction's own words can restate it.
   for (size_t k = 0; k < cells.size(); ++k)
-    if (k != c)
+    if (k != c && !(k < recordColumns.size() && recordColumns[k]))
       for (std::string &n : numbers(cells[k].text))
         others.push_back(std::move(n));
   return std::all_of(own.begin(), own.end(), [&](const std::string &n) {
@@ -389,8 +392,15 @@ void fillTableRow(Line &line) {
       continue;
     if (c < line.recordColumns.size() && line.recordColumns[c])
       continue;
-    if (c < line.expectedColumns.size() && line.expectedColumns[c] && restatesRow(cells, c))
+    if (c < line.expectedColumns.size() && line.expectedColumns[c] &&
+        restatesRow(cells, c, line.recordColumns))
       continue;
+    // "| 4.3 | Mix on shaker. | 30 s at 300 rpm |": a target column gives
+    // the values of the instruction beside it, so its cell joins the
+    // instruction's last sentence instead of standing as one of its own.
+    if (c < line.expectedColumns.size() && line.expectedColumns[c] && !line.text.empty() &&
+        line.text.back() == '.')
+      line.text.pop_back();
     if (!line.text.empty())
       line.text += ", ";
     for (const Line::Piece &piece : cells[c].pieces)
@@ -565,6 +575,19 @@ std::string withoutTrackedChanges(std::string_view text) {
       open = close;
       break;
     }
+  }
+  // Struck through in Markdown ("~~20 µL~~ 50 µL per well"): deleted, as a
+  // batch record's hand correction deletes the printed value. Both marks
+  // on one line; a single "~" is "about".
+  for (size_t open = out.find("~~"); open != std::string::npos; open = out.find("~~", open + 2)) {
+    size_t close = out.find("~~", open + 2);
+    if (close == std::string::npos)
+      break;
+    size_t eol = out.find('\n', open);
+    if (eol < close || close - open > 300)
+      continue;
+    blank(open, close + 2);
+    open = close;
   }
   return out;
 }
@@ -825,9 +848,11 @@ bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_vi
 /// not to mention a plate or a reagent ("Plate prep for the screen").
 /// "slide 3 — plate map" -> "plate map": the number of a slide or page
 /// heads what follows it; the words after it say what kind of section it is.
-/// So does a part's letter or number: "part c – data analysis (write-up)".
+/// So does a part's letter or number: "part c – data analysis (write-up)",
+/// and an attachment's: "attachment 1 — plate map (clear 96-well plate)".
 std::string withoutSlideNumber(const std::string &lower) {
-  for (std::string_view prefix : {"slide ", "page ", "part ", "section ", "stage ", "phase "}) {
+  for (std::string_view prefix : {"slide ", "page ", "part ", "section ", "stage ", "phase ",
+                                   "attachment ", "appendix ", "annex ", "exhibit "}) {
     if (lower.rfind(prefix, 0) != 0)
       continue;
     size_t k = prefix.size();
@@ -962,7 +987,17 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // "Timing: hands-on loading ... 20 min, robot ...
                          // ~40 min": how long the parts take, told again.
                          "timing", "timings", "time required", "total time",
-                         "hands-on time"}))
+                         "hands-on time",
+                         // Minutes' "ACTION ITEMS": who updates the SOP or
+                         // orders kits by when; the run's steps are elsewhere.
+                         "action items", "action item", "action points", "to do", "to-do",
+                         "todo", "todos", "to-dos",
+                         // protocols.io's "GUIDELINES": advice and the
+                         // final conditions in the well, above the steps.
+                         "guidelines", "guideline", "general guidelines",
+                         // A paper's or protocols.io's "ABSTRACT": what the
+                         // method is, told before it ("miniaturised to 50 uL").
+                         "abstract"}))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -1855,6 +1890,13 @@ void Reader::buildUnits() {
         // names what was done, a heading.
         else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 12 &&
                  (!startsWithVerb(t) || participle(firstWordLower(t))))
+          heading = true;
+        // "ATTACHMENT 1 — PLATE MAP (clear flat-bottom 96-well plate; 50
+        // µL/well loaded by hand)": in capitals, naming a kind of section,
+        // it heads that section however long its remark.
+        else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 30 && paren > 0 &&
+                 !startsWithVerb(t) &&
+                 kindOfHeading(lower.substr(0, paren)) != UnitKind::Procedure)
           heading = true;
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
                  !values && !startsWithVerb(t))
@@ -4198,7 +4240,26 @@ void Reader::readSentence(unsigned index) {
     a.orderLoose = s.loose;
     a.inProcedure = unit.kind == UnitKind::Procedure ||
                     (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze);
-    if (unit.kind == UnitKind::Preparation && robotClass(a.cls) && a.cls != ActionClass::Analyze)
+    // "Pipette by hand into the plate, per Plate Map, each well in
+    // triplicate" under a batch record's "Preparation (manual)": liquid
+    // put into the plate's wells is the plate's first step, not a liquid
+    // made ready for it.
+    bool intoPlate = false;
+    if (a.cls == ActionClass::Dispense || a.cls == ActionClass::Transfer) {
+      const Token *verb = nullptr;
+      for (const Token &t : s.tokens)
+        if (t.isWord()) {
+          verb = &t;
+          break;
+        }
+      bool pipetting = verb && (verb->is("pipette") || verb->is("dispense") || verb->is("add") ||
+                                verb->is("transfer") || verb->is("fill"));
+      for (const Token &t : s.tokens)
+        intoPlate |= pipetting && (t.is("plate") || t.is("well") || t.is("wells") ||
+                                   t.is("microplate"));
+    }
+    if (unit.kind == UnitKind::Preparation && robotClass(a.cls) && a.cls != ActionClass::Analyze &&
+        !intoPlate)
       a.cls = ActionClass::Prepare;
     // The liquid's words: its own span's content words.
     std::vector<std::string> words;
@@ -4644,12 +4705,15 @@ void Reader::markSummaries() {
     return n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw);
   };
   std::vector<unsigned> sectionOf(out_.units.size(), 0);
+  std::vector<bool> turnSection(1, false);
   unsigned section = 0;
   for (size_t u = 0; u < out_.units.size(); ++u) {
+    bool turn = u > 0 && unitOpensTurn(u);
     if (out_.units[u].kind == UnitKind::Header ||
-        (u > 0 && unitAfterBlank_[u] && unitStyle_[u] != unitStyle_[u - 1]) ||
-        (u > 0 && unitOpensTurn(u)))
+        (u > 0 && unitAfterBlank_[u] && unitStyle_[u] != unitStyle_[u - 1]) || turn) {
       ++section;
+      turnSection.push_back(turn);
+    }
     sectionOf[u] = section;
   }
   if (section == 0 || section > 100)
@@ -4667,21 +4731,48 @@ void Reader::markSummaries() {
         return false;
     return true;
   };
+  // Whether two runs of steps tell one procedure: most of the shorter run's
+  // steps, in order, in the other.
+  auto restate = [&](const std::vector<const Action *> &A, const std::vector<const Action *> &B) {
+    if (A.size() < 2 || B.size() < 2 || A.size() > 400 || B.size() > 400)
+      return false;
+    std::vector<std::vector<unsigned>> lcs(A.size() + 1, std::vector<unsigned>(B.size() + 1, 0));
+    for (size_t x = 1; x <= A.size(); ++x)
+      for (size_t y = 1; y <= B.size(); ++y)
+        lcs[x][y] = same(A[x - 1], B[y - 1]) ? lcs[x - 1][y - 1] + 1
+                                              : std::max(lcs[x - 1][y], lcs[x][y - 1]);
+    unsigned common = lcs[A.size()][B.size()];
+    size_t smaller = std::min(A.size(), B.size());
+    return common >= 2 && common * 10 >= smaller * 6;
+  };
   std::set<unsigned> summaries;
+  // Minutes of a meeting: the protocol comes out of many turns ("TK: I'd do
+  // 3 washes" ... "TK: Then 4"), proposals and changes of mind among them,
+  // and a section after the talk restates it ("AGREED PROTOCOL: ... Wash
+  // 4×."), shorter, with what was decided. The talk keeps the values the
+  // short list leaves out (volumes, speeds), so it stays the procedure
+  // and the list is its summary; but a value of the talk that the list
+  // decides otherwise was a proposal, superseded by the decision.
+  std::vector<const Action *> talk;
+  unsigned turns = 0, lastTurn = 0;
+  for (unsigned i = 0; i <= section; ++i)
+    if (turnSection[i]) {
+      ++turns;
+      lastTurn = i;
+      talk.insert(talk.end(), strong[i].begin(), strong[i].end());
+    }
+  std::optional<unsigned> decided;
+  if (turns >= 4)
+    for (unsigned j = lastTurn + 1; j <= section && !decided; ++j)
+      if (!turnSection[j] && strong[j].size() < talk.size() && restate(talk, strong[j])) {
+        summaries.insert(j);
+        decided = j;
+      }
   for (unsigned i = 0; i <= section; ++i)
     for (unsigned j = i + 1; j <= section; ++j) {
       const auto &A = strong[i];
       const auto &B = strong[j];
-      if (A.size() < 2 || B.size() < 2 || A.size() > 400 || B.size() > 400)
-        continue;
-      std::vector<std::vector<unsigned>> lcs(A.size() + 1, std::vector<unsigned>(B.size() + 1, 0));
-      for (size_t x = 1; x <= A.size(); ++x)
-        for (size_t y = 1; y <= B.size(); ++y)
-          lcs[x][y] = same(A[x - 1], B[y - 1]) ? lcs[x - 1][y - 1] + 1
-                                                : std::max(lcs[x - 1][y], lcs[x][y - 1]);
-      unsigned common = lcs[A.size()][B.size()];
-      size_t smaller = std::min(A.size(), B.size());
-      if (common < 2 || common * 10 < smaller * 6)
+      if (decided || !restate(A, B))
         continue;
       // Told once in running prose and once as a labelled list, the prose
       // is the account ("current bench numbers: ... then 50 ul
@@ -4709,6 +4800,30 @@ void Reader::markSummaries() {
   for (Action &a : out_.actions)
     if (out_.units[a.unit].kind == UnitKind::Summary)
       a.inProcedure = false;
+  if (!decided)
+    return;
+  // The decision's own steps, those that copy an earlier one's details
+  // ("Wash 4×." taking the volume of the washes discussed) included.
+  std::vector<const Action *> decision;
+  for (const Action &b : out_.actions)
+    if (sectionOf[b.unit] == *decided && !b.weak && robotClass(b.cls))
+      decision.push_back(&b);
+  for (Action &a : out_.actions) {
+    if (!turnSection[sectionOf[a.unit]] || a.weak || !robotClass(a.cls))
+      continue;
+    for (size_t p = 0; p < kParamCount && !a.superseded; ++p) {
+      if (a.params[p].empty())
+        continue;
+      bool stated = false, agrees = false;
+      for (const Action *b : decision) {
+        if (b->cls != a.cls || b->params[p].empty())
+          continue;
+        stated = true;
+        agrees |= allAdmittedBy(a.params[p], b->params[p]) || allAdmittedBy(b->params[p], a.params[p]);
+      }
+      a.superseded = stated && !agrees;
+    }
+  }
 }
 
 /// A protocol quoted in a reply ("> 2. Coat 25 ul/well, seal, overnight"
@@ -5173,7 +5288,7 @@ void Reader::finish() {
 std::optional<ProcedureText> Reader::run() {
   if (!prescan())
     return std::nullopt;
-  if (text_.find('[') != std::string_view::npos) {
+  if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {
     revisedText_ = withoutTrackedChanges(text_);
     text_ = revisedText_;
   }
