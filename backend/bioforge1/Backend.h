@@ -119,6 +119,9 @@ struct RunResult {
   /// on a robot.
   std::vector<SampleTruth> truths;
   std::string truthFile; ///< --truth, as the run used it
+  /// No calibrant states a concentration and nothing competes: the reader
+  /// model has no response to scale, so every well reads the baseline.
+  bool flatResponse = false;
 
   bool simulatedDevice() const { return device == "simulator"; }
 };

@@ -135,6 +135,7 @@ public:
                                                      params, options.faults);
       device_ = simulator_.get();
       result_.truths = simulator_->truths();
+      result_.flatResponse = simulator_->flatResponse();
     }
     result_.device = device_->name();
     result_.truthFile = options.truthFile;

@@ -74,6 +74,10 @@ std::vector<std::string> simulationNotes(const RunResult &result) {
     lines.push_back(fmt::format("SIMULATED: sample concentrations invented by the simulator "
                                 "({}): {}",
                                 inventedReason(result.truthFile), invented));
+  if (result.flatResponse && std::any_of(result.reads.begin(), result.reads.end(), modelRead))
+    lines.push_back("SIMULATED: no calibrant in the layout states a concentration, so the reader "
+                    "model has no response to scale and invents no sample concentration: every "
+                    "well reads the baseline (about 0.05 OD) plus noise");
   return lines;
 }
 

@@ -71,6 +71,10 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
                    liquid.role == ir::LiquidRole::Nsb;
   for (const AnalysisStep &step : setup.analyses)
     competitive_ = competitive_ || step.kind == ir::AnalysisKind::Competitive;
+  // Without a calibrant's concentration a rising response has nothing to
+  // scale to (k is 0), so a concentration invented for a sample would
+  // change no reading: none is invented, and the run says why.
+  flat_ = !any && !cutoffScale && !competitive_;
   std::vector<const LayoutLiquid *> unknowns;
   for (const LayoutLiquid &liquid : setup.layout)
     if ((liquid.role == ir::LiquidRole::Sample || liquid.role == ir::LiquidRole::Control) &&
@@ -95,6 +99,8 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
       analyte_[liquid.name] = *declared / dilution;
       entry.value = *declared;
       entry.declared = true;
+    } else if (flat_) {
+      continue;
     } else {
       double position = unknowns.size() > 1 ? double(i) / double(unknowns.size() - 1) : 0.5;
       analyte_[liquid.name] = cmin + (cmax - cmin) * (0.25 + 0.5 * position);

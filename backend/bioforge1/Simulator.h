@@ -92,6 +92,9 @@ public:
   std::optional<double> analyteConc(const std::string &liquid) const;
   /// Each sample's and control's true concentration, in layout order.
   const std::vector<SampleTruth> &truths() const { return truths_; }
+  /// No calibrant concentration to scale a response to (and no
+  /// competition): every well reads the baseline plus noise.
+  bool flatResponse() const { return flat_; }
   /// Notes what `wells` hold before liquid leaves them; afterRemoval then
   /// records the capture term b(w) of those the removal emptied.
   void beforeRemoval(const DeckState &state, const std::vector<Well> &wells);
@@ -145,6 +148,7 @@ private:
   const RunSetup &setup_;
   std::map<std::string, double> analyte_; ///< liquid -> conc as pipetted
   std::vector<SampleTruth> truths_;
+  bool flat_ = false;
   Params params_;
   /// The noise generator (gsl_rng_taus2). GSL's ziggurat is exact and
   /// far cheaper than std::normal_distribution's polar method (a log, a
@@ -210,6 +214,7 @@ public:
   void restoreConfirmed(const Command &command) override;
   const DeckState &world() const { return world_; }
   const std::vector<SampleTruth> &truths() const { return reader_.truths(); }
+  bool flatResponse() const { return reader_.flatResponse(); }
 
 private:
   FaultKind injectedFault(const Command &command);
