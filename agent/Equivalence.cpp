@@ -98,9 +98,20 @@ Account normalize(const History &history) {
            history.events(Well{static_cast<uint8_t>(row), static_cast<uint8_t>(col)}))
         if (raw.epoch < wellEventBefore.size())
           wellEventBefore[raw.epoch] = true;
-  std::vector<uint32_t> mergedIndex; // old plate index -> merged index
+  // Steps taken after each old plate step: its merged index + 1, or 0 for
+  // a step taken while the plate was still empty.
+  std::vector<uint32_t> stepsAfter;
+  bool plateUsed = false;
   for (const PlateEvent &event : history.plateEvents()) {
-    size_t index = mergedIndex.size();
+    size_t index = stepsAfter.size();
+    // A wait, incubation or shake before any liquid has reached a well
+    // (the operator's "let the chloroform settle, 5 min" while preparing
+    // the samples) does nothing to the plate.
+    plateUsed = plateUsed || wellEventBefore[index];
+    if (!plateUsed) {
+      stepsAfter.push_back(0);
+      continue;
+    }
     PlateStep step;
     step.seconds = event.seconds;
     if (event.celsius)
@@ -118,9 +129,9 @@ Account normalize(const History &history) {
     } else {
       account.plate.push_back(step);
     }
-    mergedIndex.push_back(static_cast<uint32_t>(account.plate.size() - 1));
+    stepsAfter.push_back(static_cast<uint32_t>(account.plate.size()));
   }
-  auto epochOf = [&](uint32_t epoch) { return epoch == 0 ? 0u : mergedIndex[epoch - 1] + 1; };
+  auto epochOf = [&](uint32_t epoch) { return epoch == 0 ? 0u : stepsAfter[epoch - 1]; };
 
   std::map<uint64_t, uint32_t> firstSerial; // liquid -> earliest serial
   for (unsigned row = 1; row <= account.shape.rows; ++row)
@@ -205,6 +216,18 @@ std::map<uint32_t, Footprint> footprints(const Account &account) {
     for (const auto &[index, ul] : wells)
       result[liquid].push_back({index, std::llround(ul * 1000)});
   return result;
+}
+
+/// Whether `a` and `b` go to different wells and together exactly where
+/// `whole` goes, in the same amounts: one liquid under two names.
+bool isDisjointUnion(const Footprint &a, const Footprint &b, const Footprint &whole) {
+  Footprint joined = a;
+  joined.insert(joined.end(), b.begin(), b.end());
+  std::sort(joined.begin(), joined.end());
+  bool disjoint = std::adjacent_find(joined.begin(), joined.end(), [](const auto &x, const auto &y) {
+                    return x.first == y.first;
+                  }) == joined.end();
+  return disjoint && !joined.empty() && joined == whole;
 }
 
 std::string amount(double ul) {
@@ -345,22 +368,62 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
     bool split = false;
     for (size_t a = 0; a < open.size() && !split; ++a)
       for (size_t b = a + 1; b < open.size() && !split; ++b) {
-        Footprint joined = candidateFootprints[open[a]];
-        const Footprint &other = candidateFootprints[open[b]];
-        joined.insert(joined.end(), other.begin(), other.end());
-        std::sort(joined.begin(), joined.end());
-        bool disjoint = std::adjacent_find(joined.begin(), joined.end(), [](const auto &x,
-                                                                             const auto &y) {
-                          return x.first == y.first;
-                        }) == joined.end();
-        if (disjoint && !joined.empty() && joined == whole) {
+        if (isDisjointUnion(candidateFootprints[open[a]], candidateFootprints[open[b]], whole)) {
           pair(open[a], truthLiquid);
           pair(open[b], truthLiquid);
           split = true;
         }
       }
   }
+  // The mirror: one liquid the truth names per role (the blank column's
+  // `B0` and the vehicle control's `VC`, both the vehicle) that the
+  // candidate dispenses as one reagent. A candidate liquid that goes
+  // exactly where two truth layout liquids of different roles go, in the
+  // same amounts, is both; the second truth liquid then counts as the
+  // first. Two liquids of one role (two samples) are never one.
+  std::map<uint32_t, uint32_t> truthAlias;
+  for (uint32_t c : got.firstReached) {
+    if (toTruth.count(c))
+      continue;
+    const Footprint &whole = candidateFootprints[c];
+    // Across kinds as a single footprint pairs: the truth's two layout
+    // liquids, the candidate's one reagent.
+    std::vector<uint32_t> open;
+    for (uint32_t t : want.firstReached)
+      if (!truthTaken.count(t))
+        open.push_back(t);
+    auto isReagent = [&](uint32_t t) {
+      return roleOf(truth, truthNames.liquidName(t)) == ir::LiquidRole::Reagent;
+    };
+    bool merged = false;
+    for (size_t a = 0; a < open.size() && !merged; ++a)
+      for (size_t b = a + 1; b < open.size() && !merged; ++b) {
+        // Only names that a role forced apart: two samples are two liquids.
+        auto roleA = roleOf(truth, truthNames.liquidName(open[a]));
+        auto roleB = roleOf(truth, truthNames.liquidName(open[b]));
+        if (!roleA || !roleB || isReagent(open[a]) || isReagent(open[b]) || roleA == roleB)
+          continue;
+        if (isDisjointUnion(truthFootprints[open[a]], truthFootprints[open[b]], whole)) {
+          pair(c, open[a]);
+          truthTaken.insert(open[b]);
+          truthAlias[open[b]] = open[a];
+          result.renamed.push_back(
+              {candidateNames.liquidName(c), truthNames.liquidName(open[b])});
+          merged = true;
+        }
+      }
+  }
   unpaired([](uint32_t, uint32_t) { return true; });
+  auto inOneName = [&](const Composition *contents) {
+    if (!contents || truthAlias.empty())
+      return contents ? *contents : Composition();
+    Composition named;
+    for (const auto &[liquid, ul] : contents->parts) {
+      auto it = truthAlias.find(liquid);
+      named.add(it == truthAlias.end() ? liquid : it->second, ul);
+    }
+    return named;
+  };
   // A candidate liquid with no partner never equals a truth liquid.
   uint32_t stranger = UINT32_MAX;
   auto inTruthTerms = [&](const Composition *contents) {
@@ -485,7 +548,8 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
             break;
           }
           Composition mapped = inTruthTerms(b[i].after);
-          if (!same(mapped, a[i].after)) {
+          Composition wanted = inOneName(a[i].after);
+          if (!same(mapped, &wanted)) {
             offer(a[i].serial,
                   fmt::format("well {} after {}: the truth leaves {}; the candidate ({}) "
                               "leaves {}",
