@@ -94,7 +94,7 @@ std::string_view languageRules() {
          "takes two names).\n"
          "Wells start empty: contents present at the start (cells, culture) are a MANUAL "
          "`dispense VOLUME of layout`.\n"
-         "Step labels: 3. 9.1 2a) iv. (b) Step 3: (kept in diagnostics).\n"
+         "Step labels: 3. 9.1 2a) iv. (b) M1. Step 3: (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";
 }

@@ -608,8 +608,9 @@ size_t wordLabelLength(const std::vector<Token *> &line) {
     return 3;
   if (i < line.size() && line[i]->getType() == PlateLexer::STEP)
     ++i;
-  if (i + 1 < line.size() && line[i]->getType() == PlateLexer::IDENT && isMark(line[i + 1]) &&
-      adjacent(line[i], line[i + 1]))
+  if (i + 1 < line.size() &&
+      (line[i]->getType() == PlateLexer::IDENT || line[i]->getType() == PlateLexer::WELL) &&
+      isMark(line[i + 1]) && adjacent(line[i], line[i + 1]))
     return i + 2;
   return 0;
 }
@@ -618,6 +619,16 @@ size_t wordLabelLength(const std::vector<Token *> &line) {
 bool isLabelWord(std::string_view word) {
   if (word.size() == 1)
     return std::isalpha(static_cast<unsigned char>(word[0])) != 0;
+  // A part's letter and a step's number: `M1` (manual part), `R2` (robot
+  // part), `A3`. One or two capitals, then up to three digits.
+  size_t letters = 0;
+  while (letters < word.size() && std::isupper(static_cast<unsigned char>(word[letters])))
+    ++letters;
+  size_t digits = word.size() - letters;
+  if (letters >= 1 && letters <= 2 && digits >= 1 && digits <= 3 &&
+      std::all_of(word.begin() + static_cast<std::ptrdiff_t>(letters), word.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
+    return true;
   // A Roman numeral up to 39 in one case: kit inserts do not number further.
   bool lower = std::all_of(word.begin(), word.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
   bool upper = std::all_of(word.begin(), word.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });

@@ -712,9 +712,11 @@ std::string ScriptParser::stepOf(const TokenList &line, bool markRequired) {
     return {};
   TokenList number;
   for (size_t i = 0; i < length; ++i)
-    if (line[i]->getType() == PlateLexer::NUMBER || line[i]->getType() == PlateLexer::IDENT)
+    if (line[i]->getType() == PlateLexer::NUMBER || line[i]->getType() == PlateLexer::IDENT ||
+        line[i]->getType() == PlateLexer::WELL)
       number.push_back(line[i]);
-  if (number.size() == 1 && number[0]->getType() == PlateLexer::IDENT)
+  if (number.size() == 1 && (number[0]->getType() == PlateLexer::IDENT ||
+                             number[0]->getType() == PlateLexer::WELL))
     return frontend::isLabelWord(number[0]->getText()) ? number[0]->getText() : "";
   return frontend::stepLabelText(number).value_or("");
 }

@@ -51,10 +51,11 @@ stepLabel
   ;
 
 // Kit inserts also number steps with a letter or a Roman numeral: `b)`,
-// `iv.`, `(iii)`, `Step C:`. A word label needs its mark, since a call
-// statement starts with a word too; the frontend checks that the word is
-// one letter or a Roman numeral (E115).
-labelWord : IDENT ;
+// `iv.`, `(iii)`, `Step C:`, and parts of a method by a letter and a
+// number: `M1.`, `R2)`, `A3:` (which lexes as a well: no statement starts
+// with a well). A word label needs its mark, since a call statement starts
+// with a word too; the frontend checks the word's shape (E115).
+labelWord : IDENT | WELL ;
 
 // In LAYOUT and REAGENTS the mark is required: a bare number there starts
 // a grid header.
