@@ -1258,8 +1258,13 @@ bool Aligner::crossesRobotPair(const Action &t, size_t j) const {
       continue;
     size_t m = static_cast<size_t>(paired);
     // A pair whose text step is out of the text's order ("after step 2
-    // shake ...") crosses nothing.
-    if (T[m].orderLoose)
+    // shake ...") crosses nothing, and neither does another echo told in
+    // the same passage as `j`'s (a flow diagram's box "COAT: 25 ul cAb,
+    // 4 °C o/n" pairs the coating and the incubation beside it).
+    int echo = matchS_[j];
+    if (T[m].orderLoose ||
+        (!T[m].required && echo >= 0 && !T[static_cast<size_t>(echo)].required &&
+         T[m].unit == T[static_cast<size_t>(echo)].unit))
       continue;
     if ((m < i && k > j) || (m > i && k < j))
       return true;
