@@ -2399,8 +2399,26 @@ void Reader::splitSentences() {
       }
       start = end;
     };
+    // "We will run: (i) add 50 uL ...; (ii) add 5 uL ...; (iii) mix ...":
+    // an enumeration inside one sentence numbers its steps, each a
+    // sentence of its own.
+    auto enumeratorAt = [&](size_t i) {
+      if (t[i] != '(' || i < 2 || t[i - 1] != ' ' || (t[i - 2] != ';' && t[i - 2] != ':'))
+        return false;
+      size_t close = t.find(')', i);
+      if (close == std::string::npos || close - i > 6 || close + 1 >= t.size() ||
+          t[close + 1] != ' ')
+        return false;
+      std::string inner = prose::lowerAscii(std::string_view(t).substr(i + 1, close - i - 1));
+      return romanNumeral(inner) ||
+             (inner.size() == 1 && ((inner[0] >= 'a' && inner[0] <= 'h') || isDigitChar(inner[0])));
+    };
     for (size_t i = 0; i < t.size(); ++i) {
       char c = t[i];
+      if (enumeratorAt(i) && i > start) {
+        push(i);
+        continue;
+      }
       if ((c == '.' || c == '!' || c == '?') && i + 1 < t.size() && t[i + 1] == ' ') {
         // Not after an abbreviation ("approx. 5", "e.g. the") or an initial
         // when the sentence goes on in lower case; "37 °C. Then" ends one.
@@ -4340,20 +4358,43 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   static const std::set<std::string, std::less<>> vessels = {
       "tube",  "tubes",  "vial",   "vials",    "bottle",    "bottles",   "flask",
       "flasks", "falcon", "eppendorf", "microtube", "microtubes", "cryovial", "beaker",
-      "cylinder"};
+      "cylinder", "dish", "dishes"};
+  // "seeded at 2 x 10^5 cells per well of 6-well plates, grown for 24 h":
+  // a culture plate's wells are no wells of the assay plate.
+  static const std::set<std::string, std::less<>> culturePlates = {"6-well", "12-well", "24-well",
+                                                                   "48-well"};
+  static const std::set<std::string, std::less<>> assayPlates = {"96-well", "384-well",
+                                                                 "microplate", "assay"};
   static const std::set<std::string, std::less<>> plateWords = {
       "well", "wells", "plate", "plates", "microplate", "row", "rows", "column", "columns",
       "col", "cols", "deck"};
-  bool vessel = false, plate = false, bench = false;
+  bool vessel = false, plate = false, bench = false, culture = false, assayPlate = false;
   auto scan = [&](const std::vector<Token> &toks) {
     for (const Token &t : toks) {
       vessel |= t.isWord() && vessels.count(t.lower) > 0;
       plate |= t.isWord() && plateWords.count(t.lower) > 0;
       bench |= t.isWord() && isAnyVerb(t.lower) && benchVerb(t.lower);
+      culture |= t.isWord() && culturePlates.count(t.lower) > 0;
+      assayPlate |= t.isWord() && assayPlates.count(t.lower) > 0;
     }
   };
   scan(s.tokens);
   scan(prose::tokenize(colonPrefix(out_.units[s.unit].text)));
+  // A spin: a verb of centrifugation or a relative centrifugal force
+  // ("10,000 x g"). A lysis alone may be the plate's ("Lyse 25 µL, 5 min,
+  // shake 800 rpm").
+  bool spin = false;
+  for (size_t k = 0; k < s.tokens.size(); ++k) {
+    const Token &t = s.tokens[k];
+    spin |= t.isWord() && (t.lower.rfind("centrifug", 0) == 0 || t.lower.rfind("spin", 0) == 0 ||
+                           t.is("spun") || t.lower.rfind("pellet", 0) == 0);
+    spin |= k >= 1 && k + 1 < s.tokens.size() && (t.is("x") || t.text == "\u00d7") &&
+            s.tokens[k + 1].is("g") && std::isdigit(static_cast<unsigned char>(s.tokens[k - 1].text[0]));
+  }
+  if (culture && !assayPlate) {
+    plate = false;
+    vessel = true;
+  }
   if (plate)
     return;
   // A sentence that opens with a verb of preparation is one.
@@ -4399,6 +4440,15 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
       a.values(Param::Speed).clear();
       a.values(Param::Cycles).clear();
       a.values(Param::Time).clear();
+    }
+    // The times of cells grown in a culture plate and of a sentence with a
+    // spin ("pelleted (600 x g, 5 min), lysed ... for 10 min on ice and
+    // cleared at 10,000 x g for 1 min") are the sample's, not the assay
+    // plate's.
+    if ((a.cls == ActionClass::Incubate || a.cls == ActionClass::Wait) && (culture || spin)) {
+      a.cls = ActionClass::Prepare;
+      a.values(Param::Time).clear();
+      a.values(Param::Temperature).clear();
     }
   }
 }
