@@ -4833,9 +4833,13 @@ void Reader::markSummaries() {
         return std::all_of(steps.begin(), steps.end(),
                            [](const Action *a) { return a->inParagraph; });
       };
-      auto labelledList = [](const std::vector<const Action *> &steps) {
-        return std::all_of(steps.begin(), steps.end(),
-                           [](const Action *a) { return !a->inParagraph && !a->label.empty(); });
+      // A list: numbered items, or bullets ("  - The robot will add 200 uL
+      // of your working reagent ..." in a core facility's reply to the
+      // protocol its user pasted as one paragraph).
+      auto labelledList = [&](const std::vector<const Action *> &steps) {
+        return std::all_of(steps.begin(), steps.end(), [&](const Action *a) {
+          return !a->inParagraph && a->unit < unitStyle_.size() && unitStyle_[a->unit] == 'l';
+        });
       };
       if (prose(A) && labelledList(B))
         summaries.insert(i);
