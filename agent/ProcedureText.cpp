@@ -2916,6 +2916,22 @@ bool comparesAgainstBound(const std::vector<Token> &toks) {
 /// previous plate the top standard gave ...", "Typically ...", "Expected
 /// values: ..."): its values are data, not steps to do.
 bool reportsPastResults(const std::vector<Token> &toks) {
+  // "The Trolox curve was linear from 0.025 to 0.25 mM (R^2 = 0.998, slope
+  // ...)": a goodness of fit with its value reports a curve already made.
+  for (size_t i = 0; i < toks.size(); ++i) {
+    size_t next = i + 1;
+    bool rSquared = toks[i].is("r2") || toks[i].lower == "r²";
+    if (toks[i].is("r") && i + 2 < toks.size() && toks[i + 1].isPunct("^") && toks[i + 2].text == "2") {
+      rSquared = true;
+      next = i + 3;
+    }
+    if (!rSquared)
+      continue;
+    if (next < toks.size() && toks[next].isPunct("="))
+      ++next;
+    if (next < toks.size() && toks[next].isNumber())
+      return true;
+  }
   static const std::set<std::string, std::less<>> occasions = {
       "run", "runs", "time", "plate", "plates", "batch", "assay", "experiment", "week", "day"};
   static const std::set<std::string, std::less<>> findings = {
