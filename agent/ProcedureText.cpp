@@ -185,6 +185,7 @@ struct Line {
   std::vector<bool> expectedColumns;
   std::vector<std::pair<size_t, size_t>> loads; ///< text ranges of those cells
   size_t pipes = 0;     ///< '|' in a table row
+  bool marked = false;  ///< between runs of '=', '-' or '*': "*** what's done ***"
   bool merged = false;  ///< a continuation line, read as part of the row above
 };
 
@@ -602,9 +603,10 @@ std::string withoutTrackedChanges(std::string_view text) {
 std::string_view withoutWikiHeadingMarks(std::string_view t) {
   if (t.empty())
     return t;
-  char mark = t.front() == '-' ? '-' : '=';
+  // "*** what's already done ***" in an e-mail marks a heading as dashes do.
+  char mark = t.front() == '-' ? '-' : t.front() == '*' ? '*' : '=';
   size_t open = t.find_first_not_of(mark);
-  if (open < (mark == '-' ? 3 : 2) || open == std::string_view::npos)
+  if (open < (mark == '=' ? 2 : 3) || open == std::string_view::npos)
     return t;
   size_t close = t.find_last_not_of(mark);
   size_t closing = t.size() - 1 - close;
@@ -990,14 +992,20 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "hands-on time",
                          // Minutes' "ACTION ITEMS": who updates the SOP or
                          // orders kits by when; the run's steps are elsewhere.
-                         "action items", "action item", "action points", "to do", "to-do",
-                         "todo", "todos", "to-dos",
+                         "action items", "action item", "action points",
                          // protocols.io's "GUIDELINES": advice and the
                          // final conditions in the well, above the steps.
                          "guidelines", "guideline", "general guidelines",
                          // A paper's or protocols.io's "ABSTRACT": what the
                          // method is, told before it ("miniaturised to 50 uL").
                          "abstract"}))
+    return UnitKind::Note;
+  // A to-do list by its name alone: "what you need to do tomorrow" heads
+  // the plan.
+  static const std::set<std::string, std::less<>> todo = {"to do", "to-do", "todo", "to do list",
+                                                          "to-do list", "todo list", "todos",
+                                                          "to-dos"};
+  if (todo.count(lower))
     return UnitKind::Note;
   // "Data analysis", "Results", "Statistics": the heading is the whole
   // topic, so "Reading and analysis" keeps its read.
@@ -1147,6 +1155,7 @@ private:
   void buildUnits();
   void classifyUnits();
   void markHeaderComment();
+  void markForwarded();
   void maskAmendments();
   void splitSentences();
   void readSentence(unsigned index);
@@ -1490,7 +1499,9 @@ void Reader::splitLines() {
         if (!line.bullet && line.label.empty())
           line.content = static_cast<size_t>(trimmed.data() - line.raw.data());
         std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
-        content = withoutWikiHeadingMarks(content);
+        std::string_view unmarked = withoutWikiHeadingMarks(content);
+        line.marked = unmarked.size() != content.size();
+        content = unmarked;
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = withoutStruckText(content);
         line.pieces.push_back({0, line.content, 0});
@@ -1882,6 +1893,10 @@ void Reader::buildUnits() {
         if (!t.empty() && t.back() == ':' && words <= 10 && !values)
           heading = true;
         else if (allCapsHeading(t) && !values && words <= 10)
+          heading = true;
+        // "*** what's already done ***": marks on both sides make a
+        // heading of a line in any case.
+        else if (line.marked && !values && words <= 8 && !startsWithVerb(t))
           heading = true;
         // "STEPS (all on robot, at RT)", "VOLUMES (per well)": a heading in
         // capitals keeps a remark in brackets in lower case. A step in
@@ -4760,6 +4775,46 @@ void Reader::markHeaderComment() {
       unit.kind = UnitKind::Note;
 }
 
+void Reader::markForwarded() {
+  // "-------- Forwarded Message --------" or "-----Original Message-----"
+  // under a message that tells its own procedure: mail is written on top,
+  // so what is forwarded or quoted below is older, there for reference.
+  uint32_t separator = 0;
+  for (const Line &line : lines_) {
+    std::string lower = prose::lowerAscii(trimView(line.raw));
+    std::string bare;
+    for (char c : lower)
+      if (c != '-' && c != '=' && c != '_')
+        bare += c;
+    std::string_view words = trimView(bare);
+    if (words == "forwarded message" || words == "original message" ||
+        words.rfind("begin forwarded message", 0) == 0) {
+      separator = line.number;
+      break;
+    }
+  }
+  if (separator == 0)
+    return;
+  // Its own procedure: three list items with numbers or more ("* 100 ul
+  // pNAG to all wells"). A message that only introduces what it forwards
+  // ("below is Jon's SOP with his answers inline") has none, and the
+  // forwarded text is the procedure.
+  unsigned ownSteps = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    const TextUnit &unit = out_.units[u];
+    if (unit.loc.line < separator && unit.kind == UnitKind::Procedure &&
+        u < unitStyle_.size() && unitStyle_[u] == 'l' &&
+        std::any_of(unit.text.begin(), unit.text.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      ++ownSteps;
+  }
+  if (ownSteps < 3)
+    return;
+  for (TextUnit &unit : out_.units)
+    if (unit.loc.line > separator && unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
+}
+
 void Reader::markSummaries() {
   // Sections: runs of units between headings, and between blocks of a
   // different style (a table after a list) separated by a blank line. In
@@ -5367,6 +5422,7 @@ std::optional<ProcedureText> Reader::run() {
   maskAmendments();
   classifyUnits();
   markHeaderComment();
+  markForwarded();
   splitSentences();
   for (unsigned i = 0; i < sentences_.size(); ++i) {
     UnitKind kind = out_.units[sentences_[i].unit].kind;
