@@ -392,16 +392,14 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
     for (uint32_t t : want.firstReached)
       if (!truthTaken.count(t))
         open.push_back(t);
-    auto isReagent = [&](uint32_t t) {
-      return roleOf(truth, truthNames.liquidName(t)) == ir::LiquidRole::Reagent;
-    };
     bool merged = false;
     for (size_t a = 0; a < open.size() && !merged; ++a)
       for (size_t b = a + 1; b < open.size() && !merged; ++b) {
         // Only names that a role forced apart: two samples are two liquids.
         auto roleA = roleOf(truth, truthNames.liquidName(open[a]));
         auto roleB = roleOf(truth, truthNames.liquidName(open[b]));
-        if (!roleA || !roleB || isReagent(open[a]) || isReagent(open[b]) || roleA == roleB)
+        if (!roleA || !roleB || *roleA == ir::LiquidRole::Reagent ||
+            *roleB == ir::LiquidRole::Reagent || *roleA == *roleB)
           continue;
         if (isDisjointUnion(truthFootprints[open[a]], truthFootprints[open[b]], whole)) {
           pair(c, open[a]);

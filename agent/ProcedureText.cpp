@@ -4889,32 +4889,32 @@ void Reader::markSummaries() {
         summaries.insert(j);
         decided = j;
       }
+  // Told once in running prose and once as a list, the prose
+  // is the account ("current bench numbers: ... then 50 ul
+  // supernatant + 50 ul mix, 30 min RT ...") and the list the
+  // procedure, even where the prose tells more (the culture before the
+  // assay): a list is what a lab writes to be followed.
+  auto prose = [](const std::vector<const Action *> &steps) {
+    return std::all_of(steps.begin(), steps.end(),
+                       [](const Action *a) { return a->inParagraph; });
+  };
+  // A list: numbered items, or bullets ("  - The robot will add 200 uL
+  // of your working reagent ..." in a core facility's reply to the
+  // protocol its user pasted as one paragraph).
+  auto listed = [&](const std::vector<const Action *> &steps) {
+    return std::all_of(steps.begin(), steps.end(), [&](const Action *a) {
+      return !a->inParagraph && a->unit < unitStyle_.size() && unitStyle_[a->unit] == 'l';
+    });
+  };
   for (unsigned i = 0; i <= section; ++i)
     for (unsigned j = i + 1; j <= section; ++j) {
       const auto &A = strong[i];
       const auto &B = strong[j];
       if (decided || !restate(A, B))
         continue;
-      // Told once in running prose and once as a labelled list, the prose
-      // is the account ("current bench numbers: ... then 50 ul
-      // supernatant + 50 ul mix, 30 min RT ...") and the list the
-      // procedure, even where the prose tells more (the culture before the
-      // assay): a list is what a lab writes to be followed.
-      auto prose = [](const std::vector<const Action *> &steps) {
-        return std::all_of(steps.begin(), steps.end(),
-                           [](const Action *a) { return a->inParagraph; });
-      };
-      // A list: numbered items, or bullets ("  - The robot will add 200 uL
-      // of your working reagent ..." in a core facility's reply to the
-      // protocol its user pasted as one paragraph).
-      auto labelledList = [&](const std::vector<const Action *> &steps) {
-        return std::all_of(steps.begin(), steps.end(), [&](const Action *a) {
-          return !a->inParagraph && a->unit < unitStyle_.size() && unitStyle_[a->unit] == 'l';
-        });
-      };
-      if (prose(A) && labelledList(B))
+      if (prose(A) && listed(B))
         summaries.insert(i);
-      else if (prose(B) && labelledList(A))
+      else if (prose(B) && listed(A))
         summaries.insert(j);
       else
         summaries.insert(A.size() <= B.size() ? i : j);
