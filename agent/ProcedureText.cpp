@@ -1191,6 +1191,9 @@ private:
   void finish();
   void markDeviations();
   void markReplies();
+  void markThreadAmendments();
+  void markStepComments();
+  void markPickUps();
   void markMarginNotes();
   void markCorrections();
   void markCurrentProcedure();
@@ -1721,6 +1724,29 @@ bool opensInCapitals(std::string_view text) {
 bool opensChatTurn(std::string_view line) {
   std::string_view raw = trimView(line);
   size_t k = raw.rfind('[', 0) == 0 ? 1 : 0, digits = 0;
+  // An export that dates each message ("[12/03/2025 15:48] Daniel Okafor",
+  // "[2025-03-12 15:48] ...") puts the name after the stamp and the
+  // message on the lines below it.
+  bool dated = false;
+  {
+    size_t d = k, fields = 0, run = 0;
+    while (d < raw.size() && (std::isdigit(static_cast<unsigned char>(raw[d])) || raw[d] == '/' ||
+                              raw[d] == '-' || raw[d] == '.')) {
+      if (std::isdigit(static_cast<unsigned char>(raw[d])))
+        ++run;
+      else if (run > 0 && run <= 4)
+        ++fields, run = 0;
+      else
+        break;
+      ++d;
+    }
+    if (fields == 2 && run >= 2 && run <= 4 && d < raw.size() && (raw[d] == ' ' || raw[d] == ',')) {
+      while (d < raw.size() && (raw[d] == ' ' || raw[d] == ','))
+        ++d;
+      k = d;
+      dated = true;
+    }
+  }
   while (k < raw.size() && std::isdigit(static_cast<unsigned char>(raw[k])))
     ++k, ++digits;
   if (digits < 1 || digits > 2 || k + 3 > raw.size() || raw[k] != ':' ||
@@ -1728,7 +1754,20 @@ bool opensChatTurn(std::string_view line) {
       !std::isdigit(static_cast<unsigned char>(raw[k + 2])))
     return false;
   size_t colon = raw.find(':', k + 3);
-  return colon != std::string_view::npos && colon < k + 40;
+  if (colon != std::string_view::npos && colon < k + 40)
+    return true;
+  if (!dated)
+    return false;
+  // The dated header's name alone after the closing bracket: a few words
+  // without digits.
+  size_t close = raw.find(']', k + 3);
+  if (close == std::string_view::npos || close > k + 12)
+    return false;
+  std::string_view name = trimView(raw.substr(close + 1));
+  return !name.empty() && name.size() <= 40 &&
+         std::none_of(name.begin(), name.end(),
+                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+         std::count(name.begin(), name.end(), ' ') <= 3;
 }
 
 /// "SO: ...", "mara.k: ...": the speaker before a colon at a line's
@@ -2946,6 +2985,22 @@ bool reportsPastResults(const std::vector<Token> &toks) {
       ++next;
     if (next < toks.size() && toks[next].isNumber())
       return true;
+    // "R² of the 4PL fit ≥ 0.99", "Acceptance: R2 must be at least 0.98":
+    // a sentence that opens with a criterion the fit is judged by, not a
+    // second fit. Inside a methods sentence ("... a blank-subtracted
+    // linear fit of the standards (R² ≥ 0.998; LOD 1.2 µM)") the criterion
+    // is an aside of the steps around it.
+    for (size_t k = next; i < 4 && k < toks.size() && k < next + 6; ++k) {
+      bool bound = toks[k].isPunct("=") || toks[k].isPunct("≥") || toks[k].isPunct(">") ||
+                   toks[k].isPunct("≤") || toks[k].isPunct("<") || toks[k].is("least") ||
+                   toks[k].is("above") || toks[k].is("below") || toks[k].is("exceed") ||
+                   toks[k].is("exceeds");
+      if (!bound)
+        continue;
+      for (size_t m = k + 1; m < toks.size() && m <= k + 2; ++m)
+        if (toks[m].isNumber())
+          return true;
+    }
   }
   static const std::set<std::string, std::less<>> occasions = {
       "run", "runs", "time", "plate", "plates", "batch", "assay", "experiment", "week", "day"};
@@ -4989,6 +5044,199 @@ void Reader::markReplies() {
   }
 }
 
+/// A plan pasted into a chat ("right, pasting the plan, check pls:" and
+/// its numbered steps), then the talk about it: "can we do 10 min after
+/// the sulfanilamide too, not 5?", "yes to both. so 10 min / 10 min, read
+/// at 540". A later message's step of a kind the plan has amends the plan,
+/// it is no step of its own in the order (its values are stated), and the
+/// plan's steps of that kind whose values it contradicts may not be the
+/// ones the lab runs (superseded). A later message that lists most of the
+/// plan's steps again is a new version of it, left to the summary rule.
+void Reader::markThreadAmendments() {
+  std::vector<unsigned> turnOf(out_.units.size(), 0);
+  unsigned turns = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    uint32_t n = out_.units[u].loc.line;
+    if (n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw))
+      ++turns;
+    turnOf[u] = turns;
+  }
+  if (turns < 3)
+    return;
+  auto step = [&](const Action &a) {
+    return !a.weak && a.inProcedure && robotClass(a.cls) && a.copiedFrom.empty();
+  };
+  std::vector<unsigned> listedSteps(turns + 1, 0);
+  for (const Action &a : out_.actions)
+    if (step(a) && a.unit < unitStyle_.size() && unitStyle_[a.unit] == 'l')
+      ++listedSteps[turnOf[a.unit]];
+  unsigned plan = 0;
+  for (unsigned t = 1; t <= turns && plan == 0; ++t)
+    if (listedSteps[t] >= 3)
+      plan = t;
+  if (plan == 0)
+    return;
+  // A numbered reply ("two things: 1) ... 2) ...") is talk; a message
+  // listing most of the plan's steps again posts a new version.
+  auto reposts = [&](unsigned t) {
+    return listedSteps[t] >= 3 && listedSteps[t] * 10 >= listedSteps[plan] * 6;
+  };
+  unsigned end = plan + 1;
+  while (end <= turns && !reposts(end))
+    ++end;
+  for (Action &later : out_.actions) {
+    unsigned t = turnOf[later.unit];
+    if (t <= plan || t >= end || !step(later))
+      continue;
+    // A question ("20 or 40 min?", "can we do 4 h, not 3?") proposes; the
+    // answer that takes it up ("ok, 4 h then") decides.
+    bool asks = false;
+    if (later.sentence < sentences_.size()) {
+      const std::vector<Token> &toks = sentences_[later.sentence].tokens;
+      asks = !toks.empty() && toks.back().isPunct("?");
+    }
+    // Which step it amends: the plan's one step of its kind that its
+    // values contradict. "last time someone used 50 uL instead of 100"
+    // contradicts every dispense of a plan of three and amends none.
+    bool amends = false;
+    std::vector<Action *> contradicted;
+    for (Action &planned : out_.actions) {
+      if (turnOf[planned.unit] != plan || planned.cls != later.cls || !step(planned))
+        continue;
+      amends = true;
+      for (size_t p = 0; p < kParamCount; ++p)
+        if (!planned.params[p].empty() && !later.params[p].empty() &&
+            !allAdmittedBy(planned.params[p], later.params[p]) &&
+            !allAdmittedBy(later.params[p], planned.params[p])) {
+          contradicted.push_back(&planned);
+          break;
+        }
+    }
+    if (!asks && contradicted.size() == 1)
+      contradicted.front()->superseded = true;
+    if (amends)
+      later.inProcedure = false;
+  }
+}
+
+/// A liquid handler's printout moves liquid in two lines: "Aspirate 50 ul
+/// from Trough 2 (STOP)" then "Dispense 50 ul to all 24 used wells". The
+/// aspirate from a source (a trough, a tube, a reservoir) is the pick-up
+/// of the dispense after it, not liquid taken out of the plate's wells:
+/// a mention of that dispense. An aspirate from the plate ("from ASSAY A7,
+/// B7", then "Dispense 25 ul to Waste") is a step of its own.
+void Reader::markPickUps() {
+  static const std::set<std::string, std::less<>> sources = {
+      "trough", "troughs", "reservoir", "tube", "tubes", "bottle", "vial", "vials", "boat",
+      "source", "stock", "rack"};
+  for (size_t i = 0; i + 1 < out_.actions.size(); ++i) {
+    Action &pickUp = out_.actions[i];
+    const Action &next = out_.actions[i + 1];
+    if (pickUp.cls != ActionClass::Aspirate || pickUp.weak ||
+        (next.cls != ActionClass::Dispense && next.cls != ActionClass::Transfer) ||
+        next.unit > pickUp.unit + 1 || pickUp.sentence >= sentences_.size())
+      continue;
+    const std::vector<Token> &toks = sentences_[pickUp.sentence].tokens;
+    bool fromSource = false;
+    for (size_t k = 0; k + 1 < toks.size() && !fromSource; ++k)
+      fromSource = toks[k].is("from") && sources.count(toks[k + 1].lower) > 0;
+    if (!fromSource)
+      continue;
+    const auto &taken = pickUp.params[static_cast<size_t>(Param::Volume)];
+    const auto &given = next.params[static_cast<size_t>(Param::Volume)];
+    if (!taken.empty() && !given.empty() && taken.front().high < given.front().low)
+      continue;
+    pickUp.weak = true;
+  }
+}
+
+/// A method printed by another system and commented step by step below it
+/// ("Step 3 (buffer): KEEP. 25 ul of assay buffer into A2..A8",
+/// "Steps 15-17 (RoMa moves): DROP", "Step 21 (read): CHANGE 420 nm to
+/// 405 nm"): a unit that opens by citing earlier labelled steps and gives
+/// its verdict on them amends them. The cited steps' values may not be the
+/// ones the lab runs (superseded), the steps it drops are no steps of the
+/// procedure, and the comment's own steps are no steps in the order (their
+/// values are stated). Only a verdict right after the citation counts: a
+/// detailed procedure after a summary table ("Step 3: Add 100 µL ...")
+/// cites nothing.
+void Reader::markStepComments() {
+  static const std::set<std::string, std::less<>> keeps = {
+      "keep", "kept", "change", "changed", "unchanged", "modify", "modified", "replace",
+      "replaced", "same", "retain", "retained", "adapt", "adapted"};
+  static const std::set<std::string, std::less<>> drops = {
+      "drop", "dropped", "omit", "omitted", "skip", "skipped", "remove", "removed", "delete",
+      "deleted"};
+  std::map<std::string, std::vector<size_t>, std::less<>> labelled;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    uint32_t n = out_.units[u].loc.line;
+    if (n < 1 || n - 1 >= lines_.size())
+      continue;
+    std::vector<Token> toks = prose::tokenize(lines_[n - 1].raw);
+    size_t k = 0;
+    std::vector<unsigned> cited;
+    if (k < toks.size() && (toks[k].is("step") || toks[k].is("steps"))) {
+      ++k;
+      std::optional<unsigned> from;
+      while (k < toks.size()) {
+        if (toks[k].isNumber() && toks[k].number >= 1 && toks[k].number <= 200 &&
+            toks[k].number == std::floor(toks[k].number)) {
+          auto value = static_cast<unsigned>(toks[k].number);
+          if (from && value > *from && value - *from <= 50)
+            for (unsigned v = *from + 1; v <= value; ++v)
+              cited.push_back(v);
+          else
+            cited.push_back(value);
+          from.reset();
+          ++k;
+        } else if ((toks[k].isPunct("-") || toks[k].isPunct("–")) && !cited.empty()) {
+          from = cited.back();
+          ++k;
+        } else if (toks[k].isPunct(",") || toks[k].is("and") || toks[k].isPunct("&")) {
+          ++k;
+        } else {
+          break;
+        }
+      }
+    }
+    bool verdict = false, dropped = false;
+    if (!cited.empty()) {
+      // "(buffer)" names the step; a colon or a dash leads to the verdict.
+      if (k < toks.size() && toks[k].isPunct("(")) {
+        while (k < toks.size() && !toks[k].isPunct(")"))
+          ++k;
+        ++k;
+      }
+      while (k < toks.size() && (toks[k].isPunct(":") || toks[k].isPunct("-") || toks[k].isPunct("–")))
+        ++k;
+      if (k < toks.size() && toks[k].isWord()) {
+        dropped = drops.count(toks[k].lower) > 0;
+        verdict = dropped || keeps.count(toks[k].lower) > 0;
+      }
+    }
+    bool earlier = verdict && std::all_of(cited.begin(), cited.end(), [&](unsigned v) {
+      auto it = labelled.find(std::to_string(v));
+      return it != labelled.end();
+    });
+    if (earlier && labelled.size() >= 3) {
+      for (unsigned v : cited)
+        for (size_t target : labelled.find(std::to_string(v))->second)
+          for (Action &a : out_.actions)
+            if (a.unit == target && robotClass(a.cls)) {
+              a.superseded = true;
+              if (dropped)
+                a.inProcedure = false;
+            }
+      for (Action &a : out_.actions)
+        if (a.unit == u)
+          a.inProcedure = false;
+      continue;
+    }
+    if (!out_.units[u].label.empty())
+      labelled[out_.units[u].label].push_back(u);
+  }
+}
+
 /// A kit's steps annotated by the lab in square brackets on lines of their
 /// own ("Incubate for 1 hour at room temperature." then "[we do 2 h, not
 /// 1 h]", "[robot: 300 µl per wash - 400 doesn't fit its wells]"): a
@@ -5461,9 +5709,12 @@ std::optional<ProcedureText> Reader::run() {
     }
   }
   orderTableRows();
+  markPickUps();
   mergeRestatements();
   markSummaries();
   markReplies();
+  markThreadAmendments();
+  markStepComments();
   markMarginNotes();
   markDeviations();
   markCorrections();

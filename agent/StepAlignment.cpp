@@ -144,7 +144,10 @@ Comparison compare(const Action &t, const Action &s) {
       c.score += 1.0;
     } else {
       ++c.mismatch;
-      c.score -= unambiguous(t.params[p]) ? 1.5 : 0.5;
+      // A value a later amendment contests is weak evidence against a pair
+      // ("read at 550" answered by "it's 540"): the amended step is still
+      // the step the script's read stands for.
+      c.score -= t.superseded ? 0.2 : unambiguous(t.params[p]) ? 1.5 : 0.5;
     }
   }
   if (!t.words.empty() && !s.words.empty()) {
