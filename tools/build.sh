@@ -7,7 +7,7 @@
 # one object per source, which rebuilds less after a one-file edit) and line
 # tables instead of full debug info (backtraces and sanitizer reports keep
 # file:line; full -g made every object about 40 % slower to compile).
-# Measured on 2 cores, cold: 15 min before, 5 min 47 s after (docs/building.md).
+# Measured on 2 cores, cold: 15 min before, 5 min 47 s after (docs/reliability.md, "CI time").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PLATE_BUILD_DIR:-$root/build}"
