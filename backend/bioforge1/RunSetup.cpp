@@ -53,6 +53,7 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
                          const std::vector<Command> &commands) {
   RunSetup setup;
   setup.plateType = module.plateType;
+  setup.title = module.title;
   for (const ir::ReservoirLoad &load : module.loadingPlan)
     setup.reservoir.push_back(
         {load.pos.row, load.pos.col, module.liquid(load.liquid).name, load.volumeMl});

@@ -98,6 +98,9 @@ struct AnalysisStep {
 
 struct RunSetup {
   std::string plateType = "plate96";
+  /// The script's KIT_TITLE (the simulator reads "competitive" in it); not
+  /// written to a plan file.
+  std::string title;
   std::vector<ReservoirLoad> reservoir;
   std::vector<LayoutLiquid> layout;
   std::vector<ManualFill> manualFills;

@@ -22,6 +22,27 @@
 
 namespace plate::backend {
 
+namespace {
+/// "competitive" as a word of the title, not "non-competitive",
+/// "non competitive" or "uncompetitive".
+bool titleSaysCompetitive(std::string_view title) {
+  std::string lower(title);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  constexpr std::string_view word = "competitive";
+  for (size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {
+    if (at > 0 && std::isalpha(static_cast<unsigned char>(lower[at - 1])))
+      continue;
+    std::string_view before = std::string_view(lower).substr(0, at);
+    if (before.size() >= 4 && before.substr(before.size() - 4, 3) == "non" &&
+        (before.back() == '-' || before.back() == ' '))
+      continue;
+    return true;
+  }
+  return false;
+}
+} // namespace
+
 ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> truth,
                          Params params)
     : setup_(setup), params_(params), random_(gsl_rng_alloc(gsl_rng_taus2)) {
@@ -71,6 +92,12 @@ ReaderModel::ReaderModel(const RunSetup &setup, std::map<std::string, double> tr
                    liquid.role == ir::LiquidRole::Nsb;
   for (const AnalysisStep &step : setup.analyses)
     competitive_ = competitive_ || step.kind == ir::AnalysisKind::Competitive;
+  // A kit that calls itself competitive ("DON-Check competitive ELISA")
+  // is one, even where its zero standard is a calibrant at 0 and it has
+  // no NSB wells to say so: four blind writers expected the falling
+  // curve. "Non-competitive" and "uncompetitive" (inhibition kinetics)
+  // are not.
+  competitive_ = competitive_ || titleSaysCompetitive(setup.title);
   // Without a calibrant's concentration a rising response has nothing to
   // scale to (k is 0), so a concentration invented for a sample would
   // change no reading: none is invented, and the run says why.
