@@ -44,6 +44,12 @@ json scoreAnswer(const CorpusEntry &entry, const ScriptLayers &truth, const std:
   ScriptLayers cand = compiler.scriptLayers(extractScript(reply), entry.layout);
   ParameterAccuracy pa = scoreParameterAccuracy(truth.steps, truth.blocks, cand.steps, cand.blocks);
   std::optional<Equivalence> same = equivalenceOf(truth, cand);
+  // A reply that checks but does not compile (its loads short of what the
+  // run needs, E701) would do the same chemistry, but nothing it says
+  // reaches the robot: a first attempt that does not compile is not
+  // equivalent ("-", as for one that does not check).
+  if (!cand.compiled)
+    same.reset();
   totals.compiled += cand.compiled;
   totals.paSum += pa.value;
   totals.equivalent += same && same->equivalent;
