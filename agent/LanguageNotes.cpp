@@ -46,7 +46,7 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"reagentDecl", "NAMES: a name, a list A, B or a range Stock1..Stock6 (no commas: only "
                       "numbered names, D1x D2x); each gets the line's volume and flags; later "
                       "words are flags (dark = light sensitive); a layout name here only sets "
-                      "its loading; QUANTITY: the load, only if stated (dead volume is added)"},
+                      "its loading; QUANTITY: the load, only if stated (dead volume included)"},
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "
