@@ -1070,6 +1070,7 @@ Domain leadingTagDomain(std::string_view text) {
 //===--- The reader -------------------------------------------------------===//
 
 bool allAdmittedBy(const std::vector<Value> &a, const std::vector<Value> &b);
+bool valuesContradict(const std::vector<Value> &a, const std::vector<Value> &b);
 
 /// The longest sentence read as one (longer ones are cut at a clause).
 constexpr size_t kMaxSentenceBytes = 1500;
@@ -1133,6 +1134,11 @@ private:
   /// is one: names that open two or more lines each, two or more names.
   std::set<std::string, std::less<>> speakers_;
   bool opensTurn(std::string_view raw) const;
+  /// Whether unit `u`'s first line opens a turn of a conversation.
+  bool unitOpensTurn(size_t u) const {
+    uint32_t n = out_.units[u].loc.line;
+    return n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw);
+  }
   std::vector<bool> unitAfterBlank_;
   std::vector<size_t> unitIndent_;  ///< columns before the line's first character
   /// Whether line `i` (0-based) is a field of a form's header block.
@@ -4550,6 +4556,12 @@ bool allAdmittedBy(const std::vector<Value> &a, const std::vector<Value> &b) {
   return true;
 }
 
+/// Both state values and neither's admit the other's: "5 min" against
+/// "10 min", not "5 min" against "5-10 min".
+bool valuesContradict(const std::vector<Value> &a, const std::vector<Value> &b) {
+  return !a.empty() && !b.empty() && !allAdmittedBy(a, b) && !allAdmittedBy(b, a);
+}
+
 /// `a` states nothing `b` does not: a restatement of it.
 bool restates(const Action &a, const Action &b) {
   for (size_t p = 0; p < kParamCount; ++p)
@@ -4876,10 +4888,6 @@ void Reader::markSummaries() {
   // an exported chat each timestamped turn ("[09:12] mara.k: my checklist
   // then:") is one: a plan posted early and a checklist posted later tell
   // one procedure twice.
-  auto unitOpensTurn = [&](size_t u) {
-    uint32_t n = out_.units[u].loc.line;
-    return n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw);
-  };
   std::vector<unsigned> sectionOf(out_.units.size(), 0);
   std::vector<bool> turnSection(1, false);
   unsigned section = 0;
@@ -4902,8 +4910,7 @@ void Reader::markSummaries() {
     if (x->cls != y->cls)
       return false;
     for (size_t p = 0; p < kParamCount; ++p)
-      if (!x->params[p].empty() && !y->params[p].empty() &&
-          !allAdmittedBy(x->params[p], y->params[p]) && !allAdmittedBy(y->params[p], x->params[p]))
+      if (valuesContradict(x->params[p], y->params[p]))
         return false;
     return true;
   };
@@ -5056,9 +5063,7 @@ void Reader::markThreadAmendments() {
   std::vector<unsigned> turnOf(out_.units.size(), 0);
   unsigned turns = 0;
   for (size_t u = 0; u < out_.units.size(); ++u) {
-    uint32_t n = out_.units[u].loc.line;
-    if (n >= 1 && n - 1 < lines_.size() && opensTurn(lines_[n - 1].raw))
-      ++turns;
+    turns += unitOpensTurn(u);
     turnOf[u] = turns;
   }
   if (turns < 3)
@@ -5105,9 +5110,7 @@ void Reader::markThreadAmendments() {
         continue;
       amends = true;
       for (size_t p = 0; p < kParamCount; ++p)
-        if (!planned.params[p].empty() && !later.params[p].empty() &&
-            !allAdmittedBy(planned.params[p], later.params[p]) &&
-            !allAdmittedBy(later.params[p], planned.params[p])) {
+        if (valuesContradict(planned.params[p], later.params[p])) {
           contradicted.push_back(&planned);
           break;
         }
@@ -5583,7 +5586,7 @@ void Reader::markIntroduction() {
       for (size_t p = 0; p < kParamCount; ++p) {
         if (a.params[p].empty() || b.params[p].empty())
           continue;
-        if (!allAdmittedBy(a.params[p], b.params[p]) && !allAdmittedBy(b.params[p], a.params[p]))
+        if (valuesContradict(a.params[p], b.params[p]))
           return false;
         common = true;
       }
