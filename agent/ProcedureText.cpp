@@ -976,12 +976,7 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // A batch record's criteria judge the run after it.
                          "acceptance criteria", "acceptance", "validity criteria",
                          "assay validity", "run acceptance",
-                         // A handover's "WHAT I'VE ALREADY DONE (don't repeat
-                         // any of this)", an incident report's past run: work
-                         // that is over, told with its values.
-                         "already done", "done already", "done so far", "already been done",
-                         "what went wrong", "what happened", "previous run", "previous runs",
-                         "past runs", "earlier runs", "last run", "root cause",
+                         "what went wrong", "what happened", "root cause",
                          // "Abbrev: ... o/n = overnight": what the card's
                          // shorthand means, not steps.
                          "abbrev", "abbreviation", "abbreviations", "glossary",
@@ -999,6 +994,16 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // A paper's or protocols.io's "ABSTRACT": what the
                          // method is, told before it ("miniaturised to 50 uL").
                          "abstract"}))
+    return UnitKind::Note;
+  // A handover's "WHAT I'VE ALREADY DONE (don't repeat any of this)", an
+  // incident report's past run: work that is over, told with its values.
+  // But "Printout of the last run on the old system" heads the method that
+  // ran, which a port keeps or amends step by step.
+  if (hasAnyWord(lower, {"already done", "done already", "done so far", "already been done",
+                         "previous run", "previous runs", "past runs", "earlier runs",
+                         "last run"}) &&
+      !hasAnyWord(lower, {"printout", "print-out", "program", "programme", "method", "script",
+                          "worklist"}))
     return UnitKind::Note;
   // A to-do list by its name alone: "what you need to do tomorrow" heads
   // the plan.
