@@ -92,8 +92,8 @@ std::string_view languageRules() {
          "name: write `sample D1` for the liquid. Keywords (dispense, of, to, all, ...) are "
          "reserved; role words may name liquids. Declare a name once (a liquid in two roles "
          "takes two names).\n"
-         "Wells start empty: contents present at the start (cells, culture) are a MANUAL "
-         "`dispense VOLUME of layout`.\n"
+         "Wells start empty: seeded cells are a MANUAL reagent "
+         "(`dispense 100 uL of cells to all except blank`; medium to blanks).\n"
          "Step labels: 3. 9.1 2a) iv. (b) M1. Step 3: (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";
