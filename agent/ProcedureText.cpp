@@ -560,6 +560,17 @@ std::string withoutTrackedChanges(std::string_view text) {
       size_t body = open + marker.size();
       if (marker == "[comment") {
         size_t colon = out.find(':', body);
+        size_t closeTag = out.find(']', body);
+        // Word's comments pasted as text, "[Comment JB3]: We used to ...":
+        // the tag closes before the colon and the comment, replies and
+        // all, runs to the end of its line.
+        if (closeTag != std::string::npos && closeTag <= body + 12 &&
+            (colon == std::string::npos || closeTag < colon)) {
+          size_t eol = out.find('\n', closeTag);
+          blank(open, eol == std::string::npos ? out.size() : eol);
+          open = closeTag;
+          break;
+        }
         if (colon == std::string::npos || colon > body + 12)
           break;
         body = colon + 1;
@@ -1599,6 +1610,31 @@ bool startsWithVerb(std::string_view text) {
   return true;
 }
 
+/// A line ending in a colon that is a sentence of prose: a capital, then
+/// at least four more words in lower case, no verb first ("Add the
+/// following:" gives an order) and no word that announces a procedure
+/// ("The assay is done as follows:").
+bool leadsIntoExplanation(std::string_view text, const std::string &lower) {
+  std::string_view t = trimView(text);
+  if (t.size() < 2 || t.back() != ':' || !(t[0] >= 'A' && t[0] <= 'Z') || startsWithVerb(t))
+    return false;
+  size_t lowerWords = 0, words = 0;
+  for (size_t k = 0; k < t.size();) {
+    size_t end = t.find(' ', k);
+    if (end == std::string_view::npos)
+      end = t.size();
+    if (end > k) {
+      ++words;
+      if (words > 1 && t[k] >= 'a' && t[k] <= 'z')
+        ++lowerWords;
+    }
+    k = end + 1;
+  }
+  return lowerWords >= 4 && lowerWords + 1 >= words &&
+         !hasAnyWord(lower, {"follows", "following", "procedure", "protocol", "method", "steps",
+                             "step", "below", "performed", "carried out", "run", "robot"});
+}
+
 /// "Wash", "Shake plate", "Read": a step's title that is its verb, in a
 /// notebook that gives the step's values as fields on the lines below.
 bool verbTitle(std::string_view text) {
@@ -2089,6 +2125,8 @@ void Reader::classifyUnits() {
   // A text box is a scope of its own: a heading inside it ("CAUTION - ...")
   // ends with the box.
   bool inBox = false;
+  // The label of the heading that opened the preparation section, if any.
+  std::string preparationLabel;
   UnitKind beforeBox = section;
   Domain beforeBoxDomain = sectionDomain;
   auto afterBlankLine = [&](const TextUnit &unit) {
@@ -2134,6 +2172,14 @@ void Reader::classifyUnits() {
       sectionDomain = Domain::Unstated;
       layoutUnits = 0;
     }
+    // "4.1 Day 1", "4.2 Day 2 (before starting the robot)" under "4.
+    // Reagent preparation": a subsection that names no kind of its own is
+    // more of its section's preparation.
+    bool preparationPart = unit.kind == UnitKind::Header && listItem &&
+                           section == UnitKind::Preparation &&
+                           subLabelOf(unit.label, preparationLabel) &&
+                           kindOfHeading(lower) == UnitKind::Procedure &&
+                           !hasAnyWord(lower, {"procedure", "protocol", "assay", "steps", "plate"});
     // "5.1", "5.2" under "5. REAGENT PREPARATION" stay in its scope: their
     // number continues the heading's; so do bullets under "6. TROUBLESHOOTING".
     // The next numbered item ends it.
@@ -2158,6 +2204,15 @@ void Reader::classifyUnits() {
       sectionDomain = outerDomain;
       scopeIndent = -1;
     }
+    // "ALP hydrolyses the colourless substrate p-nitrophenyl phosphate:"
+    // above an equation in a handout's background: a sentence that leads
+    // into what it explains, not a heading, so the background goes on.
+    if (unit.kind == UnitKind::Header && section == UnitKind::Note &&
+        leadsIntoExplanation(unit.text, lower) && !listItem &&
+        (u + 1 >= out_.units.size() || unitStyle_[u + 1] != 'l')) {
+      unit.kind = UnitKind::Note;
+      continue;
+    }
     if (unit.kind == UnitKind::Header) {
       runInSection = false;
       if (listItem) {
@@ -2171,7 +2226,9 @@ void Reader::classifyUnits() {
       } else {
         scopeIndent = -1;
       }
-      UnitKind heading = kindOfHeading(lower);
+      UnitKind heading = preparationPart ? UnitKind::Preparation : kindOfHeading(lower);
+      if (!preparationPart)
+        preparationLabel = heading == UnitKind::Preparation ? unit.label : std::string();
       if (heading == UnitKind::Layout && section != UnitKind::Layout) {
         beforeLayout = section;
         beforeLayoutDomain = sectionDomain;
@@ -3111,11 +3168,20 @@ void Reader::readSentence(unsigned index) {
         terms.insert(k2);
       }
     }
-    // Runs of volumes joined by "+".
+    // Runs of volumes joined by "+", also when a term is approximate
+    // ("22 µl stock + ~4 mL PBS").
+    auto joinedByPlus = [&](size_t k) {
+      size_t p = k;
+      while (p > 0 && (toks[p - 1].isPunct("~") || toks[p - 1].isPunct("≈") ||
+                       toks[p - 1].is("ca") || toks[p - 1].is("approx") ||
+                       toks[p - 1].is("about") || toks[p - 1].isPunct(".")))
+        --p;
+      return p > 0 && toks[p - 1].isPunct("+");
+    };
     std::vector<std::vector<size_t>> runs;
     for (size_t i = 0; i < volumes.size(); ++i) {
       size_t k = volumes[i];
-      if (!runs.empty() && k > 0 && toks[k - 1].isPunct("+") && runs.back().back() == volumes[i - 1])
+      if (!runs.empty() && k > 0 && joinedByPlus(k) && runs.back().back() == volumes[i - 1])
         runs.back().push_back(k);
       else
         runs.push_back({k});

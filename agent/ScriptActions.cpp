@@ -259,6 +259,7 @@ std::vector<Action> scriptActions(const ir::Module &module, const SourceManager 
       a.liquid = liquid.name;
     } else if (const auto *eq = op.as<ir::EquilibrateOp>()) {
       a.cls = ActionClass::Equilibrate;
+      a.warmsPlate = !eq->wells.empty();
       put(Param::Temperature, eq->temperature);
       if (eq->time)
         put(Param::Time, *eq->time);

@@ -151,6 +151,7 @@ struct Action {
   std::string step;              ///< step label
   SourceLoc bodyLoc;             ///< the body line when expanded from a call or repeat
   bool isNoteLike = false;       ///< note, pause: for the operator, no action
+  bool warmsPlate = false;       ///< an equilibrate of wells, not of reagents
 
   bool has(Param p) const { return !params[static_cast<size_t>(p)].empty(); }
   const std::vector<Value> &values(Param p) const { return params[static_cast<size_t>(p)]; }

@@ -354,6 +354,12 @@ private:
   /// both are robot work other than an analysis, or `j` prepares a reagent
   /// that an earlier script step already used.
   bool orderMatters(const Action &t, size_t j) const;
+  /// Script step `j`, placed by the text after script step `textPlace`,
+  /// crosses only preparations (making or warming reagents it does not
+  /// use): a text's "Reagent preparation" section for two days, before a
+  /// procedure that starts on the first day, puts no time order between
+  /// them.
+  bool movedOnlyAcrossPreparations(size_t j, int textPlace) const;
   /// Text step `i` has a step of the same kind and values outside any
   /// table: a table row that restates a step of the prose.
   bool restatedInProse(size_t i) const;
@@ -539,7 +545,8 @@ void Aligner::crossings() {
     // written, verb or not ("100 ul of each std into B1-H2").
     bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
                    orderMatters(t, c.s) && c.c.equal > 0 &&
-                   !tableAndProse(c.t, beforeText) && (t.named || !t.inParagraph);
+                   !tableAndProse(c.t, beforeText) && (t.named || !t.inParagraph) &&
+                   !movedOnlyAcrossPreparations(c.s, before);
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
     add(FindingKind::Order, certain, static_cast<int>(c.t), static_cast<int>(c.s),
@@ -1135,6 +1142,37 @@ void Aligner::gapFindings() {
         : twin  ? "a step of the text is left unpaired too and may be this one in other words"
                 : "the text may describe it in words the reader does not take for a step");
   }
+}
+
+bool Aligner::movedOnlyAcrossPreparations(size_t j, int textPlace) const {
+  const auto &S = out_.script;
+  // The script steps between where the script has step `j` and where the
+  // text puts it (after script step `textPlace`).
+  size_t from = textPlace < 0 ? 0 : static_cast<size_t>(textPlace) + (j > static_cast<size_t>(textPlace) ? 1 : 0);
+  size_t to = j;
+  if (textPlace >= 0 && j < static_cast<size_t>(textPlace)) {
+    from = j + 1;
+    to = static_cast<size_t>(textPlace) + 1;
+  }
+  bool crossed = false;
+  for (size_t k = from; k < to && k < S.size(); ++k) {
+    if (k == j || matchS_[k] < 0 || S[k].isNoteLike)
+      continue;
+    // Warming the plate ("equilibrate all to RT" before a read) acts on
+    // the wells, so it has a place in the time order, unless the text
+    // asks for it among the preparations ("let everything, including the
+    // coated plate, come to room temperature" under "Reagent preparation").
+    bool preparation =
+        S[k].cls == ActionClass::Prepare ||
+        (S[k].cls == ActionClass::Equilibrate &&
+         (!S[k].warmsPlate || !out_.text[static_cast<size_t>(matchS_[k])].inProcedure));
+    // Dispensing a liquid before it is made is out of order whatever the
+    // text's sections.
+    if (!preparation || (!S[j].liquid.empty() && S[k].liquid == S[j].liquid))
+      return false;
+    crossed = true;
+  }
+  return crossed;
 }
 
 bool Aligner::orderMatters(const Action &t, size_t j) const {
