@@ -1106,11 +1106,22 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     auto isRead = [&](size_t k) {
       return toks[k].is("read") || toks[k].is("reads") || toks[k].is("measure");
     };
-    bool readsAt = i > 0 && (isRead(i - 1) || (i > 1 && toks[i - 1].is("at") && isRead(i - 2)));
+    // "read abs 405", "read absorbance 450": the read's number after the
+    // kind of reading.
+    auto absorbance = [&](size_t k) {
+      return toks[k].is("abs") || toks[k].is("absorbance") || toks[k].is("od");
+    };
+    bool readsAt = i > 0 && (isRead(i - 1) ||
+                             (i > 1 && (toks[i - 1].is("at") || absorbance(i - 1)) && isRead(i - 2)));
     bool whole = n1 == std::floor(n1);
-    if (i > 0 &&
-        (toks[i - 1].is("ref") || toks[i - 1].is("reference") || toks[i - 1].is("/") ||
-         (readsAt && whole)) &&
+    // "with 620 ref": the reference named after its number.
+    auto isRef = [&](size_t k) { return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference")); };
+    bool refAfter = isRef(i + 1);
+    // "450 with 570 reference": the read's own wavelength before it.
+    bool beforeRef = i + 3 < toks.size() && (toks[i + 1].is("with") || toks[i + 1].isPunct("/")) &&
+                     toks[i + 2].isNumber() && isRef(i + 3);
+    if (((i > 0 && (toks[i - 1].is("ref") || toks[i - 1].is("reference") || toks[i - 1].is("/"))) ||
+         ((readsAt || refAfter || beforeRef) && whole)) &&
         n1 >= 300 && n1 <= 1000 && !range) {
       Quantity q;
       q.dimension = Dimension::Wavelength;
