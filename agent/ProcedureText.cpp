@@ -928,8 +928,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "you will need", "you'll need", "shopping list"};
   if (materials.count(lower))
     return UnitKind::Materials;
-  // "Materials supplied", "Kit contents and storage", "Components provided".
-  if (hasAnyWord(lower, {"materials", "contents", "components"}) &&
+  // "Materials supplied", "Kit contents and storage", "Components provided",
+  // "Additionally required material (not contained)".
+  if (hasAnyWord(lower, {"materials", "material", "contents", "components"}) &&
       !hasAnyWord(lower, {"procedure", "protocol", "steps", "step", "assay"}))
     return UnitKind::Materials;
   // "Solutions and storage", "Storage and handling": how things
@@ -1215,6 +1216,7 @@ private:
   void markReplies();
   void markThreadAmendments();
   void markStepComments();
+  void markNotApplicableRecords();
   void markPickUps();
   void markMarginNotes();
   void markCorrections();
@@ -4782,6 +4784,22 @@ void Reader::mergeRestatements() {
         lastSentenceOf[stepAt] = a.sentence;
         continue;
       }
+      // "... at 450 nm with reference 620 nm. The reader has no 690 nm
+      // filter; use 620 nm.": a later sentence naming one of the read's
+      // wavelengths again remarks on it.
+      if (remarkSentence && step.copiedFrom.empty() && a.cls == ActionClass::Read &&
+          step.cls == ActionClass::Read && a.values(Param::Wavelength).size() == 1 &&
+          !a.has(Param::Reference)) {
+        double nm = a.values(Param::Wavelength).front().low;
+        auto names = [&](Param p) {
+          return std::any_of(step.values(p).begin(), step.values(p).end(),
+                             [&](const Value &v) { return v.admits(nm); });
+        };
+        if (names(Param::Wavelength) || names(Param::Reference)) {
+          lastSentenceOf[stepAt] = a.sentence;
+          continue;
+        }
+      }
       if (a.cls == b.cls && b.copiedFrom.empty() && (sameSentence || nextSentence)) {
         if (a.weak && sameSentence) {
           if (!b.dark)
@@ -5311,6 +5329,41 @@ void Reader::markStepComments() {
   }
 }
 
+/// A notebook's key-value export, one record per step ("step_20.action:
+/// TA wells (kit step "add 5 ul tracer to TA wells")", "step_20.status:
+/// N/A - not on this template"): a record whose status says it does not
+/// apply, was skipped or not done asks for nothing, so its keys' steps
+/// are no steps. The record is the keys that share the status key's
+/// prefix.
+void Reader::markNotApplicableRecords() {
+  static const std::vector<std::string_view> notApplicable = {
+      "n/a", "na", "not applicable", "not done", "not performed", "not used", "skipped",
+      "skip", "omitted", "cancelled", "canceled", "void", "deleted", "dropped"};
+  std::vector<std::string> keys(out_.units.size());
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    keys[u] = prose::lowerAscii(colonPrefix(out_.units[u].text));
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    const std::string &key = keys[u];
+    size_t dot = key.rfind('.');
+    if (dot == std::string::npos || dot == 0 || key.find(' ') != std::string::npos ||
+        key.substr(dot + 1) != "status")
+      continue;
+    std::string value = prose::lowerAscii(trimView(std::string_view(out_.units[u].text).substr(key.size() + 1)));
+    bool off = std::any_of(notApplicable.begin(), notApplicable.end(), [&](std::string_view word) {
+      return value.rfind(word, 0) == 0 &&
+             (value.size() == word.size() || !std::isalnum(static_cast<unsigned char>(value[word.size()])));
+    });
+    if (!off)
+      continue;
+    std::string record = key.substr(0, dot + 1);
+    for (size_t v = 0; v < out_.units.size(); ++v)
+      if (keys[v].rfind(record, 0) == 0)
+        for (Action &a : out_.actions)
+          if (a.unit == v)
+            a.inProcedure = false;
+  }
+}
+
 /// A kit's steps annotated by the lab in square brackets on lines of their
 /// own ("Incubate for 1 hour at room temperature." then "[we do 2 h, not
 /// 1 h]", "[robot: 300 µl per wash - 400 doesn't fit its wells]"): a
@@ -5789,6 +5842,7 @@ std::optional<ProcedureText> Reader::run() {
   markReplies();
   markThreadAmendments();
   markStepComments();
+  markNotApplicableRecords();
   markMarginNotes();
   markDeviations();
   markCorrections();
