@@ -183,6 +183,15 @@ struct Line {
   /// per cell: a column of what a step should give ("Expected", "Target"),
   /// which mostly restates the instruction beside it
   std::vector<bool> expectedColumns;
+  /// per cell: the unit its column's name gives ("volume_uL", "Time
+  /// (min)"), written after a bare number of the cell
+  std::vector<std::string> unitColumns;
+  /// per cell: a column that names who does the step ("who"), where "me"
+  /// is the person writing
+  std::vector<bool> whoColumns;
+  /// per cell: a column of remarks ("Notes", "Comments"), which may say a
+  /// step's values again
+  std::vector<bool> remarkColumns;
   std::vector<std::pair<size_t, size_t>> loads; ///< text ranges of those cells
   size_t pipes = 0;     ///< '|' in a table row
   bool marked = false;  ///< between runs of '=', '-' or '*': "*** what's done ***"
@@ -371,6 +380,64 @@ bool restatesRow(const std::vector<Line::Cell> &cells, size_t c,
   });
 }
 
+bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_view> words);
+
+/// "25", "0.5", "5-10", "5–10": a cell of numbers alone, whose unit the
+/// column's name gives.
+bool bareNumbers(std::string_view cell) {
+  cell = trimView(cell);
+  if (cell.empty() || !isDigitChar(cell[0]))
+    return false;
+  for (size_t k = 0; k < cell.size(); ++k) {
+    char ch = cell[k];
+    if (isDigitChar(ch) || ch == '.' || ch == '-' || ch == ' ')
+      continue;
+    if (cell.substr(k).rfind("–", 0) == 0) { // an en dash
+      k += std::string_view("–").size() - 1;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/// The unit a column's or a key's name gives its values: "volume_uL",
+/// "Volume (µL)", "time_min", "temp_C", "speed_rpm", "wavelength_nm",
+/// "Vol [ul]". Empty when it names none. A Celsius "C" only after a name
+/// of a temperature.
+std::string unitOfName(std::string_view name) {
+  std::string lower = prose::lowerAscii(trimView(name));
+  std::string base, unit;
+  if (size_t open = lower.find_first_of("(["); open != std::string::npos) {
+    size_t close = lower.find_first_of(")]", open);
+    if (close == std::string::npos)
+      return "";
+    unit = lower.substr(open + 1, close - open - 1);
+    base = lower.substr(0, open);
+  } else if (size_t sep = lower.find_last_of("_ "); sep != std::string::npos) {
+    unit = lower.substr(sep + 1);
+    base = lower.substr(0, sep);
+  } else {
+    return "";
+  }
+  while (!unit.empty() && unit.back() == ' ')
+    unit.pop_back();
+  while (!unit.empty() && unit.front() == ' ')
+    unit.erase(0, 1);
+  static const std::map<std::string, std::string, std::less<>> units = {
+      {"ul", "µL"},   {"µl", "µL"},   {"μl", "µL"},  {"ml", "mL"},  {"nl", "nL"},
+      {"min", "min"}, {"mins", "min"}, {"s", "s"},   {"sec", "s"},  {"secs", "s"},
+      {"h", "h"},     {"hr", "h"},    {"hrs", "h"},  {"rpm", "rpm"}, {"nm", "nm"},
+      {"c", "°C"},    {"°c", "°C"},   {"degc", "°C"}, {"deg c", "°C"}};
+  auto it = units.find(unit);
+  if (it == units.end())
+    return "";
+  if (it->second == "°C" && !hasAnyWord(base, {"temp", "temperature", "t"}) &&
+      base.find("temp") == std::string::npos)
+    return "";
+  return it->second;
+}
+
 void fillTableRow(Line &line) {
   std::vector<Line::Cell> &cells = line.cells;
   line.text.clear();
@@ -393,9 +460,21 @@ void fillTableRow(Line &line) {
       continue;
     if (c < line.recordColumns.size() && line.recordColumns[c])
       continue;
+    // "| 1 | equilibrate | 30 min | RT | out of the fridge 30 min before |":
+    // a remark that only says the row's numbers again states no more.
     if (c < line.expectedColumns.size() && line.expectedColumns[c] &&
         restatesRow(cells, c, line.recordColumns))
       continue;
+    if (c < line.remarkColumns.size() && line.remarkColumns[c]) {
+      // Only the row's value columns (those whose names give a unit) count:
+      // the step's number and a remark's "10 uL buffer" for other wells do
+      // not make it a restatement.
+      std::vector<bool> notValues(cells.size(), true);
+      for (size_t k = 0; k < cells.size() && k < line.unitColumns.size(); ++k)
+        notValues[k] = line.unitColumns[k].empty();
+      if (restatesRow(cells, c, notValues))
+        continue;
+    }
     // "| 4.3 | Mix on shaker. | 30 s at 300 rpm |": a target column gives
     // the values of the instruction beside it, so its cell joins the
     // instruction's last sentence instead of standing as one of its own.
@@ -408,7 +487,16 @@ void fillTableRow(Line &line) {
       line.pieces.push_back({line.text.size() + piece.text, piece.raw, piece.line});
     if (c < line.loadColumns.size() && line.loadColumns[c])
       line.loads.emplace_back(line.text.size(), line.text.size() + cell.size());
+    std::string lowerCell = prose::lowerAscii(cell);
+    if (c < line.whoColumns.size() && line.whoColumns[c] &&
+        (lowerCell == "me" || lowerCell == "i" || lowerCell == "myself" || lowerCell == "self" ||
+         lowerCell == "us" || lowerCell == "we")) {
+      line.text += "by hand";
+      continue;
+    }
     line.text += cell;
+    if (c < line.unitColumns.size() && !line.unitColumns[c].empty() && bareNumbers(cell))
+      line.text += " " + line.unitColumns[c];
   }
   line.content = last > first && !cells[first].pieces.empty() ? cells[first].pieces[0].raw : 0;
 }
@@ -484,6 +572,106 @@ bool continuesRow(const Line &head, const Line &cont) {
       return false;
   }
   return any;
+}
+
+/// A spreadsheet saved as CSV ("step,who,action,reagent,volume_uL,..."
+/// over rows "5,me,pipette,standards,25,,,,\"A1:H3, I1:I3\",..."): a run of
+/// three lines or more with the same number of commas outside quotes, three
+/// or more, is one. Rows with two cells or more become a table drawn
+/// without outer pipes (each comma a pipe, each quote that delimits a cell
+/// a blank); a line with one cell is prose (its commas and quotes blanks).
+/// Offsets are kept, so locations hold. `rows` marks the table's rows and
+/// `headers` each table's first row when it names its columns.
+std::string withCsvAsTable(std::string_view text, std::vector<bool> &rows,
+                           std::vector<bool> &headers) {
+  std::string out(text);
+  std::vector<std::pair<size_t, size_t>> lines; // [begin, end) in out
+  for (size_t at = 0; at <= out.size();) {
+    size_t end = std::min(out.find('\n', at), out.size());
+    size_t stop = end > at && out[end - 1] == '\r' ? end - 1 : end;
+    lines.emplace_back(at, stop);
+    at = end + 1;
+  }
+  rows.assign(lines.size(), false);
+  headers.assign(lines.size(), false);
+  // Per line: the offsets of commas outside quotes and of delimiting quotes.
+  std::vector<std::vector<size_t>> commas(lines.size()), quotes(lines.size());
+  for (size_t n = 0; n < lines.size(); ++n) {
+    bool quoted = false;
+    for (size_t k = lines[n].first; k < lines[n].second; ++k) {
+      char ch = out[k];
+      if (ch == '"') {
+        if (quoted && k + 1 < lines[n].second && out[k + 1] == '"') {
+          ++k; // "" inside a quoted cell
+          continue;
+        }
+        bool opens = !quoted && (k == lines[n].first || out[k - 1] == ',');
+        bool closes = quoted && (k + 1 == lines[n].second || out[k + 1] == ',');
+        if (opens || closes) {
+          quoted = !quoted;
+          quotes[n].push_back(k);
+        }
+      } else if (ch == ',' && !quoted) {
+        commas[n].push_back(k);
+      }
+    }
+  }
+  size_t n = 0;
+  while (n < lines.size()) {
+    size_t width = commas[n].size();
+    size_t end = n;
+    while (end < lines.size() && commas[end].size() == width)
+      ++end;
+    // Prose wrapped into lines of as many commas writes ", " between its
+    // words; a spreadsheet leaves cells empty (",,") or writes no space.
+    size_t spaced = 0, total = 0;
+    bool emptyCell = false;
+    for (size_t k = n; k < end; ++k)
+      for (size_t comma : commas[k]) {
+        ++total;
+        spaced += comma + 1 < out.size() && out[comma + 1] == ' ';
+        emptyCell |= comma + 1 < out.size() && out[comma + 1] == ',';
+      }
+    if (width < 3 || end - n < 3 || (!emptyCell && 2 * spaced >= total)) {
+      n = std::max(end, n + 1);
+      continue;
+    }
+    bool headerSeen = false;
+    for (size_t k = n; k < end; ++k) {
+      // The cells' texts, to count the filled ones.
+      std::vector<std::string_view> cells;
+      size_t from = lines[k].first;
+      for (size_t comma : commas[k]) {
+        cells.push_back(trimView(std::string_view(out).substr(from, comma - from)));
+        from = comma + 1;
+      }
+      cells.push_back(trimView(std::string_view(out).substr(from, lines[k].second - from)));
+      size_t filled = 0;
+      bool numbers = false;
+      for (std::string_view cell : cells) {
+        std::string_view bare = cell;
+        if (bare.size() >= 2 && bare.front() == '"' && bare.back() == '"')
+          bare = bare.substr(1, bare.size() - 2);
+        if (!trimView(bare).empty())
+          ++filled;
+        numbers |= !bare.empty() && bareNumbers(bare);
+      }
+      bool row = filled >= 2;
+      for (size_t comma : commas[k])
+        out[comma] = row ? '|' : ' ';
+      for (size_t quote : quotes[k])
+        out[quote] = ' ';
+      rows[k] = row;
+      if (row && !headerSeen) {
+        headerSeen = true;
+        headers[k] = !numbers && filled >= 3;
+      }
+      if (!row)
+        headerSeen = false;
+    }
+    n = end;
+  }
+  return out;
 }
 
 /// A table drawn without outer pipes ("Step | Action | Volume" over
@@ -604,6 +792,56 @@ std::string withoutTrackedChanges(std::string_view text) {
   return out;
 }
 
+/// "[run 1: 200 µL]", "(run 1: made the day before, 4 °C overnight)",
+/// "(was: 30 min)": an aside in brackets that opens by naming an earlier
+/// run or version gives the old values a rerun replaces. It reads as
+/// blanks, offsets and line breaks kept.
+std::string withoutPastRunAsides(std::string_view text) {
+  std::string out(text);
+  for (size_t open = out.find_first_of("(["); open != std::string::npos;
+       open = out.find_first_of("([", open + 1)) {
+    char closeChar = out[open] == '(' ? ')' : ']';
+    size_t k = open + 1;
+    while (k < out.size() && out[k] == ' ')
+      ++k;
+    std::string head = prose::lowerAscii(std::string_view(out).substr(k, 24));
+    size_t colon = head.find(':');
+    if (colon == std::string::npos)
+      continue;
+    std::string name = head.substr(0, colon);
+    while (!name.empty() && name.back() == ' ')
+      name.pop_back();
+    bool pastRun = false;
+    for (std::string_view prefix : {"run ", "previous run", "last run", "old", "was", "v",
+                                    "version ", "rev ", "rev. ", "before"}) {
+      if (name.rfind(prefix, 0) != 0)
+        continue;
+      std::string_view rest = std::string_view(name).substr(prefix.size());
+      bool numbered = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+        return isDigitChar(c) || c == '.';
+      });
+      bool bare = rest.empty() && prefix.back() != ' ' && prefix != "v";
+      pastRun = (prefix == "run " || prefix == "v" || prefix == "version " || prefix == "rev " ||
+                 prefix == "rev. ")
+                    ? numbered
+                    : bare;
+      if (pastRun)
+        break;
+    }
+    if (!pastRun)
+      continue;
+    size_t close = out.find(closeChar, open + 1);
+    if (close == std::string::npos || close - open > 400 ||
+        out.find(out[open], open + 1) < close)
+      continue;
+    for (size_t c = open; c <= close; ++c)
+      if (out[c] != '\n' && out[c] != '\r')
+        out[c] = ' ';
+    open = close;
+  }
+  return out;
+}
+
 /// A wiki page's heading, "=== Day 0 - seeding (by hand, hood) ===", as
 /// its words, which the headings below then read like any other; any other
 /// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
@@ -684,8 +922,10 @@ std::string firstWordLower(std::string_view s) {
 
 bool startsLower(std::string_view s) {
   s = trimView(s);
+  // "= 14.4 mL + dead volume)": a sum wrapped before its equals sign.
+  bool wrappedSum = s.size() > 2 && s[0] == '=' && s[1] == ' ' && isDigitChar(s[2]);
   return !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '(' || isDigitChar(s[0]) ||
-                        static_cast<unsigned char>(s[0]) >= 0x80);
+                        static_cast<unsigned char>(s[0]) >= 0x80 || wrappedSum);
 }
 
 /// "Layout:", "Plate map:", "robot:", "Day 1 (by hand):": a short prefix
@@ -903,13 +1143,24 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     lower.erase(0, 1);
   lower = withoutSlideNumber(lower);
   if (hasAnyWord(lower, {"summary", "overview", "at a glance", "quick reference", "in brief",
-                         "outline", "flowchart", "flow chart", "short protocol", "quick guide"}))
+                         "outline", "flowchart", "flow chart", "short protocol", "quick guide",
+                         "tl;dr", "tldr", "in short", "short version", "bottom line",
+                         // "WHAT CHANGED FROM VERSION 2", "Changes since v3":
+                         // the changed values, which the procedure states
+                         // again.
+                         "what changed", "what has changed", "what's changed",
+                         "changes since", "changes from", "changes in this version",
+                         "differences from", "differences to"}))
     return UnitKind::Summary;
   static const std::set<std::string, std::less<>> layout = {
       "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
       "standards", "samples", "calibrators", "controls", "unknowns", "standards and samples",
       "plate setup", "plate set-up", "well assignment", "well assignments", "positions",
-      "blank", "blanks", "sample layout", "layout of the plate", "plate plan"};
+      "blank", "blanks", "sample layout", "layout of the plate", "plate plan",
+      // "Sample list:" above "SN2  LPS 10 ng/mL 0.5 h": what each sample
+      // is, its treatment times included.
+      "sample list", "list of samples", "samples list", "sample key", "sample table",
+      "sample information", "sample ids"};
   if (layout.count(lower) || lower.rfind("layout", 0) == 0 || lower.rfind("plate map", 0) == 0 ||
       lower.rfind("plate layout", 0) == 0)
     return UnitKind::Layout;
@@ -1140,6 +1391,8 @@ private:
   const Platform &platform_;
   std::string_view text_;
   std::string revisedText_; ///< the text with tracked changes applied, when it has any
+  std::vector<bool> csvRows_;    ///< per line: a row of a CSV table
+  std::vector<bool> csvHeaders_; ///< per line: a CSV table's header row
   std::vector<Line> lines_;
   ProcedureText out_;
   /// Per unit: text offset -> (line, column) pieces.
@@ -1217,6 +1470,7 @@ private:
   void markThreadAmendments();
   void markStepComments();
   void markNotApplicableRecords();
+  void joinKeyValueRecords();
   void markPickUps();
   void markMarginNotes();
   void markCorrections();
@@ -1330,12 +1584,31 @@ std::vector<bool> columnsNamed(const Line &header,
 /// "Performed by", "Checked", "Initials", "Date"): the values in them were
 /// measured or signed during a run, not asked for.
 std::vector<bool> recordColumnsOf(const Line &header) {
-  return columnsNamed(header, {"actual", "actual value", "actual values", "recorded",
-                               "recorded value", "observed", "measured", "result", "found",
-                               "perf", "performed", "performed by", "done by", "checked",
-                               "checked by", "check", "verified", "verified by", "initials",
-                               "init", "sign", "signature", "signed", "witness", "date",
-                               "date/time", "operator"});
+  std::vector<bool> record =
+      columnsNamed(header, {"actual", "actual value", "actual values", "recorded",
+                            "recorded value", "observed", "measured", "result", "found",
+                            "perf", "performed", "performed by", "done by", "checked",
+                            "checked by", "check", "verified", "verified by", "initials",
+                            "init", "sign", "signature", "signed", "witness", "date",
+                            "date/time", "operator"});
+  // A method transfer's or a revision's side-by-side table, "Sending lab
+  // (manual) | Receiving lab (BioForge-1)", "Old | New": the old side is
+  // how it was done, the new side the procedure to run.
+  std::vector<bool> oldSide(header.cells.size(), false);
+  bool newSide = false;
+  for (size_t c = 0; c < header.cells.size(); ++c) {
+    std::string lower = prose::lowerAscii(header.cells[c].text);
+    bool old = hasAnyWord(lower, {"sending", "sending lab", "originating", "old", "previous",
+                                  "original", "before", "legacy", "former", "was"});
+    bool fresh = hasAnyWord(lower, {"receiving", "receiving lab", "new", "revised", "after",
+                                    "proposed", "updated", "now", "is"});
+    oldSide[c] = old && !fresh;
+    newSide |= fresh && !old;
+  }
+  if (newSide)
+    for (size_t c = 0; c < record.size(); ++c)
+      record[c] = record[c] || oldSide[c];
+  return record;
 }
 
 /// A batch record's columns of what a step should give: "Expected",
@@ -1347,11 +1620,23 @@ std::vector<bool> expectedColumnsOf(const Line &header) {
 
 /// What the columns of the table being read hold, from its header.
 struct TableColumns {
-  std::vector<bool> load, record, expected;
+  std::vector<bool> load, record, expected, who, remark;
+  std::vector<std::string> units;
   void readHeader(const Line &header) {
     load = loadColumnsOf(header);
     record = recordColumnsOf(header);
     expected = expectedColumnsOf(header);
+    units.assign(header.cells.size(), std::string());
+    who.assign(header.cells.size(), false);
+    remark.assign(header.cells.size(), false);
+    for (size_t c = 0; c < header.cells.size(); ++c) {
+      units[c] = unitOfName(header.cells[c].text);
+      std::string lower = prose::lowerAscii(trimView(header.cells[c].text));
+      who[c] = lower == "who" || lower == "by" || lower == "by whom" || lower == "executor" ||
+               lower == "hands";
+      remark[c] = lower == "notes" || lower == "note" || lower == "remarks" || lower == "remark" ||
+                  lower == "comments" || lower == "comment";
+    }
   }
   void clear() { *this = TableColumns(); }
   bool empty() const { return load.empty() && record.empty() && expected.empty(); }
@@ -1359,6 +1644,9 @@ struct TableColumns {
     row.loadColumns = load;
     row.recordColumns = record;
     row.expectedColumns = expected;
+    row.unitColumns = units;
+    row.whoColumns = who;
+    row.remarkColumns = remark;
   }
 };
 
@@ -1416,6 +1704,8 @@ void Reader::splitLines() {
     at = end + 1;
   }
   std::vector<bool> innerTable = innerPipeTables(raws);
+  for (size_t k = 0; k < innerTable.size() && k < csvRows_.size(); ++k)
+    innerTable[k] = innerTable[k] || csvRows_[k];
   SplitColumns split = splitColumnsOf(raws);
   int tableHead = -1; ///< the table row a continuation line would join
   TableColumns columns; ///< of the table the lines are in
@@ -1461,6 +1751,13 @@ void Reader::splitLines() {
     if (!line.blank && boxBorder(trimmed)) {
       line.separator = true;
       boxOpen = true;
+      // A grid table ("+----+------+" between its rows): the row between
+      // the top border and the next is its header.
+      size_t n = lines_.size();
+      if (n >= 2 && lines_[n - 1].table && !lines_[n - 1].separator && lines_[n - 2].separator &&
+          (n < 3 || !lines_[n - 3].table) && columns.empty() &&
+          trimmed.find('+', 1) < trimmed.size() - 1)
+        columns.readHeader(lines_[n - 1]);
     } else if (!line.blank && tableRule(trimmed) && !lines_.empty() && lines_.back().table &&
                !lines_.back().separator) {
       // "-----+-----+----" under "Step | Instruction | Actual": the header's
@@ -1489,6 +1786,11 @@ void Reader::splitLines() {
       // In a table without outer pipes a wrapped row's line starts with the
       // pipe after its empty first cell.
       parseTableRow(line, !(line.number - 1 < innerTable.size() && innerTable[line.number - 1]));
+      // A CSV table's first row names its columns; no rule follows it.
+      if (line.table && line.number - 1 < csvHeaders_.size() && csvHeaders_[line.number - 1]) {
+        columns.readHeader(line);
+        line.separator = true;
+      }
       // The rule under a table's first row makes that row its header.
       if (line.table && line.separator && !lines_.empty() && lines_.back().table &&
           !lines_.back().separator)
@@ -1532,6 +1834,15 @@ void Reader::splitLines() {
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = withoutStruckText(content);
         line.pieces.push_back({0, line.content, 0});
+        // A notebook's key with the unit in its name, "step_06.volume_ul:
+        // 100", "incubation_min: 60": the value takes that unit.
+        if (std::string key = colonPrefix(line.text); !key.empty()) {
+          std::string_view value = trimView(std::string_view(line.text).substr(key.size() + 1));
+          size_t dot = key.rfind('.');
+          std::string unit = unitOfName(dot == std::string::npos ? key : key.substr(dot + 1));
+          if (!unit.empty() && bareNumbers(value) && key.find(' ') == std::string::npos)
+            line.text += " " + unit;
+        }
       }
       // Columns aligned with runs of spaces (a table without pipes) read
       // as cells: "Diluted serum   100 µL   60 min" is "..., 100 µL, 60 min".
@@ -1586,6 +1897,49 @@ void Reader::splitLines() {
     if (end == text_.size())
       break;
     start = end + 1;
+  }
+  joinKeyValueRecords();
+}
+
+/// A notebook's export writes a step as a record of keys that share a
+/// prefix, a line each ("step_14.action: wash", "step_14.cycles: 5",
+/// "step_14.volume_ul: 300"): the record reads as one line, its values
+/// joined with ", " as a table row's cells are.
+void Reader::joinKeyValueRecords() {
+  auto recordOf = [](const Line &line) -> std::string {
+    if (line.blank || line.separator || line.table || line.merged)
+      return "";
+    std::string key = colonPrefix(line.text);
+    size_t dot = key.rfind('.');
+    if (key.empty() || dot == std::string::npos || dot == 0 ||
+        key.find(' ') != std::string::npos)
+      return "";
+    return key.substr(0, dot + 1);
+  };
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    std::string record = recordOf(lines_[i]);
+    if (record.empty())
+      continue;
+    Line &head = lines_[i];
+    size_t j = i + 1;
+    for (; j < lines_.size() && recordOf(lines_[j]) == record; ++j) {
+      Line &next = lines_[j];
+      size_t colon = next.text.find(':');
+      size_t value = next.text.find_first_not_of(' ', colon + 1);
+      if (value == std::string::npos)
+        continue; // an empty key: nothing to add
+      head.text += ", ";
+      head.pieces.push_back({head.text.size(), next.content + value, next.number});
+      head.text += next.text.substr(value);
+      // "step_14.cycles: 5": a count named by its key.
+      std::string name = prose::lowerAscii(next.text.substr(record.size(), colon - record.size()));
+      if ((name == "cycles" || name == "times" || name == "repeats" || name == "repetitions" ||
+           name == "washes" || name == "count") &&
+          bareNumbers(next.text.substr(value)))
+        head.text += " times";
+      next.merged = true;
+    }
+    i = j - 1;
   }
 }
 
@@ -2129,6 +2483,11 @@ void Reader::classifyUnits() {
   bool inBox = false;
   // The label of the heading that opened the preparation section, if any.
   std::string preparationLabel;
+  // A numbered unit of the procedure came before (bullets may be notes
+  // told before a checklist that is the procedure).
+  bool procedureStepsSeen = false;
+  // The label of a numbered checklist heading after the procedure.
+  std::string summaryLabel;
   UnitKind beforeBox = section;
   Domain beforeBoxDomain = sectionDomain;
   auto afterBlankLine = [&](const TextUnit &unit) {
@@ -2229,6 +2588,22 @@ void Reader::classifyUnits() {
         scopeIndent = -1;
       }
       UnitKind heading = preparationPart ? UnitKind::Preparation : kindOfHeading(lower);
+      // "4. CHECKLIST (print, tick, stick in ELN)" after the procedure ticks
+      // its steps off again; a checklist that is the only procedure stays
+      // one.
+      if (heading == UnitKind::Procedure && procedureStepsSeen &&
+          hasAnyWord(withoutBrackets(lower), {"checklist", "check list", "check-list"})) {
+        heading = UnitKind::Summary;
+        summaryLabel = unit.label;
+      } else if (heading == UnitKind::Procedure && section == UnitKind::Summary &&
+                 !summaryLabel.empty() && unit.label.empty() &&
+                 !hasAnyWord(lower, {"procedure", "protocol", "assay", "steps", "method"})) {
+        // "Day 1 (Tue 14 May)" under "4. CHECKLIST": a part of the list,
+        // not a section of its own; the next numbered heading ends it.
+        heading = UnitKind::Summary;
+      } else {
+        summaryLabel.clear();
+      }
       if (!preparationPart)
         preparationLabel = heading == UnitKind::Preparation ? unit.label : std::string();
       if (heading == UnitKind::Layout && section != UnitKind::Layout) {
@@ -2287,7 +2662,11 @@ void Reader::classifyUnits() {
       bool underRuleApart = !lineUnderRule || (line && line->number < lines_.size() &&
                                                lines_[line->number].blank &&
                                                colonPrefix(unit.text).empty());
+      // "step_01.executor: BF1, wash, ...": a notebook's record is a step.
+      std::string key = colonPrefix(unit.text);
+      bool record = key.find('.') != std::string::npos && key.find(' ') == std::string::npos;
       if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) && underRuleApart &&
+          !record &&
           (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
         unit.kind = UnitKind::Title;
         unit.domain = domainOfHeading(lower);
@@ -2341,6 +2720,7 @@ void Reader::classifyUnits() {
       layoutUnits = 0;
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
+    procedureStepsSeen |= unit.kind == UnitKind::Procedure && !unit.label.empty();
     unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
     // "[HAND] Rinse wells ... 2x with PBS, lyse in 200 ul ...": a tag in
     // brackets that opens a unit gives all of it, every clause, to its hands.
@@ -3602,6 +3982,12 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
       }
+      // "block needs 48 x 300 µL = 14.4 mL": a term of a sum or a recipe is
+      // no volume of the step whose verb came before it, unless that step
+      // makes the liquid.
+      if (p == Param::Volume && recipeTerms.count(q->first) && cur >= 0 &&
+          drafts[static_cast<size_t>(cur)].action.cls != ActionClass::Prepare)
+        goto newImplicit;
       if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
         Draft &d = drafts[static_cast<size_t>(cur)];
         if (p == Param::Time && d.action.cls == ActionClass::Incubate && d.action.has(Param::Time) &&
@@ -3724,6 +4110,20 @@ void Reader::readSentence(unsigned index) {
               return w.is("absorbs") || w.is("absorb") || w.is("peaks") || w.is("emits") ||
                      w.is("fluoresces") || w.is("max") || w.is("maximum") || w.is("λmax") ||
                      w.is("lambda");
+            }) &&
+            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+              auto it = verbs().find(w.lower);
+              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+            }))
+          cls = ActionClass::Note;
+        // "report OD595 per strain as mean +/- SD", "express A450 as % of
+        // control": an absorbance named in a sentence that reports or
+        // calculates, with no verb of reading, is the data.
+        if (p == Param::Wavelength && toks[q->first].isWord() &&
+            std::any_of(toks.begin(), toks.end(), [](const Token &w) {
+              return w.is("report") || w.is("express") || w.is("calculate") || w.is("plot") ||
+                     w.is("present") || w.is("normalise") || w.is("normalize") ||
+                     w.is("tabulate") || w.is("average");
             }) &&
             std::none_of(toks.begin(), toks.end(), [](const Token &w) {
               auto it = verbs().find(w.lower);
@@ -5342,13 +5742,18 @@ void Reader::markNotApplicableRecords() {
   std::vector<std::string> keys(out_.units.size());
   for (size_t u = 0; u < out_.units.size(); ++u)
     keys[u] = prose::lowerAscii(colonPrefix(out_.units[u].text));
-  for (size_t u = 0; u < out_.units.size(); ++u) {
-    const std::string &key = keys[u];
+  // The status keys are read from the lines: a record's keys were joined
+  // into its first line's unit.
+  for (const Line &line : lines_) {
+    if (line.blank || line.table)
+      continue;
+    std::string_view raw = trimView(line.raw);
+    std::string key = prose::lowerAscii(colonPrefix(raw));
     size_t dot = key.rfind('.');
     if (dot == std::string::npos || dot == 0 || key.find(' ') != std::string::npos ||
         key.substr(dot + 1) != "status")
       continue;
-    std::string value = prose::lowerAscii(trimView(std::string_view(out_.units[u].text).substr(key.size() + 1)));
+    std::string value = prose::lowerAscii(trimView(raw.substr(key.size() + 1)));
     bool off = std::any_of(notApplicable.begin(), notApplicable.end(), [&](std::string_view word) {
       return value.rfind(word, 0) == 0 &&
              (value.size() == word.size() || !std::isalnum(static_cast<unsigned char>(value[word.size()])));
@@ -5790,6 +6195,14 @@ std::optional<ProcedureText> Reader::run() {
     return std::nullopt;
   if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {
     revisedText_ = withoutTrackedChanges(text_);
+    text_ = revisedText_;
+  }
+  if (text_.find_first_of("([") != std::string_view::npos) {
+    revisedText_ = withoutPastRunAsides(text_);
+    text_ = revisedText_;
+  }
+  if (std::count(text_.begin(), text_.end(), ',') >= 9) {
+    revisedText_ = withCsvAsTable(text_, csvRows_, csvHeaders_);
     text_ = revisedText_;
   }
   splitLines();

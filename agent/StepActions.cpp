@@ -1045,6 +1045,18 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       q.value.low = q.value.high = n1;
       q.value.symbolic = Unit::Ratio;
       return finish(q);
+    } else if ((u->is("x") || u->isPunct("×")) && u->glued && i > 0 && toks[i - 1].isWord() &&
+               (toks[i - 1].is("buffer") || toks[i - 1].is("pbs") || toks[i - 1].is("tbs") ||
+                toks[i - 1].is("pbst") || toks[i - 1].is("tbst") || toks[i - 1].is("diluent") ||
+                toks[i - 1].is("solution") || toks[i - 1].is("concentrate"))) {
+      // "wash buffer 1x", "PBS 10x": the liquid's strength, no count.
+      Quantity q;
+      q.dimension = Dimension::Ratio;
+      q.first = i;
+      q.last = j + 1;
+      q.value.low = q.value.high = n1;
+      q.value.symbolic = Unit::Ratio;
+      return finish(q);
     } else if (countUnitWord(*u) && !(u->is("time"))) {
       count = true;
       unitEnd = j + 1;
@@ -1068,7 +1080,17 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
   }
   // 30' and 30″: minutes and seconds in bench shorthand, written in
   // digits ("Pink in Twenty" - ...: a closing quotation mark).
-  if (!unit && !count && at(j) && at(j)->glued && !t.spelled &&
+  // Not the end of a name or a quotation: `unit "BF1-02"`, `"plate 2"`.
+  bool quoteCloses = false;
+  if (at(j) && at(j)->isPunct("\"")) {
+    size_t open = 0;
+    for (size_t k = 0; k < i; ++k)
+      open += toks[k].isPunct("\"") ? 1 : 0;
+    quoteCloses = open % 2 == 1;
+  }
+  bool endsName = t.glued && i > 0 &&
+                  (toks[i - 1].isPunct("-") || toks[i - 1].isPunct("_") || toks[i - 1].isWord());
+  if (!unit && !count && at(j) && at(j)->glued && !t.spelled && !quoteCloses && !endsName &&
       (at(j)->isPunct("'") || at(j)->isPunct("′") || at(j)->isPunct("\"") ||
        at(j)->isPunct("″"))) {
     bool seconds = at(j)->isPunct("\"") || at(j)->isPunct("″") ||
