@@ -41,6 +41,30 @@ struct PlateStep {
   }
 };
 
+/// Two plate steps do the same: equal durations and conditions, or, with
+/// the text's ranges, values that both lie within one of them.
+bool plateStepsAgree(const PlateStep &want, const PlateStep &got, const TextRanges *ranges) {
+  auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6; };
+  auto within = [&](const std::vector<std::pair<double, double>> *stated, double a, double b) {
+    if (near(a, b))
+      return true;
+    if (!stated)
+      return false;
+    return std::any_of(stated->begin(), stated->end(), [&](const std::pair<double, double> &r) {
+      return a >= r.first - 1e-6 && a <= r.second + 1e-6 && b >= r.first - 1e-6 &&
+             b <= r.second + 1e-6;
+    });
+  };
+  if (!ranges)
+    return near(want.seconds, got.seconds) && want.sameConditions(got);
+  bool lidsAgree = !want.lidOn || !got.lidOn || *want.lidOn == *got.lidOn;
+  bool temperaturesAgree =
+      want.celsius.has_value() == got.celsius.has_value() &&
+      (!want.celsius || within(&ranges->celsius, *want.celsius, *got.celsius));
+  return within(&ranges->seconds, want.seconds, got.seconds) && temperaturesAgree &&
+         within(&ranges->rpm, want.rpm, got.rpm) && want.onMagnet == got.onMagnet && lidsAgree;
+}
+
 struct Event {
   WellEventKind kind;
   uint32_t epoch = 0;
@@ -271,7 +295,7 @@ std::string describe(const PlateStep &step) {
 } // namespace
 
 Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
-                           const Platform &platform) {
+                           const Platform &platform, const TextRanges *ranges) {
   Equivalence result;
   if (truth.shape.rows != candidate.shape.rows || truth.shape.cols != candidate.shape.cols) {
     result.difference = fmt::format("the truth uses a {} plate, the candidate a {}",
@@ -476,8 +500,7 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   };
   for (size_t i = 0; i < std::max(want.plate.size(), got.plate.size()); ++i) {
     if (i < want.plate.size() && i < got.plate.size() &&
-        std::fabs(want.plate[i].seconds - got.plate[i].seconds) <= 1e-6 &&
-        want.plate[i].sameConditions(got.plate[i]))
+        plateStepsAgree(want.plate[i], got.plate[i], ranges))
       continue;
     if (i >= got.plate.size())
       offer(UINT64_MAX - 1, fmt::format("plate: the truth's {} ({}) has no counterpart",

@@ -50,9 +50,19 @@ struct Equivalence {
   size_t plateEvents = 0; ///< the truth's, after merging
 };
 
+/// Values the protocol text leaves open ("5-10 min", "500-700 rpm",
+/// "18-25 °C"), in seconds, degrees Celsius and rpm: two scripts that close
+/// one of them differently within it do what the text says. Only a
+/// separate, labelled figure uses them; equivalence itself is strict.
+struct TextRanges {
+  std::vector<std::pair<double, double>> seconds, celsius, rpm;
+};
+
 /// Compares the checked modules (the frontend's IR, before any pass) of a
-/// candidate and a ground truth on the same platform.
+/// candidate and a ground truth on the same platform. With `ranges`, a
+/// plate step's duration, temperature or speed agrees also when both
+/// values lie within one range the text states.
 Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
-                           const Platform &platform);
+                           const Platform &platform, const TextRanges *ranges = nullptr);
 
 } // namespace plate::agent

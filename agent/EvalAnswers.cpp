@@ -24,6 +24,8 @@ namespace {
 
 struct AnswerTotals {
   size_t compiled = 0, equivalent = 0, answered = 0;
+  /// Equivalent, or equivalent once the text's ranges count as one value.
+  size_t withinRanges = 0;
   double paSum = 0;
   std::string disagreements; ///< one indented line per protocol
 };
@@ -53,10 +55,19 @@ json scoreAnswer(const CorpusEntry &entry, const ScriptLayers &truth, const std:
   totals.compiled += cand.compiled;
   totals.paSum += pa.value;
   totals.equivalent += same && same->equivalent;
+  // Where the text leaves a value open ("5-10 min") truth and reply may
+  // close it differently; that figure is kept apart from equivalence.
+  bool withinRanges = same && same->equivalent;
+  if (same && !same->equivalent && truth.platform) {
+    TextRanges ranges = textRanges(entry.protocol, *truth.platform);
+    std::optional<Equivalence> loose = equivalenceOf(truth, cand, &ranges);
+    withinRanges = loose && loose->equivalent;
+  }
+  totals.withinRanges += withinRanges;
   json verdict = same ? json(same->equivalent) : json(nullptr);
   json row = {{"protocol", entry.name}};
   row.update({{"answered", true}, {"compiles", cand.compiled}, {"pa", pa.value},
-              {"equivalent", verdict}});
+              {"equivalent", verdict}, {"equivalent_within_ranges", withinRanges}});
   if (same && !same->equivalent)
     row["difference"] = same->difference;
   if (!cand.compiled) {
@@ -72,6 +83,8 @@ json scoreAnswer(const CorpusEntry &entry, const ScriptLayers &truth, const std:
       out << "    " << row["first_error"].get<std::string>() << "\n";
     if (row.contains("difference"))
       out << "    " << row["difference"].get<std::string>() << "\n";
+    if (withinRanges && same && !same->equivalent)
+      out << "    equivalent within the ranges the text states\n";
   }
   if (std::string why = scoresDisagree(pa.value, verdict); !why.empty())
     totals.disagreements += fmt::format("  {}: {}\n", entry.name, why);
@@ -86,6 +99,8 @@ void writeRates(const AnswerTotals &totals, size_t protocols, std::ostream &out)
   out << fmt::format("mean PA: {:.3f} over {} answer(s)\n",
                      totals.answered ? totals.paSum / double(totals.answered) : 0.0,
                      totals.answered);
+  out << fmt::format("equivalent within the ranges the text states: {}/{} ({})\n",
+                     totals.withinRanges, protocols, formatPercent(totals.withinRanges, protocols));
   out << "PA and equivalence disagree:\n"
       << (totals.disagreements.empty() ? "  none\n" : totals.disagreements);
 }
@@ -117,6 +132,7 @@ std::optional<json> scoreRecordedAnswers(const std::vector<CorpusEntry> &protoco
   return json{{"protocols", rows},
               {"compiled", totals.compiled},
               {"equivalent", totals.equivalent},
+              {"equivalent_within_ranges", totals.withinRanges},
               {"total", protocols.size()}};
 }
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "agent/EvalScoring.h"
 
+#include "agent/StepActions.h"
+
 #include <fmt/format.h>
 
 #include <ostream>
@@ -41,10 +43,27 @@ std::string formatPercent(size_t part, size_t whole) {
 }
 
 std::optional<Equivalence> equivalenceOf(const ScriptLayers &truth,
-                                         const ScriptLayers &candidate) {
+                                         const ScriptLayers &candidate,
+                                         const TextRanges *ranges) {
   if (!truth.module || !candidate.module)
     return std::nullopt;
-  return compareEffects(*truth.module, *candidate.module, *truth.platform);
+  return compareEffects(*truth.module, *candidate.module, *truth.platform, ranges);
+}
+
+TextRanges textRanges(std::string_view protocol, const Platform &platform) {
+  TextRanges out;
+  for (const ProseQuantity &q : proseQuantities(protocol, platform)) {
+    if (q.value.kind != Value::Kind::Range || q.value.high <= q.value.low)
+      continue;
+    std::pair<double, double> range{q.value.low, q.value.high};
+    if (q.dimension == Dimension::Time)
+      out.seconds.push_back(range);
+    else if (q.dimension == Dimension::Temperature)
+      out.celsius.push_back(range);
+    else if (q.dimension == Dimension::Speed)
+      out.rpm.push_back(range);
+  }
+  return out;
 }
 
 std::string equivalenceLine(const std::optional<Equivalence> &equivalence) {

@@ -67,7 +67,10 @@ std::string formatPercent(size_t part, size_t whole);
 
 /// Whether two checked scripts do the same to the plate; nullopt when
 /// either does not check.
-std::optional<Equivalence> equivalenceOf(const ScriptLayers &truth, const ScriptLayers &candidate);
+std::optional<Equivalence> equivalenceOf(const ScriptLayers &truth, const ScriptLayers &candidate,
+                                         const TextRanges *ranges = nullptr);
+/// The durations, temperatures and speeds that `protocol` states as ranges.
+TextRanges textRanges(std::string_view protocol, const Platform &platform);
 /// `equivalence: ...` with the liquids matched under other names; one line.
 std::string equivalenceLine(const std::optional<Equivalence> &equivalence);
 /// The JSON `--equivalence --json` writes.
