@@ -1285,6 +1285,11 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "data handling", "data reduction", "quantification", "quantitation"};
   if (analysis.count(lower))
     return UnitKind::Analysis;
+  // "4.3 Biological results", "Typical results": what came out, with the
+  // values it had.
+  for (std::string_view end : {" results", " result"})
+    if (lower.size() > end.size() && lower.compare(lower.size() - end.size(), end.size(), end) == 0)
+      return UnitKind::Analysis;
   return UnitKind::Procedure;
 }
 
@@ -1470,6 +1475,7 @@ private:
   void markThreadAmendments();
   void markStepComments();
   void markNotApplicableRecords();
+  void markSpeakerNotes();
   void joinKeyValueRecords();
   void markPickUps();
   void markMarginNotes();
@@ -1964,6 +1970,34 @@ bool startsWithVerb(std::string_view text) {
     return word == "cover" || word == "seal" || word == "let" || word == "allow" ||
            word == "repeat" || word == "then" || word == "next";
   return true;
+}
+
+/// "[0064] In some embodiments the absorbance is measured at about 400 nm
+/// to about 420 nm ... The amount of pNP is determined by reference to a
+/// standard curve": a patent's paragraph of embodiments says what the
+/// method may be, not what was done (that is the Example's); one of
+/// definitions ("As used herein, ...") says what its words mean.
+bool describesEmbodiments(std::string_view text) {
+  std::string_view t = trimView(text);
+  if (!t.empty() && t.front() == '[') {
+    size_t close = t.find(']');
+    if (close != std::string_view::npos && close <= 8)
+      t = trimView(t.substr(close + 1));
+  }
+  std::string lower = prose::lowerAscii(t.substr(0, std::min<size_t>(t.size(), 48)));
+  for (std::string_view start : {"in some embodiments", "in other embodiments",
+                                 "in certain embodiments", "in one embodiment",
+                                 "in another embodiment", "in further embodiments",
+                                 "in alternative embodiments", "in various embodiments",
+                                 "in yet other embodiments", "in some aspects",
+                                 "in preferred embodiments", "in a preferred embodiment",
+                                 // "[0052] As used herein, the term "about" ...
+                                 // "about 100 µL" encompasses 90 µL to 110 µL":
+                                 // what the patent's words mean.
+                                 "as used herein"})
+    if (lower.rfind(start, 0) == 0)
+      return true;
+  return false;
 }
 
 /// A line ending in a colon that is a sentence of prose: a capital, then
@@ -3531,9 +3565,25 @@ void Reader::readSentence(unsigned index) {
           return true;
       return false;
     };
-    // "wash 3 x 300 µl" is three washes; "345 x 18 µl = 6.21 ml" is sums.
+    // "wash 3 x 300 µl" is three washes; "345 x 18 µl = 6.21 ml" and "6
+    // wells x 100 ul + the dead volume = 1.1 ml" are sums.
+    // "6 wells x 100 ul" in a sum is the per-well volume the run uses, so
+    // a step of its own may be told only there ("42 wells x 200 ul = 8.4
+    // ml, so make 10 ml"); with a dead volume added it is the reservoir's
+    // load.
+    auto deadVolumeAfter = [&](size_t k) {
+      for (size_t j = k + 1; j < toks.size() && !toks[j].isPunct("="); ++j)
+        if (toks[j].is("dead") || toks[j].is("overage") || toks[j].is("spare"))
+          return true;
+      return false;
+    };
     for (size_t k : volumes)
-      if (k >= 2 && times(k - 1) && toks[k - 2].isNumber() && summedAfter(k))
+      if (k >= 2 && times(k - 1) &&
+          (toks[k - 2].isNumber() ||
+           (k >= 3 && toks[k - 3].isNumber() && deadVolumeAfter(k) &&
+            (toks[k - 2].is("wells") || toks[k - 2].is("samples") || toks[k - 2].is("plates") ||
+             toks[k - 2].is("strips") || toks[k - 2].is("columns") || toks[k - 2].is("rows")))) &&
+          summedAfter(k))
         terms.insert(k);
     // "61 ul of the 720 ug/ml stock into 11 ml of A": a small volume into
     // a much larger one right after "into", with no verb between, makes a
@@ -4021,12 +4071,39 @@ void Reader::readSentence(unsigned index) {
         if (unit.tableRow && !toks.empty() &&
             (toks[0].is("total") || toks[0].is("final") || toks[0].is("sum")))
           cls = ActionClass::Note;
+        // "4-channel head, 300 µL tips", "a 10 ml serological pipette": the
+        // size of a tip or a pipette, no volume moved.
+        if (p == Param::Volume && q->last < toks.size() &&
+            (toks[q->last].is("tips") || toks[q->last].is("tip") ||
+             toks[q->last].is("pipettes") || toks[q->last].is("serological") ||
+             (toks[q->last].is("pipette") && q->last + 1 < toks.size() &&
+              !toks[q->last + 1].is("up"))))
+          cls = ActionClass::Note;
+        // "After the 30 min reaction, 50 µl of stop solution was added":
+        // the step named again by its time, not a new one.
+        if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
+            (toks[q->first - 2].is("after") || toks[q->first - 2].is("following") ||
+             toks[q->first - 2].is("during")) &&
+            q->last < toks.size() &&
+            (toks[q->last].is("reaction") || toks[q->last].is("incubation") ||
+             toks[q->last].is("incubations") || toks[q->last].is("wait") ||
+             toks[q->last].is("step") || toks[q->last].is("period") ||
+             toks[q->last].is("treatment") || toks[q->last].is("exposure") ||
+             toks[q->last].is("soak") || toks[q->last].is("shake") ||
+             toks[q->last].is("development")))
+          cls = ActionClass::Note;
         // "so that all wells hold 100 µL", "final volume 200 µL": a state
         // the steps lead to, not a step.
-        for (size_t k = q->first; k-- > 0 && k + 6 >= q->first;) {
+        for (size_t k = q->first; k-- > 0 && k + 10 >= q->first;) {
           const Token &w = toks[k];
           if (w.isPunct(",") || w.isPunct(";"))
             break;
+          // "The final volume in each well was thus about 200 µL": the
+          // final volume's subject reaches further than the other words.
+          if (w.is("final") && k + 1 < toks.size() && toks[k + 1].is("volume"))
+            cls = ActionClass::Note;
+          if (k + 6 < q->first)
+            continue;
           if (w.is("final") || w.is("total") || w.is("leaving") || w.is("resulting") ||
               w.is("giving") || w.is("hold") || w.is("holds") || w.is("contain") ||
               w.is("contains") || w.is("ends") || (w.is("that") && k > 0 && toks[k - 1].is("so")) ||
@@ -4821,8 +4898,9 @@ void Reader::readSentence(unsigned index) {
     a.imperative = d.imperative;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
     a.orderLoose = s.loose;
-    a.inProcedure = unit.kind == UnitKind::Procedure ||
-                    (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze);
+    a.inProcedure = (unit.kind == UnitKind::Procedure ||
+                     (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze)) &&
+                    !describesEmbodiments(unit.text) && !describesEmbodiments(s.text);
     // "Pipette by hand into the plate, per Plate Map, each well in
     // triplicate" under a batch record's "Preparation (manual)": liquid
     // put into the plate's wells is the plate's first step, not a liquid
@@ -4960,6 +5038,17 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
     plate = false;
     vessel = true;
   }
+  // "Isolates were grown overnight (16-18 h) in tryptic soy broth at 37 °C
+  // with shaking at 200 rpm": a liquid culture grown in broth is made in a
+  // tube or flask before it reaches the plate.
+  bool grown = false, broth = false;
+  for (const Token &t : s.tokens) {
+    grown |= t.is("grown") || t.is("cultured") || t.is("cultivated") || t.is("propagated") ||
+             t.is("pregrown") || t.is("pre-grown") || t.is("precultured");
+    broth |= t.is("broth");
+  }
+  bool brothCulture = grown && broth;
+  vessel |= brothCulture;
   if (plate)
     return;
   // A sentence that opens with a verb of preparation is one.
@@ -4988,7 +5077,7 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   for (Action &a : built) {
     if (a.cls == ActionClass::Prepare)
       preparing = true;
-    if (bottle && standing && a.cls == ActionClass::Incubate) {
+    if (((bottle && standing) || (brothCulture && !plate)) && a.cls == ActionClass::Incubate) {
       a.cls = ActionClass::Prepare;
       a.values(Param::Time).clear();
       a.values(Param::Temperature).clear();
@@ -5769,6 +5858,90 @@ void Reader::markNotApplicableRecords() {
   }
 }
 
+/// A slide deck exported to text, "Slide 7 of 11", bullets, then "Notes:
+/// Corrections here too ... MTT is 20 µL per well, not 10": the speaker's
+/// notes correct the slide they follow. The slide's steps of a kind the
+/// notes state a value of may not be the ones the lab runs (superseded),
+/// and the notes' own steps are no steps in the order.
+void Reader::markSpeakerNotes() {
+  auto lowerStart = [&](size_t u, size_t n) {
+    return prose::lowerAscii(std::string_view(out_.units[u].text).substr(0, n));
+  };
+  auto opensNotes = [&](size_t u) {
+    std::string start = lowerStart(u, 24);
+    return start.rfind("notes:", 0) == 0 || start.rfind("speaker notes", 0) == 0 ||
+           start.rfind("presenter notes", 0) == 0 || start.rfind("speaker's notes", 0) == 0;
+  };
+  auto opensSlide = [&](size_t u) {
+    std::string start = lowerStart(u, 12);
+    return start.rfind("slide ", 0) == 0 && start.size() > 6 && isDigitChar(start[6]);
+  };
+  size_t slides = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    slides += opensSlide(u);
+  if (slides < 2)
+    return;
+  size_t slideStart = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    if (opensSlide(u)) {
+      slideStart = u;
+      continue;
+    }
+    if (!opensNotes(u))
+      continue;
+    // The notes run to the next slide.
+    size_t notesEnd = u + 1;
+    while (notesEnd < out_.units.size() && !opensSlide(notesEnd))
+      ++notesEnd;
+    auto inNotes = [&](unsigned unit) { return unit >= u && unit < notesEnd; };
+    // "we incubate 2 h now, not 1 h": what follows "not" is what the notes
+    // take back.
+    auto negated = [&](const Action &a) {
+      if (a.loc.line < 1 || a.loc.line - 1 >= lines_.size() || a.loc.col < 1)
+        return false;
+      std::string_view raw = lines_[a.loc.line - 1].raw;
+      std::string before =
+          prose::lowerAscii(trimView(raw.substr(0, std::min<size_t>(a.loc.col - 1, raw.size()))));
+      // "not above 600 rpm", "up to 10 min" set a limit, no value.
+      for (std::string_view end : {"not", "instead of", "rather than", "was", "from", "above",
+                                   "below", "over", "under", "than", "max", "maximum", "up to",
+                                   "at most", "at least", "exceed", "exceeding"})
+        if (before.size() >= end.size() &&
+            before.compare(before.size() - end.size(), end.size(), end) == 0 &&
+            (before.size() == end.size() || !std::isalpha(static_cast<unsigned char>(
+                                                 before[before.size() - end.size() - 1]))))
+          return true;
+      return false;
+    };
+    // What the notes state, per kind of value.
+    std::array<std::vector<Value>, kParamCount> stated;
+    for (const Action &a : out_.actions)
+      if (inNotes(a.unit) && !negated(a))
+        for (size_t p = 0; p < kParamCount; ++p)
+          for (const Value &v : a.params[p])
+            if (v.kind != Value::Kind::AtLeast && v.kind != Value::Kind::AtMost)
+              stated[p].push_back(v);
+    for (Action &a : out_.actions) {
+      if (inNotes(a.unit)) {
+        a.inProcedure = false;
+        continue;
+      }
+      if (a.unit < slideStart || a.unit >= u || !robotClass(a.cls))
+        continue;
+      // Only a value the notes contradict is corrected: notes that say a
+      // slide's "2-4 h" is 3 h leave the step as the slide has it.
+      bool corrected = false;
+      for (size_t p = 0; p < kParamCount && !corrected; ++p)
+        corrected = !a.params[p].empty() && !stated[p].empty() &&
+                    valuesContradict(a.params[p], stated[p]);
+      if (corrected)
+        a.superseded = true;
+    }
+    slideStart = notesEnd;
+    u = notesEnd - 1;
+  }
+}
+
 /// A kit's steps annotated by the lab in square brackets on lines of their
 /// own ("Incubate for 1 hour at room temperature." then "[we do 2 h, not
 /// 1 h]", "[robot: 300 µl per wash - 400 doesn't fit its wells]"): a
@@ -5817,6 +5990,47 @@ void Reader::markMarginNotes() {
         break;
       text += std::string(line) + " ";
     }
+  }
+  // An e-mail's inline replies, "> [JB] use 150 ul DMSO, 100 ul doesn't
+  // cover ..." below a quoted step: a reviewer's initials in brackets
+  // open the note, which runs to the end of its paragraph.
+  for (size_t n = 0; n < lines_.size(); ++n) {
+    std::string_view raw = lines_[n].raw;
+    size_t open = raw.find_first_not_of(" \t>");
+    if (open == std::string_view::npos || raw[open] != '[')
+      continue;
+    size_t close = raw.find(']', open);
+    if (close == std::string_view::npos || close - open < 2 || close - open > 5 ||
+        close + 1 >= raw.size() || raw[close + 1] != ' ')
+      continue;
+    std::string_view tag = raw.substr(open + 1, close - open - 1);
+    if (!std::all_of(tag.begin(), tag.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+      continue;
+    // "[HAND] Rinse wells ...", "[NEW] add ...": a tag that gives the step
+    // to hands or marks it is the step's own, no one's reply.
+    static const std::set<std::string, std::less<>> markers = {
+        "NEW", "CHANGED", "CHANGE", "EDIT", "EDITED", "UPDATE", "UPDATED", "TODO", "DONE",
+        "OK", "NOTE", "NB", "OPT", "AUTO", "RT", "FYI", "WIP", "TBD"};
+    if (markers.count(tag) ||
+        leadingTagDomain(raw.substr(open, close - open + 1)) != Domain::Unstated)
+      continue;
+    std::string text(trimView(raw.substr(close + 1)));
+    size_t k = n;
+    while (k + 1 < lines_.size()) {
+      std::string_view next = lines_[k + 1].raw;
+      size_t body = next.find_first_not_of(" \t>");
+      if (body == std::string_view::npos || next[body] == '[' || isDigitChar(next[body]))
+        break;
+      text += " " + std::string(trimView(next.substr(body)));
+      ++k;
+    }
+    Span span;
+    span.begin = SourceLoc{fileId_, lines_[n].number, static_cast<uint32_t>(open + 1), 1};
+    span.end = SourceLoc{fileId_, lines_[k].number,
+                         static_cast<uint32_t>(lines_[k].raw.size() + 2), 1};
+    spans.push_back(span);
+    texts.push_back(std::move(text));
+    n = k;
   }
   if (spans.size() < 2)
     return;
@@ -6256,6 +6470,7 @@ std::optional<ProcedureText> Reader::run() {
   markThreadAmendments();
   markStepComments();
   markNotApplicableRecords();
+  markSpeakerNotes();
   markMarginNotes();
   markDeviations();
   markCorrections();
