@@ -32,37 +32,33 @@ struct PlateStep {
   bool onMagnet = false;
   std::string where; ///< the statement, for messages
 
-  bool sameConditions(const PlateStep &other) const {
-    auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6; };
+  /// With `ranges`, a temperature or speed agrees also when both values
+  /// lie within one range the text states.
+  bool sameConditions(const PlateStep &other, const TextRanges *ranges = nullptr) const {
     bool lidsAgree = !lidOn || !other.lidOn || *lidOn == *other.lidOn;
-    bool temperaturesAgree = celsius.has_value() == other.celsius.has_value() &&
-                             (!celsius || near(*celsius, *other.celsius));
-    return temperaturesAgree && near(rpm, other.rpm) && onMagnet == other.onMagnet && lidsAgree;
+    bool temperaturesAgree =
+        celsius.has_value() == other.celsius.has_value() &&
+        (!celsius || agree(*celsius, *other.celsius, ranges ? &ranges->celsius : nullptr));
+    return temperaturesAgree && agree(rpm, other.rpm, ranges ? &ranges->rpm : nullptr) &&
+           onMagnet == other.onMagnet && lidsAgree;
+  }
+
+  /// Equal, or both within one of the `stated` ranges.
+  static bool agree(double a, double b, const std::vector<std::pair<double, double>> *stated) {
+    if (std::fabs(a - b) <= 1e-6)
+      return true;
+    return stated && std::any_of(stated->begin(), stated->end(), [&](const auto &r) {
+             return a >= r.first - 1e-6 && a <= r.second + 1e-6 && b >= r.first - 1e-6 &&
+                    b <= r.second + 1e-6;
+           });
   }
 };
 
 /// Two plate steps do the same: equal durations and conditions, or, with
 /// the text's ranges, values that both lie within one of them.
 bool plateStepsAgree(const PlateStep &want, const PlateStep &got, const TextRanges *ranges) {
-  auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6; };
-  auto within = [&](const std::vector<std::pair<double, double>> *stated, double a, double b) {
-    if (near(a, b))
-      return true;
-    if (!stated)
-      return false;
-    return std::any_of(stated->begin(), stated->end(), [&](const std::pair<double, double> &r) {
-      return a >= r.first - 1e-6 && a <= r.second + 1e-6 && b >= r.first - 1e-6 &&
-             b <= r.second + 1e-6;
-    });
-  };
-  if (!ranges)
-    return near(want.seconds, got.seconds) && want.sameConditions(got);
-  bool lidsAgree = !want.lidOn || !got.lidOn || *want.lidOn == *got.lidOn;
-  bool temperaturesAgree =
-      want.celsius.has_value() == got.celsius.has_value() &&
-      (!want.celsius || within(&ranges->celsius, *want.celsius, *got.celsius));
-  return within(&ranges->seconds, want.seconds, got.seconds) && temperaturesAgree &&
-         within(&ranges->rpm, want.rpm, got.rpm) && want.onMagnet == got.onMagnet && lidsAgree;
+  return PlateStep::agree(want.seconds, got.seconds, ranges ? &ranges->seconds : nullptr) &&
+         want.sameConditions(got, ranges);
 }
 
 struct Event {

@@ -946,6 +946,17 @@ std::string colonPrefix(std::string_view text) {
   return std::string(prefix);
 }
 
+/// "step_14.volume_ul: 300": the record a notebook's key belongs to, its
+/// name up to the last dot ("step_14."), or empty when the line opens with
+/// no such key.
+std::string recordOf(std::string_view text) {
+  std::string key = colonPrefix(text);
+  size_t dot = key.rfind('.');
+  if (dot == std::string::npos || dot == 0 || key.find(' ') != std::string::npos)
+    return "";
+  return key.substr(0, dot + 1);
+}
+
 /// The text with every bracketed part left out.
 std::string withoutBrackets(std::string_view s) {
   std::string out;
@@ -1287,9 +1298,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     return UnitKind::Analysis;
   // "4.3 Biological results", "Typical results": what came out, with the
   // values it had.
-  for (std::string_view end : {" results", " result"})
-    if (lower.size() > end.size() && lower.compare(lower.size() - end.size(), end.size(), end) == 0)
-      return UnitKind::Analysis;
+  if (lower.ends_with(" results") || lower.ends_with(" result"))
+    return UnitKind::Analysis;
   return UnitKind::Procedure;
 }
 
@@ -1632,17 +1642,11 @@ struct TableColumns {
     load = loadColumnsOf(header);
     record = recordColumnsOf(header);
     expected = expectedColumnsOf(header);
+    who = columnsNamed(header, {"who", "by", "by whom", "executor", "hands"});
+    remark = columnsNamed(header, {"notes", "note", "remarks", "remark", "comments", "comment"});
     units.assign(header.cells.size(), std::string());
-    who.assign(header.cells.size(), false);
-    remark.assign(header.cells.size(), false);
-    for (size_t c = 0; c < header.cells.size(); ++c) {
+    for (size_t c = 0; c < header.cells.size(); ++c)
       units[c] = unitOfName(header.cells[c].text);
-      std::string lower = prose::lowerAscii(trimView(header.cells[c].text));
-      who[c] = lower == "who" || lower == "by" || lower == "by whom" || lower == "executor" ||
-               lower == "hands";
-      remark[c] = lower == "notes" || lower == "note" || lower == "remarks" || lower == "remark" ||
-                  lower == "comments" || lower == "comment";
-    }
   }
   void clear() { *this = TableColumns(); }
   bool empty() const { return load.empty() && record.empty() && expected.empty(); }
@@ -1912,23 +1916,18 @@ void Reader::splitLines() {
 /// "step_14.volume_ul: 300"): the record reads as one line, its values
 /// joined with ", " as a table row's cells are.
 void Reader::joinKeyValueRecords() {
-  auto recordOf = [](const Line &line) -> std::string {
+  auto recordOfLine = [](const Line &line) -> std::string {
     if (line.blank || line.separator || line.table || line.merged)
       return "";
-    std::string key = colonPrefix(line.text);
-    size_t dot = key.rfind('.');
-    if (key.empty() || dot == std::string::npos || dot == 0 ||
-        key.find(' ') != std::string::npos)
-      return "";
-    return key.substr(0, dot + 1);
+    return recordOf(line.text);
   };
   for (size_t i = 0; i < lines_.size(); ++i) {
-    std::string record = recordOf(lines_[i]);
+    std::string record = recordOfLine(lines_[i]);
     if (record.empty())
       continue;
     Line &head = lines_[i];
     size_t j = i + 1;
-    for (; j < lines_.size() && recordOf(lines_[j]) == record; ++j) {
+    for (; j < lines_.size() && recordOfLine(lines_[j]) == record; ++j) {
       Line &next = lines_[j];
       size_t colon = next.text.find(':');
       size_t value = next.text.find_first_not_of(' ', colon + 1);
@@ -2697,10 +2696,8 @@ void Reader::classifyUnits() {
                                                lines_[line->number].blank &&
                                                colonPrefix(unit.text).empty());
       // "step_01.executor: BF1, wash, ...": a notebook's record is a step.
-      std::string key = colonPrefix(unit.text);
-      bool record = key.find('.') != std::string::npos && key.find(' ') == std::string::npos;
       if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) && underRuleApart &&
-          !record &&
+          recordOf(unit.text).empty() &&
           (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
         unit.kind = UnitKind::Title;
         unit.domain = domainOfHeading(lower);
@@ -5838,9 +5835,8 @@ void Reader::markNotApplicableRecords() {
       continue;
     std::string_view raw = trimView(line.raw);
     std::string key = prose::lowerAscii(colonPrefix(raw));
-    size_t dot = key.rfind('.');
-    if (dot == std::string::npos || dot == 0 || key.find(' ') != std::string::npos ||
-        key.substr(dot + 1) != "status")
+    std::string record = prose::lowerAscii(recordOf(raw));
+    if (record.empty() || key.substr(record.size()) != "status")
       continue;
     std::string value = prose::lowerAscii(trimView(raw.substr(key.size() + 1)));
     bool off = std::any_of(notApplicable.begin(), notApplicable.end(), [&](std::string_view word) {
@@ -5849,7 +5845,6 @@ void Reader::markNotApplicableRecords() {
     });
     if (!off)
       continue;
-    std::string record = key.substr(0, dot + 1);
     for (size_t v = 0; v < out_.units.size(); ++v)
       if (keys[v].rfind(record, 0) == 0)
         for (Action &a : out_.actions)
@@ -5906,8 +5901,7 @@ void Reader::markSpeakerNotes() {
       for (std::string_view end : {"not", "instead of", "rather than", "was", "from", "above",
                                    "below", "over", "under", "than", "max", "maximum", "up to",
                                    "at most", "at least", "exceed", "exceeding"})
-        if (before.size() >= end.size() &&
-            before.compare(before.size() - end.size(), end.size(), end) == 0 &&
+        if (before.ends_with(end) &&
             (before.size() == end.size() || !std::isalpha(static_cast<unsigned char>(
                                                  before[before.size() - end.size() - 1]))))
           return true;

@@ -1037,23 +1037,18 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       // "at sixty-five degrees": a temperature said without the scale.
       unit = Unit::Celsius;
       unitEnd = j + 1;
-    } else if ((u->is("x") || u->isPunct("×")) && at(j + 1) && at(j + 1)->is("g")) {
-      Quantity q;
-      q.dimension = Dimension::Ratio; // a force: read so it is not a count
-      q.first = i;
-      q.last = j + 2;
-      q.value.low = q.value.high = n1;
-      q.value.symbolic = Unit::Ratio;
-      return finish(q);
-    } else if ((u->is("x") || u->isPunct("×")) && u->glued && i > 0 && toks[i - 1].isWord() &&
-               (toks[i - 1].is("buffer") || toks[i - 1].is("pbs") || toks[i - 1].is("tbs") ||
-                toks[i - 1].is("pbst") || toks[i - 1].is("tbst") || toks[i - 1].is("diluent") ||
-                toks[i - 1].is("solution") || toks[i - 1].is("concentrate"))) {
-      // "wash buffer 1x", "PBS 10x": the liquid's strength, no count.
+    } else if (bool force = (u->is("x") || u->isPunct("×")) && at(j + 1) && at(j + 1)->is("g");
+               force || ((u->is("x") || u->isPunct("×")) && u->glued && i > 0 &&
+                         (toks[i - 1].is("buffer") || toks[i - 1].is("pbs") ||
+                          toks[i - 1].is("tbs") || toks[i - 1].is("pbst") ||
+                          toks[i - 1].is("tbst") || toks[i - 1].is("diluent") ||
+                          toks[i - 1].is("solution") || toks[i - 1].is("concentrate")))) {
+      // "10,000 x g" is a force, "wash buffer 1x" and "PBS 10x" a liquid's
+      // strength: read so that neither is a count.
       Quantity q;
       q.dimension = Dimension::Ratio;
       q.first = i;
-      q.last = j + 1;
+      q.last = force ? j + 2 : j + 1;
       q.value.low = q.value.high = n1;
       q.value.symbolic = Unit::Ratio;
       return finish(q);
@@ -1137,7 +1132,9 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
                              (i > 1 && (toks[i - 1].is("at") || absorbance(i - 1)) && isRead(i - 2)));
     bool whole = n1 == std::floor(n1);
     // "with 620 ref": the reference named after its number.
-    auto isRef = [&](size_t k) { return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference")); };
+    auto isRef = [&](size_t k) {
+      return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference"));
+    };
     bool refAfter = isRef(i + 1);
     // "450 with 570 reference": the read's own wavelength before it.
     bool beforeRef = i + 3 < toks.size() && (toks[i + 1].is("with") || toks[i + 1].isPunct("/")) &&

@@ -1147,12 +1147,12 @@ void Aligner::gapFindings() {
 bool Aligner::movedOnlyAcrossPreparations(size_t j, int textPlace) const {
   const auto &S = out_.script;
   // The script steps between where the script has step `j` and where the
-  // text puts it (after script step `textPlace`).
-  size_t from = textPlace < 0 ? 0 : static_cast<size_t>(textPlace) + (j > static_cast<size_t>(textPlace) ? 1 : 0);
-  size_t to = j;
-  if (textPlace >= 0 && j < static_cast<size_t>(textPlace)) {
-    from = j + 1;
-    to = static_cast<size_t>(textPlace) + 1;
+  // text puts it (after script step `textPlace`), as [from, to).
+  size_t from = 0, to = j;
+  if (textPlace >= 0) {
+    auto place = static_cast<size_t>(textPlace);
+    from = j > place ? place + 1 : j + 1;
+    to = j > place ? j : place + 1;
   }
   bool crossed = false;
   for (size_t k = from; k < to && k < S.size(); ++k) {
