@@ -367,6 +367,22 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   });
   std::map<uint32_t, Footprint> truthFootprints = footprints(want),
                                 candidateFootprints = footprints(got);
+  auto wellsOf = [](const Footprint &footprint) {
+    std::vector<size_t> wells;
+    for (const auto &[index, nl] : footprint)
+      wells.push_back(index);
+    return wells;
+  };
+  // A name shared across kinds, on the same wells: the candidate's layout
+  // blank `medium` and the truth's reagent `medium` (the amounts per well
+  // are compared below). Before the footprints, which cannot tell two
+  // liquids of the same amount in the same wells apart.
+  unpaired(
+      [&](uint32_t c, uint32_t t) {
+        return candidateNames.liquidName(c) == truthNames.liquidName(t) &&
+               wellsOf(candidateFootprints[c]) == wellsOf(truthFootprints[t]);
+      },
+      true);
   unpaired([&](uint32_t c, uint32_t t) { return candidateFootprints[c] == truthFootprints[t]; });
   // The same footprint across kinds: a blank the truth declares in the
   // layout and the candidate dispenses as a reagent (or the reverse).
@@ -430,6 +446,37 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
           merged = true;
         }
       }
+  }
+  // One liquid the truth names twice and the candidate once: the truth
+  // seeds its blank wells with the reagent `medium` and later adds its
+  // layout blank `B0`; the candidate declares its blank as `medium` and uses
+  // that name both times. A candidate blank paired by name with a truth
+  // liquid that, together with an unpaired truth blank, goes to exactly the
+  // candidate blank's wells is both; the truth's blank then counts as the
+  // named liquid. The wells' histories still decide amounts and order.
+  for (uint32_t c : got.firstReached) {
+    auto named = toTruth.find(c);
+    if (named == toTruth.end() ||
+        candidateNames.liquidName(c) != truthNames.liquidName(named->second) ||
+        roleOf(candidate, candidateNames.liquidName(c)) != ir::LiquidRole::Blank)
+      continue;
+    std::vector<size_t> whole = wellsOf(candidateFootprints[c]);
+    for (uint32_t blank : want.firstReached) {
+      if (truthTaken.count(blank) ||
+          roleOf(truth, truthNames.liquidName(blank)) != ir::LiquidRole::Blank)
+        continue;
+      std::vector<size_t> joined = wellsOf(truthFootprints[named->second]);
+      for (size_t index : wellsOf(truthFootprints[blank]))
+        joined.push_back(index);
+      std::sort(joined.begin(), joined.end());
+      joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+      if (joined != whole)
+        continue;
+      truthTaken.insert(blank);
+      truthAlias[blank] = named->second;
+      result.renamed.push_back({candidateNames.liquidName(c), truthNames.liquidName(blank)});
+      break;
+    }
   }
   unpaired([](uint32_t, uint32_t) { return true; });
   auto inOneName = [&](const Composition *contents) {
@@ -527,8 +574,14 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
                                          well.name(), describe(a[i]), a[i].where));
           break;
         }
-        if (a[i].kind != b[i].kind || a[i].wavelengthNm != b[i].wavelengthNm ||
-            a[i].referenceNm != b[i].referenceNm || a[i].epoch != b[i].epoch) {
+        // A read's filters may differ within a range the text states ("a
+        // reference of 620-650 nm"); no reference and some reference differ.
+        const auto *statedNm = ranges ? &ranges->nanometres : nullptr;
+        bool filtersAgree =
+            PlateStep::agree(a[i].wavelengthNm, b[i].wavelengthNm, statedNm) &&
+            (a[i].referenceNm == 0) == (b[i].referenceNm == 0) &&
+            PlateStep::agree(a[i].referenceNm, b[i].referenceNm, statedNm);
+        if (a[i].kind != b[i].kind || !filtersAgree || a[i].epoch != b[i].epoch) {
           offer(a[i].serial,
                 fmt::format("well {}: next the truth {} ({}, after {} plate step(s)); the "
                             "candidate {} ({}, after {})",

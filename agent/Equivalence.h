@@ -55,13 +55,14 @@ struct Equivalence {
 /// one of them differently within it do what the text says. Only a
 /// separate, labelled figure uses them; equivalence itself is strict.
 struct TextRanges {
-  std::vector<std::pair<double, double>> seconds, celsius, rpm;
+  std::vector<std::pair<double, double>> seconds, celsius, rpm, nanometres;
 };
 
 /// Compares the checked modules (the frontend's IR, before any pass) of a
 /// candidate and a ground truth on the same platform. With `ranges`, a
-/// plate step's duration, temperature or speed agrees also when both
-/// values lie within one range the text states.
+/// plate step's duration, temperature or speed, and a read's wavelength or
+/// reference, agrees also when both values lie within one range the text
+/// states.
 Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
                            const Platform &platform, const TextRanges *ranges = nullptr);
 

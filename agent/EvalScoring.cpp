@@ -62,6 +62,8 @@ TextRanges textRanges(std::string_view protocol, const Platform &platform) {
       out.celsius.push_back(range);
     else if (q.dimension == Dimension::Speed)
       out.rpm.push_back(range);
+    else if (q.dimension == Dimension::Wavelength)
+      out.nanometres.push_back(range);
   }
   return out;
 }
