@@ -46,7 +46,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"reagentDecl", "NAMES: a name, a list A, B or a range Stock1..Stock6 (no commas: only "
                       "numbered names, D1x D2x); each gets the line's volume and flags; later "
                       "words are flags (dark = light sensitive); a layout name here only sets "
-                      "its loading; QUANTITY: the load, only if stated (dead volume included)"},
+                      "its loading; QUANTITY: the load, only if stated and enough (dead volume "
+                      "included), else omit it"},
       // layout lines and clauses
       {"plateLine", ""},
       {"roleLine", "NAMES: a name, a range S1..S7 or a list Std1, Std2, QC; names fill the "
@@ -89,8 +90,8 @@ std::string_view languageRules() {
          "wells out (all except col 1).\n"
          "Names: a letter, then letters, digits or _. A well coordinate (D1, P1) may name a "
          "liquid where only a name stands (declarations, `of NAME`); in WELLS it is never a "
-         "name: write `sample D1` for the liquid. Keywords (dispense, of, to, all, ...) are "
-         "reserved; role words may name liquids. Declare a name once (a liquid in two roles "
+         "name: write `sample D1` for the liquid. Keywords in any case (Wash, Read, of, all, ...) "
+         "are reserved; role words may name liquids. Declare a name once (a liquid in two roles "
          "takes two names).\n"
          "Wells start empty: seeded cells are a MANUAL reagent "
          "(`dispense 100 uL of cells to all except blank`; medium to blanks).\n"

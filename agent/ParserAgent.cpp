@@ -498,9 +498,12 @@ std::string platformReference(const Platform &platform) {
                      formatNumber(platform.tipCapacityUl));
   // Round 3 of the parser seat: two first attempts had the robot load more
   // layout liquids than the reservoir holds (E700).
+  // Parser seat rounds 24 and 28: stated loads below what the steps use
+  // plus the dead volume failed to compile (E701), the dead volume unknown.
   out += fmt::format("- reservoir: {} positions, one per liquid the robot pipettes; beyond "
-                     "that, pipette the layout in MANUAL\n",
-                     platform.reservoirRows * platform.reservoirCols);
+                     "that, pipette the layout in MANUAL; {} mL dead volume per position\n",
+                     platform.reservoirRows * platform.reservoirCols,
+                     formatNumber(platform.reservoirDeadMl));
   std::vector<std::string> filters;
   for (double nm : platform.readerFiltersNm)
     filters.push_back(formatNumber(nm));

@@ -59,8 +59,10 @@ TEST(ParserPromptTest, FormsComeFromTheGrammar) {
   // about 1860 when parser-seat round 6's first attempts failed on what it
   // did not say (wells start empty, a name is declared once, word step
   // labels, per-litre units), and past 1900 with the per-decilitre units
-  // that round 17's reply had to convert by hand.
-  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1910u);
+  // that round 17's reply had to convert by hand; to about 1925 when rounds
+  // 24 and 28 (the whole held-out corpus) failed to compile on `Wash` as a
+  // name and on stated loads below the steps' use plus the dead volume.
+  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1930u);
 }
 
 TEST(ParserPromptTest, EveryFormOfTheGrammarHasANote) {
