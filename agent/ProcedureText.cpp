@@ -139,7 +139,9 @@ const std::set<std::string, std::less<>> kLiquidLayoutWords = {
     "blank",      "blanks",      "standard", "standards", "std",     "stds",     "sample",
     "samples",    "control",     "controls", "calibrator", "calibrators", "unknown", "unknowns",
     "sera",       "serum",       "lysate",   "lysates",   "specimen", "specimens", "qc",
-    "calibrants", "calibrant",   "dilution", "dilutions"};
+    "calibrants", "calibrant",   "dilution", "dilutions",
+    // a cell assay's treatments, added per well by the layout
+    "vehicle",    "treatment",   "treatments"};
 const std::set<std::string, std::less<>> kDeterminers = {
     "the", "a", "an", "each", "this", "that", "average", "blank", "final", "every", "any", "first",
     "second", "its", "their", "our"};
@@ -1408,6 +1410,12 @@ private:
   std::string revisedText_; ///< the text with tracked changes applied, when it has any
   std::vector<bool> csvRows_;    ///< per line: a row of a CSV table
   std::vector<bool> csvHeaders_; ///< per line: a CSV table's header row
+  /// Per line: inside a notebook's code or output cell ("In [3]:" and the
+  /// indented lines under it).
+  std::vector<bool> codeLines_;
+  /// A notebook's named constants (`WASH_VOL_UL = 300`), the last
+  /// assignment of each: the steps refer to them by name.
+  std::map<std::string, std::string, std::less<>> constants_;
   std::vector<Line> lines_;
   ProcedureText out_;
   /// Per unit: text offset -> (line, column) pieces.
@@ -1447,6 +1455,9 @@ private:
   void classifyUnits();
   void markHeaderComment();
   void markForwarded();
+  void readNotebookCells();
+  void substituteConstants(Line &line) const;
+  void markCodeCells();
   void maskAmendments();
   void splitSentences();
   void readSentence(unsigned index);
@@ -1844,6 +1855,9 @@ void Reader::splitLines() {
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = withoutStruckText(content);
         line.pieces.push_back({0, line.content, 0});
+        if (!constants_.empty() &&
+            !(line.number - 1 < codeLines_.size() && codeLines_[line.number - 1]))
+          substituteConstants(line);
         // A notebook's key with the unit in its name, "step_06.volume_ul:
         // 100", "incubation_min: 60": the value takes that unit.
         if (std::string key = colonPrefix(line.text); !key.empty()) {
@@ -4107,6 +4121,13 @@ void Reader::readSentence(unsigned index) {
               w.is("stays") || w.is("remains") || w.is("becomes") || w.is("reaches") ||
               w.is("bringing") || w.is("yields") || w.is("gives"))
             cls = ActionClass::Note;
+          // "so everything is at 200 µL", "the wells go to 200 total": a
+          // volume the wells are at, spoken.
+          if (p == Param::Volume && k > 0 && k + 1 == q->first &&
+              ((w.is("at") && (toks[k - 1].is("is") || toks[k - 1].is("are"))) ||
+               (w.is("to") && (toks[k - 1].is("go") || toks[k - 1].is("goes") ||
+                               toks[k - 1].is("come") || toks[k - 1].is("comes")))))
+            cls = ActionClass::Note;
           // "100 ul CPRG into every well -> 200 ul", "RM per well = 50 uL":
           // an arrow or an equals sign right before a value states what
           // there is afterwards, or defines a term.
@@ -5457,6 +5478,162 @@ void Reader::markForwarded() {
       unit.kind = UnitKind::Note;
 }
 
+namespace {
+
+/// "In [3]:", "In [ ]:", "Out[3]:": a notebook cell's prompt.
+bool notebookCellPrompt(std::string_view line) {
+  std::string_view t = trimView(line);
+  size_t at = t.rfind("In", 0) == 0 ? 2 : t.rfind("Out", 0) == 0 ? 3 : 0;
+  if (at == 0)
+    return false;
+  while (at < t.size() && t[at] == ' ')
+    ++at;
+  if (at >= t.size() || t[at] != '[')
+    return false;
+  size_t close = t.find(']', at);
+  if (close == std::string_view::npos || close + 2 != t.size() || t[close + 1] != ':')
+    return false;
+  return std::all_of(t.begin() + static_cast<long>(at) + 1, t.begin() + static_cast<long>(close),
+                     [](char c) { return c == ' ' || std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+/// `NAME = 300` (an upper-case name, a number, maybe a `#` comment): the
+/// name and the number's text.
+std::optional<std::pair<std::string, std::string>> constantAssignment(std::string_view line) {
+  std::string_view t = trimView(line);
+  size_t k = 0;
+  if (t.empty() || !(std::isupper(static_cast<unsigned char>(t[0])) || t[0] == '_'))
+    return std::nullopt;
+  while (k < t.size() && (std::isupper(static_cast<unsigned char>(t[k])) ||
+                          std::isdigit(static_cast<unsigned char>(t[k])) || t[k] == '_'))
+    ++k;
+  std::string name(t.substr(0, k));
+  while (k < t.size() && t[k] == ' ')
+    ++k;
+  if (k >= t.size() || t[k] != '=' || (k + 1 < t.size() && t[k + 1] == '='))
+    return std::nullopt;
+  ++k;
+  while (k < t.size() && t[k] == ' ')
+    ++k;
+  size_t start = k;
+  if (k < t.size() && t[k] == '-')
+    ++k;
+  while (k < t.size() && (std::isdigit(static_cast<unsigned char>(t[k])) || t[k] == '.'))
+    ++k;
+  std::string number(t.substr(start, k - start));
+  std::string_view rest = trimView(t.substr(k));
+  if (number.empty() || number == "-" || (!rest.empty() && rest.front() != '#'))
+    return std::nullopt;
+  return std::pair{name, number};
+}
+
+} // namespace
+
+void Reader::readNotebookCells() {
+  // A notebook exported as text: the protocol in markdown cells, its
+  // parameters in code cells (`CV_VOL_UL = 125`) that the steps name
+  // ("Add `CV_VOL_UL` µL"). Code and its output state values but ask for
+  // no step; a later assignment overrides an earlier one, as when the
+  // notebook runs.
+  std::vector<std::string_view> raws;
+  for (size_t at = 0; at <= text_.size();) {
+    size_t end = std::min(text_.find('\n', at), text_.size());
+    raws.push_back(text_.substr(at, end - at));
+    at = end + 1;
+  }
+  codeLines_.assign(raws.size(), false);
+  bool inCell = false;
+  for (size_t n = 0; n < raws.size(); ++n) {
+    std::string_view raw = raws[n];
+    if (notebookCellPrompt(raw)) {
+      inCell = true;
+      codeLines_[n] = true;
+      continue;
+    }
+    if (!inCell)
+      continue;
+    if (trimView(raw).empty() || raw.front() == ' ' || raw.front() == '\t') {
+      codeLines_[n] = true;
+      if (auto constant = constantAssignment(raw))
+        constants_[constant->first] = constant->second;
+      continue;
+    }
+    inCell = false;
+  }
+}
+
+void Reader::substituteConstants(Line &line) const {
+  // "Add `CV_VOL_UL` µL" -> "Add 125 µL"; "Pipette `CULTURE_VOL_UL` of
+  // each" -> "Pipette 100 µL of each" (the unit from the name's suffix when
+  // no unit follows); "`1:INOCULUM_DILUTION`" -> "1:100".
+  const std::string &t = line.text;
+  std::string out;
+  std::vector<Line::Piece> pieces{{0, line.content, 0}};
+  size_t k = 0;
+  bool changed = false;
+  while (k < t.size()) {
+    size_t open = t.find('`', k);
+    size_t close = open == std::string::npos ? open : t.find('`', open + 1);
+    if (close == std::string::npos)
+      break;
+    std::string_view inner(t.data() + open + 1, close - open - 1);
+    std::string replaced, unit;
+    bool any = false;
+    for (size_t p = 0; p < inner.size();) {
+      auto wordChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      };
+      if (!wordChar(inner[p])) {
+        replaced += inner[p++];
+        continue;
+      }
+      size_t q = p;
+      while (q < inner.size() && wordChar(inner[q]))
+        ++q;
+      std::string_view name = inner.substr(p, q - p);
+      if (auto it = constants_.find(name); it != constants_.end()) {
+        replaced += it->second;
+        any = true;
+        if (unit.empty())
+          unit = unitOfName(name);
+      } else {
+        replaced += name;
+      }
+      p = q;
+    }
+    if (!any) {
+      out.append(t, k, close + 1 - k);
+      k = close + 1;
+      continue;
+    }
+    out.append(t, k, open - k);
+    pieces.push_back({out.size(), line.content + open, 0});
+    out += replaced;
+    std::string_view after = trimView(std::string_view(t).substr(close + 1));
+    size_t wordEnd = 0;
+    while (wordEnd < after.size() && after[wordEnd] != ' ' && after[wordEnd] != ',' &&
+           after[wordEnd] != '.' && after[wordEnd] != ')')
+      ++wordEnd;
+    if (!unit.empty() && !proseUnit(after.substr(0, wordEnd)))
+      out += " " + unit;
+    pieces.push_back({out.size(), line.content + close + 1, 0});
+    k = close + 1;
+    changed = true;
+  }
+  if (!changed)
+    return;
+  out.append(t, k, std::string::npos);
+  line.text = std::move(out);
+  line.pieces = std::move(pieces);
+}
+
+void Reader::markCodeCells() {
+  for (TextUnit &unit : out_.units)
+    if (unit.loc.line >= 1 && unit.loc.line - 1 < codeLines_.size() &&
+        codeLines_[unit.loc.line - 1] && unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
+}
+
 void Reader::markSummaries() {
   // Sections: runs of units between headings, and between blocks of a
   // different style (a table after a list) separated by a blank line. In
@@ -6413,12 +6590,14 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withCsvAsTable(text_, csvRows_, csvHeaders_);
     text_ = revisedText_;
   }
+  readNotebookCells();
   splitLines();
   buildUnits();
   maskAmendments();
   classifyUnits();
   markHeaderComment();
   markForwarded();
+  markCodeCells();
   splitSentences();
   for (unsigned i = 0; i < sentences_.size(); ++i) {
     UnitKind kind = out_.units[sentences_[i].unit].kind;

@@ -542,9 +542,13 @@ void readSpelledNumbers(std::vector<Token> &tokens) {
       if (joins && (t.is("a") ? (end + 1 < tokens.size() &&
                                  (tokens[end + 1].is("hundred") || tokens[end + 1].is("thousand") ||
                                   (tokens[end + 1].is("half") && !parts.empty() && parts.back() == "and")))
-                              : (!parts.empty() && (isNumberToken(end + 1) ||
-                                                    (end + 2 < tokens.size() && tokens[end + 1].is("a") &&
-                                                     tokens[end + 2].is("half")))))) {
+                              : (!parts.empty() &&
+                                 // "two hundred and fifty", not "between two and three"
+                                 ((isNumberToken(end + 1) &&
+                                   (std::count(parts.begin(), parts.end(), "hundred") ||
+                                    std::count(parts.begin(), parts.end(), "thousand"))) ||
+                                  (end + 2 < tokens.size() && tokens[end + 1].is("a") &&
+                                   tokens[end + 2].is("half")))))) {
         parts.push_back(t.lower);
         ++end;
         continue;
@@ -558,7 +562,22 @@ void readSpelledNumbers(std::vector<Token> &tokens) {
     std::optional<double> value = end > i ? spelledValue(parts) : std::nullopt;
     bool lone = parts.size() == 1 && unitNumberWord(parts.front()) && *unitNumberWord(parts.front()) <= 12;
     bool unitAfter = end < tokens.size() && tokens[end].isWord() && proseUnit(tokens[end].text);
-    if (!value || (lone && !unitAfter) || parts.front() == "point" || parts.back() == "a") {
+    // The low end of a spoken range: "three to four hours", "ten to
+    // fifteen minutes" (the unit follows the high end only).
+    auto spelledWithUnitFrom = [&](size_t k) {
+      size_t last = k;
+      while (last < tokens.size() && isNumberToken(last))
+        ++last;
+      return last > k && last < tokens.size() && tokens[last].isWord() &&
+             proseUnit(tokens[last].text);
+    };
+    // (tokens before i have been moved to `out`)
+    bool between = !out.empty() && out.back().isWord() && out.back().is("between");
+    bool rangeLow = end + 1 < tokens.size() && tokens[end].isWord() &&
+                    (tokens[end].is("to") || (between && tokens[end].is("and"))) &&
+                    spelledWithUnitFrom(end + 1);
+    if (!value || (lone && !unitAfter && !rangeLow) || parts.front() == "point" ||
+        parts.back() == "a") {
       out.push_back(std::move(tokens[i]));
       ++i;
       continue;

@@ -568,25 +568,36 @@ void Aligner::coverage() {
   // A text step restating its neighbour's, done by the same script step:
   // "column 1 = blank 200 µL, columns 2-12 = 200 µL samples" against one
   // layout dispense.
-  for (size_t i = 0; i < T.size(); ++i) {
-    if (matchT_[i] >= 0 || orderT_[i])
-      continue;
-    for (size_t k : {i > 0 ? i - 1 : i, i + 1}) {
-      if (k == i || k >= T.size() || matchT_[k] < 0 || T[k].cls != T[i].cls)
+  // The script step that does a text step: its pair, or the step that
+  // covers it. A run of per-role additions ("the drugs get 100 µL", "the
+  // vehicle wells get 100 µL", "the blank wells get 100 µL") is covered one
+  // neighbour at a time, so the loop runs until nothing changes.
+  std::vector<int> doneBy(matchT_.begin(), matchT_.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < T.size(); ++i) {
+      if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i])
         continue;
-      const Action &s = S[matchT_[k]];
-      Comparison c = compare(T[i], s);
-      if (c.fit != ClassFit::Same || c.mismatch > 0)
-        continue;
-      // A layout dispense does several liquids in one step: the text's
-      // additions of one volume in one sentence ("column 1 = blank 100 µL;
-      // columns 2-12 = 100 µL dye") are that step.
-      bool layout = T[i].cls == ActionClass::Dispense && s.layoutLiquid &&
-                    (T[i].layoutLiquid || T[i].sentence == T[k].sentence);
-      bool restated = T[i].weak || (T[i].sentence == T[k].sentence && !T[i].required);
-      if (layout || restated) {
-        coveredT_[i] = true;
-        break;
+      for (size_t k : {i > 0 ? i - 1 : i, i + 1}) {
+        if (k == i || k >= T.size() || doneBy[k] < 0 || T[k].cls != T[i].cls)
+          continue;
+        const Action &s = S[static_cast<size_t>(doneBy[k])];
+        Comparison c = compare(T[i], s);
+        if (c.fit != ClassFit::Same || c.mismatch > 0)
+          continue;
+        // A layout dispense does several liquids in one step: the text's
+        // additions of one volume in one sentence ("column 1 = blank 100 µL;
+        // columns 2-12 = 100 µL dye") are that step.
+        bool layout = T[i].cls == ActionClass::Dispense && s.layoutLiquid &&
+                      (T[i].layoutLiquid || T[i].sentence == T[k].sentence);
+        bool restated = matchT_[k] >= 0 &&
+                        (T[i].weak || (T[i].sentence == T[k].sentence && !T[i].required));
+        if (layout || restated) {
+          coveredT_[i] = true;
+          doneBy[i] = doneBy[k];
+          changed = true;
+          break;
+        }
       }
     }
   }
@@ -1003,7 +1014,10 @@ void Aligner::gapFindings() {
     static const std::set<std::string, std::less<>> generic = {
         "so", "everything", "all", "it", "that", "this", "these", "those", "them", "each",
         "every", "same", "one", "two", "three", "four", "five", "six", "seven", "eight",
-        "nine", "ten", "eleven", "twelve"};
+        "nine", "ten", "eleven", "twelve",
+        // a speaker's fillers ("in one hundred microlitres uh in one hundred
+        // microlitres yes")
+        "uh", "um", "er", "yes", "yeah", "okay", "ok", "right", "again", "sorry"};
     bool namesNoLiquid = std::all_of(t.words.begin(), t.words.end(),
                                      [](const std::string &w) { return generic.count(w) > 0; });
     bool restatedVolume =
@@ -1048,16 +1062,54 @@ void Aligner::gapFindings() {
       }
     }
     int restatement = pairedWithRestatement(t);
+    // A speaker corrects a value by saying it again without the verb:
+    // "incubate overnight, well, twenty-four hours really": the next clause
+    // of the same sentence, of the same kind and paired, gives another value
+    // of a parameter this step states.
+    bool correctedNext = false;
+    if (i + 1 < T.size() && matchT_[i + 1] >= 0) {
+      const Action &next = T[i + 1];
+      // Of an addition, the same liquid or none named ("fifty, no, seventy
+      // microlitres"), not the next liquid of a terse list ("25ul
+      // std/sample -> wells; 200ul WR").
+      bool sameLiquid = !(t.cls == ActionClass::Dispense || t.cls == ActionClass::Aspirate ||
+                          t.cls == ActionClass::Transfer) ||
+                        next.words.empty() || liquidSimilarity(t.words, next.words) > 0;
+      // A word that takes back what was said: "well ... really", "no
+      // sorry", "actually", "I mean"; not a list of steps ("30 s on the
+      // shaker, then 10 min ...").
+      auto corrects = [](const std::string &text) {
+        std::string words = " ";
+        for (char c : prose::lowerAscii(text))
+          words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+        words += ' ';
+        for (const char *marker :
+             {" really ", " sorry ", " actually ", " rather ", " i mean ", " correction "})
+          if (words.find(marker) != std::string::npos)
+            return true;
+        return false;
+      };
+      if (next.unit == t.unit && next.sentence == t.sentence && next.cls == t.cls &&
+          !next.named && sameLiquid && (corrects(t.text) || corrects(next.text)))
+        for (Param p : {Param::Volume, Param::Time, Param::Temperature, Param::Speed})
+          if (t.has(p) && next.has(p) &&
+              (t.values(p).front().low != next.values(p).front().low ||
+               t.values(p).front().high != next.values(p).front().high))
+            correctedNext = true;
+    }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
                    sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume &&
-                   restatement < 0;
+                   restatement < 0 && !correctedNext;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
     else if (t.required && restatedVolume)
       why = "a volume without a verb that a paired step of the text already has: that step "
             "told again (a summary, a map's legend)";
+    else if (t.required && correctedNext)
+      why = "the next clause says this step again with another value and no verb (a "
+            "correction: \"overnight, well, twenty-four hours\"), and that clause has its step";
     else if (t.superseded)
       why = "a later amendment of the text (a reply, a deviation, a correction) changes this step";
     else if (t.required && restatement >= 0)
