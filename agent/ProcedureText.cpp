@@ -1717,13 +1717,19 @@ SplitColumns splitColumnsOf(const std::vector<std::string_view> &raws) {
   return out;
 }
 
-void Reader::splitLines() {
+/// The text's lines, without their line breaks.
+static std::vector<std::string_view> rawLines(std::string_view text) {
   std::vector<std::string_view> raws;
-  for (size_t at = 0; at <= text_.size();) {
-    size_t end = std::min(text_.find('\n', at), text_.size());
-    raws.push_back(text_.substr(at, end - at));
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = std::min(text.find('\n', at), text.size());
+    raws.push_back(text.substr(at, end - at));
     at = end + 1;
   }
+  return raws;
+}
+
+void Reader::splitLines() {
+  std::vector<std::string_view> raws = rawLines(text_);
   std::vector<bool> innerTable = innerPipeTables(raws);
   for (size_t k = 0; k < innerTable.size() && k < csvRows_.size(); ++k)
     innerTable[k] = innerTable[k] || csvRows_[k];
@@ -5535,12 +5541,7 @@ void Reader::readNotebookCells() {
   // ("Add `CV_VOL_UL` µL"). Code and its output state values but ask for
   // no step; a later assignment overrides an earlier one, as when the
   // notebook runs.
-  std::vector<std::string_view> raws;
-  for (size_t at = 0; at <= text_.size();) {
-    size_t end = std::min(text_.find('\n', at), text_.size());
-    raws.push_back(text_.substr(at, end - at));
-    at = end + 1;
-  }
+  std::vector<std::string_view> raws = rawLines(text_);
   codeLines_.assign(raws.size(), false);
   bool inCell = false;
   for (size_t n = 0; n < raws.size(); ++n) {
