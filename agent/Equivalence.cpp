@@ -216,6 +216,30 @@ std::optional<ir::LiquidRole> roleOf(const ir::Module &module, const std::string
   return std::nullopt;
 }
 
+/// Two names of one liquid: equal but for case, or one name's words all
+/// among the other's (`Medium` and `culture_medium`), words split at `_`.
+bool namesOneLiquid(const std::string &a, const std::string &b) {
+  auto words = [](const std::string &name) {
+    std::set<std::string> out;
+    std::string word;
+    for (char c : name + "_") {
+      if (c == '_') {
+        if (!word.empty())
+          out.insert(word);
+        word.clear();
+      } else {
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    }
+    return out;
+  };
+  std::set<std::string> x = words(a), y = words(b);
+  if (x.empty() || y.empty())
+    return false;
+  return std::includes(x.begin(), x.end(), y.begin(), y.end()) ||
+         std::includes(y.begin(), y.end(), x.begin(), x.end());
+}
+
 /// Where a liquid goes and how much of it: per well (row-major index) the
 /// most of it the well ever holds, in nanolitres. Two liquids with the same
 /// footprint play the same part in the chemistry whatever they are called.
@@ -374,12 +398,12 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
     return wells;
   };
   // A name shared across kinds, on the same wells: the candidate's layout
-  // blank `medium` and the truth's reagent `medium` (the amounts per well
-  // are compared below). Before the footprints, which cannot tell two
+  // blank `medium` (or `Medium`) and the truth's reagent `medium` (or
+  // `culture_medium`); the amounts per well are compared below. Before the footprints, which cannot tell two
   // liquids of the same amount in the same wells apart.
   unpaired(
       [&](uint32_t c, uint32_t t) {
-        return candidateNames.liquidName(c) == truthNames.liquidName(t) &&
+        return namesOneLiquid(candidateNames.liquidName(c), truthNames.liquidName(t)) &&
                wellsOf(candidateFootprints[c]) == wellsOf(truthFootprints[t]);
       },
       true);
@@ -457,7 +481,7 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   for (uint32_t c : got.firstReached) {
     auto named = toTruth.find(c);
     if (named == toTruth.end() ||
-        candidateNames.liquidName(c) != truthNames.liquidName(named->second) ||
+        !namesOneLiquid(candidateNames.liquidName(c), truthNames.liquidName(named->second)) ||
         roleOf(candidate, candidateNames.liquidName(c)) != ir::LiquidRole::Blank)
       continue;
     std::vector<size_t> whole = wellsOf(candidateFootprints[c]);
