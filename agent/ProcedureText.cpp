@@ -724,6 +724,68 @@ std::string withoutStruckText(std::string_view text) {
   return out;
 }
 
+/// Full-width forms of East Asian typesetting ("１００μＬ", "３７℃",
+/// "（ｍｉｎ）", the ideographic space) read as their ASCII letters, digits
+/// and signs; a full-width tilde or wave dash after a digit is a range
+/// ("１～２ｍｉｎ"), and 【】 are a heading's brackets (blanks). Each such
+/// character is three bytes: a run of them becomes its ASCII characters
+/// followed by blanks for the bytes it freed, no-break spaces inside a line
+/// (so no run of spaces makes a column of a table), spaces at its end; a
+/// number stays one word, offsets and line breaks are kept, and locations
+/// hold (within a run, to its start).
+std::string withAsciiForFullWidth(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t freed = 0;
+  auto fullWidthAt = [&](size_t i) -> std::optional<char> {
+    if (i + 3 > text.size())
+      return std::nullopt;
+    auto b0 = static_cast<unsigned char>(text[i]), b1 = static_cast<unsigned char>(text[i + 1]),
+         b2 = static_cast<unsigned char>(text[i + 2]);
+    if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x80)
+      return ' '; // ideographic space
+    if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x9C)
+      return '~'; // wave dash
+    if (b0 == 0xE3 && b1 == 0x80 && (b2 == 0x90 || b2 == 0x91 || b2 == 0x96 || b2 == 0x97))
+      return ' '; // 【Assay Procedure】, 〖...〗: a heading's brackets
+    if (b0 != 0xEF || (b1 != 0xBC && b1 != 0xBD))
+      return std::nullopt;
+    unsigned code = 0xFF00u + ((b1 - 0xBCu) << 6) + (b2 - 0x80u);
+    if (b2 < 0x80 || b2 > 0xBF || code < 0xFF01 || code > 0xFF5E)
+      return std::nullopt;
+    return static_cast<char>(code - 0xFEE0u);
+  };
+  // Blanks for the freed bytes: spaces at a line's end or beside a space
+  // (a heading's brackets, an ideographic space), else no-break spaces.
+  auto pad = [&](size_t next) {
+    // A blank (a heading's bracket, an ideographic space) pads with blanks.
+    bool plain = next >= text.size() || text[next] == '\n' || text[next] == '\r' ||
+                 (!out.empty() && out.back() == ' ');
+    // After a full stop or a comma ("aspirate．Repeat"), two spaces end
+    // the sentence or the clause; the rest stay no-break.
+    bool punct = !out.empty() && std::ispunct(static_cast<unsigned char>(out.back())) &&
+                 !(next < text.size() && text[next] == ' ');
+    for (bool first = true; freed >= 2; freed -= 2, first = false)
+      out += plain || (punct && first) ? "  " : "\xC2\xA0";
+    freed = 0;
+  };
+  for (size_t i = 0; i < text.size();) {
+    if (std::optional<char> ascii = fullWidthAt(i)) {
+      char c = *ascii;
+      if (c == '~' && !out.empty() && std::isdigit(static_cast<unsigned char>(out.back())))
+        c = '-';
+      out += c;
+      freed += 2;
+      i += 3;
+      continue;
+    }
+    pad(i);
+    out += text[i++];
+  }
+  pad(text.size());
+  return out;
+}
+
 /// "Incubate [deleted: 45 min][inserted: 1 h] at RT", "[Comment JS: ...]":
 /// a draft with its changes tracked reads as the revised text. What was
 /// deleted and the reviewers' comments read as blanks, an insertion as its
@@ -1305,7 +1367,20 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   return UnitKind::Procedure;
 }
 
-Domain domainOfWords(const std::string &lower) {
+/// "Instruction Manual", "User's Manual": the name of a document, no
+/// work by hand.
+std::string withoutManualTitles(std::string lower) {
+  for (const char *title : {"instruction manual", "instructions manual", "user manual",
+                            "user's manual", "users manual", "product manual",
+                            "operation manual", "operator's manual", "technical manual",
+                            "reference manual", "kit manual"})
+    for (size_t at; (at = lower.find(title)) != std::string::npos;)
+      lower.replace(at, std::string_view(title).size(), " ");
+  return lower;
+}
+
+Domain domainOfWords(const std::string &text) {
+  std::string lower = withoutManualTitles(text);
   bool person = hasAnyWord(lower, {"manual", "manually", "by hand", "operator", "hand",
                                    "user", "technician", "person", "bench", "offline",
                                    "multichannel"});
@@ -1321,7 +1396,7 @@ Domain domainOfWords(const std::string &lower) {
 Domain domainOfHeading(const std::string &heading) {
   // "Steps (robot unless marked HAND)": what follows "unless" or "except"
   // names the exceptions, which their own steps mark.
-  std::string lower = heading;
+  std::string lower = withoutManualTitles(heading);
   for (const char *cut : {" unless ", " except "})
     if (size_t at = lower.find(cut); at != std::string::npos)
       lower.resize(at);
@@ -1422,6 +1497,13 @@ private:
   std::vector<std::vector<std::pair<size_t, SourceLoc>>> unitMaps_;
   std::vector<Sentence> sentences_;
   std::map<std::string, unsigned> labels_; ///< step label -> unit
+  /// Every unit with each label, in text order: lists that restart their
+  /// numbers per section ("3." of the reagent preparation, "3." of the
+  /// procedure).
+  std::map<std::string, std::vector<unsigned>> labelUnits_;
+  /// The unit a reference from `unit` to `label` means: the nearest before
+  /// it of the procedure, else the nearest before it.
+  std::optional<unsigned> labelBefore(const std::string &label, unsigned unit) const;
   std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
   /// The speakers of a dialogue ("SO: Let me say it back."), when the text
   /// is one: names that open two or more lines each, two or more names.
@@ -1501,6 +1583,7 @@ private:
   void markPickUps();
   void markMarginNotes();
   void markCorrections();
+  void markCommentSection();
   void markCurrentProcedure();
   void markIntroduction();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
@@ -2818,6 +2901,7 @@ void Reader::classifyUnits() {
     if (!unit.label.empty()) {
       // "as in 5.5" means the procedure's 5.5, not a row "5.5" of a
       // revision history or a table of contents before it.
+      labelUnits_[unit.label].push_back(static_cast<unsigned>(u));
       auto [it, fresh] = labels_.emplace(unit.label, static_cast<unsigned>(u));
       if (!fresh && out_.units[it->second].kind != UnitKind::Procedure &&
           unit.kind == UnitKind::Procedure)
@@ -4419,6 +4503,11 @@ void Reader::readSentence(unsigned index) {
           noun = true;
         if (w == "read" && (next == "the" && i + 2 < toks.size() && toks[i + 2].is("results")))
           noun = false;
+        // "Remove the liquid out of each well, do not wash": a step that
+        // is not done starts none.
+        if (prev == "not" || prev == "don't" || prev == "dont" || prev == "never" ||
+            (prev == "t" && i >= 3 && toks[i - 3].is("don")))
+          noun = true;
         if (noun) {
           if (cur >= 0)
             drafts[static_cast<size_t>(cur)].action.words.push_back(w);
@@ -6415,6 +6504,126 @@ void Reader::markCorrections() {
   }
 }
 
+std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
+  auto it = labelUnits_.find(label);
+  if (it == labelUnits_.end())
+    return std::nullopt;
+  std::vector<unsigned> defs;
+  for (unsigned u : it->second)
+    if (u < unit)
+      defs.push_back(u);
+  if (defs.empty())
+    return std::nullopt;
+  auto procedure = [&](unsigned u) { return out_.units[u].kind == UnitKind::Procedure; };
+  // The first of the procedure, as before lists restarted.
+  unsigned chosen = defs.front();
+  for (unsigned u : defs)
+    if (procedure(u)) {
+      chosen = u;
+      break;
+    }
+  // A later list that numbers again from its start ("3." of the reagent
+  // preparation, then "1.", "2.", "3." of the procedure) is the one meant
+  // below it. Its start must lie between the two ("(i)" at the start of a
+  // wrapped line is no new list), or, for a reference to a list's first
+  // step, its second step must follow.
+  bool numeric = std::all_of(label.begin(), label.end(),
+                             [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  bool letter = label.size() == 1 && std::islower(static_cast<unsigned char>(label[0]));
+  bool roman = !numeric && !letter && romanNumeral(label);
+  if (!numeric && !letter && !roman)
+    return chosen;
+  std::string firstLabel = numeric ? "1" : letter ? "a" : "i";
+  std::string secondLabel = numeric ? "2" : letter ? "b" : "ii";
+  auto labelledBetween = [&](const std::string &wanted, unsigned from, unsigned to) {
+    auto found = labelUnits_.find(wanted);
+    return found != labelUnits_.end() &&
+           std::any_of(found->second.begin(), found->second.end(),
+                       [&](unsigned u) { return u > from && u < to; });
+  };
+  for (unsigned d : defs) {
+    if (d <= chosen || (!procedure(d) && procedure(chosen)))
+      continue;
+    bool restarted = label != firstLabel ? labelledBetween(firstLabel, chosen, d)
+                                         : labelledBetween(secondLabel, d, unit);
+    if (restarted)
+      chosen = d;
+  }
+  return chosen;
+}
+
+/// A blog post's or a wiki page's comments ("27 COMMENTS", "Comments (4)",
+/// "Leave a reply"): readers' variants and the author's answers, no steps
+/// of the procedure (their values are still stated). A comment that cites
+/// a step by its label ("step 11 is a leftover from the old version ...
+/// 150 uL of DMSO") with a value of a dimension the step states, and a
+/// different value, amends the step: its values may not be the ones run.
+void Reader::markCommentSection() {
+  auto opensComments = [](std::string_view raw) {
+    std::string words;
+    for (char c : prose::lowerAscii(trimView(raw)))
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ')
+        words += c;
+    std::string_view w = trimView(words);
+    while (!w.empty() && (std::isdigit(static_cast<unsigned char>(w.front())) || w.front() == ' '))
+      w.remove_prefix(1);
+    while (!w.empty() && (std::isdigit(static_cast<unsigned char>(w.back())) || w.back() == ' '))
+      w.remove_suffix(1);
+    return w == "comments" || w == "comment" || w == "reader comments" || w == "responses" ||
+           w == "replies" || w == "leave a reply" || w == "leave a comment";
+  };
+  uint32_t from = 0;
+  for (const Line &line : lines_)
+    if (opensComments(line.raw)) {
+      from = line.number;
+      break;
+    }
+  if (from == 0)
+    return;
+  // The steps before it, by label.
+  std::map<std::string, std::vector<size_t>, std::less<>> labelled;
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    if (out_.units[u].loc.line < from && !out_.units[u].label.empty())
+      labelled[out_.units[u].label].push_back(u);
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    if (out_.units[u].loc.line <= from)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+    std::vector<Token> toks = prose::tokenize(out_.units[u].text);
+    // The comment's paragraph from this unit on: a quoted reply ("> ...")
+    // is a unit per line.
+    std::string paragraph;
+    for (uint32_t n = out_.units[u].loc.line; n >= 1 && n - 1 < lines_.size(); ++n) {
+      std::string_view raw = trimView(lines_[n - 1].raw);
+      while (!raw.empty() && raw.front() == '>')
+        raw = trimView(raw.substr(1));
+      if (raw.empty())
+        break;
+      paragraph += std::string(raw) + " ";
+    }
+    std::vector<ProseQuantity> stated = proseQuantities(paragraph, platform_);
+    for (size_t k = 0; k + 1 < toks.size(); ++k) {
+      if (!(toks[k].is("step") && toks[k + 1].isNumber()))
+        continue;
+      auto it = labelled.find(toks[k + 1].text);
+      if (it == labelled.end())
+        continue;
+      for (size_t target : it->second)
+        for (Action &a : out_.actions) {
+          if (a.unit != target || !robotClass(a.cls))
+            continue;
+          for (const ProseQuantity &q : stated)
+            for (size_t p = 0; p < kParamCount; ++p)
+              for (const Value &v : a.params[p])
+                if (paramDimension(static_cast<Param>(p)) == q.dimension && !v.admits(q.value.low))
+                  a.superseded = true;
+        }
+    }
+  }
+}
+
 /// "----- THE PROCEDURE AS WE RUN IT NOW (run 4 onwards) -----" after the
 /// story of three runs that went wrong, "Corrected procedure" after an
 /// incident report: a heading that names the procedure to run now makes
@@ -6579,6 +6788,12 @@ void Reader::finish() {
 std::optional<ProcedureText> Reader::run() {
   if (!prescan())
     return std::nullopt;
+  if (text_.find("\xEF\xBC") != std::string_view::npos ||
+      text_.find("\xEF\xBD") != std::string_view::npos ||
+      text_.find("\xE3\x80") != std::string_view::npos) {
+    revisedText_ = withAsciiForFullWidth(text_);
+    text_ = revisedText_;
+  }
   if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {
     revisedText_ = withoutTrackedChanges(text_);
     text_ = revisedText_;
@@ -6648,6 +6863,7 @@ std::optional<ProcedureText> Reader::run() {
   markMarginNotes();
   markDeviations();
   markCorrections();
+  markCommentSection();
   markCurrentProcedure();
   markIntroduction();
   finish();
@@ -6692,11 +6908,21 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   const std::vector<Token> &toks = s.tokens;
   size_t end = out_.actions.size();
   std::optional<double> total;
+  // "Repeat this wash step 3 times" counts the washes too, three or
+  // (three more) four: both are read.
+  bool timesOfWash = false;
   for (size_t i = repeatAt + 1; i < toks.size() && !total; ++i) {
     std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
     if (q && q->dimension == Dimension::Count && q->last < toks.size() &&
         (toks[q->last - 1].is("washes") || toks[q->last - 1].is("rinses")))
       total = q->value.low;
+    else if (q && q->dimension == Dimension::Count && q->last < toks.size() &&
+             toks[q->last - 1].is("times") && i >= 1 &&
+             std::any_of(toks.begin() + static_cast<long>(repeatAt), toks.begin() + static_cast<long>(i),
+                         [](const Token &t) { return t.is("wash") || t.is("washing"); })) {
+      total = q->value.low;
+      timesOfWash = true;
+    }
   }
   if (!total || *total < 1)
     return false;
@@ -6705,16 +6931,33 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   auto beforeRepeat = [&](const Action &a) {
     return a.loc.line < repeatLoc.line || (a.loc.line == repeatLoc.line && a.loc.col < repeatLoc.col);
   };
+  // The parts: this sentence's before "repeat", else, for "Repeat this
+  // wash step 3 times" after "Aspirate ..., add 350 µL ... Soak 1-2 min and
+  // aspirate.", its unit's sentences before it (a soak among them).
+  size_t from = begin;
+  auto collect = [&](size_t first, bool soak, std::vector<size_t> &parts) {
+    for (size_t k = first; k < end; ++k) {
+      const Action &a = out_.actions[k];
+      // "aspirates" names no value and is still the cycle's emptying.
+      if ((a.weak && a.cls != ActionClass::Aspirate) || a.cls == ActionClass::Note ||
+          !beforeRepeat(a))
+        continue;
+      bool soakPart = soak && a.cls == ActionClass::Incubate && !a.has(Param::Temperature) &&
+                      a.has(Param::Time) && a.values(Param::Time).front().high <= 600;
+      if (a.cls != ActionClass::Aspirate && a.cls != ActionClass::Dispense && !soakPart)
+        return false;
+      parts.push_back(k);
+    }
+    return true;
+  };
   std::vector<size_t> parts;
-  for (size_t k = begin; k < end; ++k) {
-    const Action &a = out_.actions[k];
-    // "aspirates" names no value and is still the cycle's emptying.
-    if ((a.weak && a.cls != ActionClass::Aspirate) || a.cls == ActionClass::Note ||
-        !beforeRepeat(a))
-      continue;
-    if (a.cls != ActionClass::Aspirate && a.cls != ActionClass::Dispense)
+  if (!collect(begin, timesOfWash, parts))
+    return false;
+  if (parts.empty() && timesOfWash) {
+    while (from > 0 && out_.actions[from - 1].unit == s.unit)
+      --from;
+    if (from == begin || !collect(from, true, parts))
       return false;
-    parts.push_back(k);
   }
   auto filling = std::find_if(parts.begin(), parts.end(), [&](size_t k) {
     return out_.actions[k].cls == ActionClass::Dispense && out_.actions[k].has(Param::Volume);
@@ -6732,10 +6975,17 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   for (size_t k : parts)
     wash.text += (wash.text.empty() ? "" : " ") + out_.actions[k].text;
   wash.values(Param::Cycles) = {washCyclesInAll(*total, wash.loc)};
+  if (timesOfWash) {
+    Value &cycles = wash.values(Param::Cycles).front();
+    cycles.kind = Value::Kind::Range;
+    cycles.high = *total + 1;
+    cycles.text = fmt::format("{} or {} wash cycle(s) in all", formatNumber(*total),
+                              formatNumber(*total + 1));
+  }
   // The sentence's other steps (a note, an incubation after the washes)
   // stay; its parts and its mention of the washes become the one wash.
   std::vector<Action> rest;
-  for (size_t k = begin; k < end; ++k) {
+  for (size_t k = from; k < end; ++k) {
     const Action &a = out_.actions[k];
     bool part = std::find(parts.begin(), parts.end(), k) != parts.end();
     bool washMention = (a.cls == ActionClass::Wash || a.cls == ActionClass::Aspirate) &&
@@ -6743,7 +6993,7 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
     if (!part && !washMention)
       rest.push_back(a);
   }
-  out_.actions.resize(begin);
+  out_.actions.resize(from);
   out_.actions.push_back(std::move(wash));
   for (Action &a : rest)
     out_.actions.push_back(std::move(a));
@@ -6791,8 +7041,11 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       washWord = true;
     // "as in step 3", "steps 3-4", and in section-numbered texts "as
     // described in 5.3" (a number that is a step label, after in/see/as).
+    // "Repeat this wash step 3 times" counts; it names no step 3.
     bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections")) &&
-                    i + 1 < toks.size() && toks[i + 1].isNumber();
+                    i + 1 < toks.size() && toks[i + 1].isNumber() &&
+                    !(i + 2 < toks.size() && (toks[i + 2].is("times") || toks[i + 2].is("x") ||
+                                              toks[i + 2].is("more")));
     // "Report < 10 as 5", "a titre below 8 counts as 4": a value recoded
     // as another, no step.
     bool recodedValue =
@@ -6804,7 +7057,7 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     bool bareLabel = !stepWord && t.isNumber() && i > 0 && !recodedValue &&
                      (toks[i - 1].is("in") || toks[i - 1].is("see") || toks[i - 1].is("as") ||
                       toks[i - 1].is("under") || toks[i - 1].is("per")) &&
-                     labels_.count(t.text) && labels_.at(t.text) < s.unit &&
+                     labelBefore(t.text, s.unit) &&
                      !(i + 1 < toks.size() && toks[i + 1].isWord() && proseUnit(toks[i + 1].text));
     // "as in (a)", "see c)": a lettered step.
     if (!bareLabel && t.isWord() && (t.text.size() == 1 || romanNumeral(t.lower)) && i > 0 &&
@@ -6812,13 +7065,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
           (toks[i - 2].is("in") || toks[i - 2].is("see") || toks[i - 2].is("as") ||
            toks[i - 2].is("step"))) ||
          toks[i - 1].is("step")) &&
-        labels_.count(t.text) && labels_.at(t.text) < s.unit) {
+        labelBefore(t.text, s.unit)) {
       cue = true;
-      refUnits.push_back(labels_.at(t.text));
+      refUnits.push_back(*labelBefore(t.text, s.unit));
     }
     if (bareLabel) {
       cue = true;
-      refUnits.push_back(labels_.at(t.text));
+      refUnits.push_back(*labelBefore(t.text, s.unit));
     }
     if (stepWord) {
       std::string first = toks[i + 1].text;
@@ -6829,13 +7082,14 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
         last = toks[i + 3].text;
       double lo = 0, hi = 0;
       if (numericLabel(first, lo) && numericLabel(last, hi)) {
-        for (const auto &[label, unit] : labels_) {
+        for (const auto &[label, units] : labelUnits_) {
           double v = 0;
-          if (numericLabel(label, v) && v >= lo - 1e-9 && v <= hi + 1e-9 && unit < s.unit)
-            refUnits.push_back(unit);
+          if (numericLabel(label, v) && v >= lo - 1e-9 && v <= hi + 1e-9)
+            if (std::optional<unsigned> unit = labelBefore(label, s.unit))
+              refUnits.push_back(*unit);
         }
-      } else if (auto it = labels_.find(first); it != labels_.end() && it->second < s.unit) {
-        refUnits.push_back(it->second);
+      } else if (std::optional<unsigned> unit = labelBefore(first, s.unit)) {
+        refUnits.push_back(*unit);
       }
       std::sort(refUnits.begin(), refUnits.end());
     }
@@ -6980,6 +7234,27 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
           out_.actions[k].values(Param::Cycles) = {washCyclesInAll(*total, out_.actions[k].loc)};
     }
     copies = std::min(copies, 50u);
+    // "Repeat the wash process for five times as conducted in step 3": the
+    // wash of step 3 with five cycles in all, not five copies of each of
+    // its clauses (aspirate, fill, soak, wash).
+    std::optional<double> washCycles;
+    if (washWord && !refUnits.empty() && !totalOfWashes &&
+        std::any_of(sources.begin(), sources.end(),
+                    [&](size_t k) { return out_.actions[k].cls == ActionClass::Wash; }))
+      for (size_t i = repeatAt + 1; i < toks.size() && !washCycles; ++i) {
+        std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
+        if (q && q->dimension == Dimension::Count && q->value.low >= 1)
+          washCycles = q->value.low;
+      }
+    if (washCycles) {
+      sources.erase(std::remove_if(sources.begin(), sources.end(),
+                                   [&](size_t k) {
+                                     return out_.actions[k].cls != ActionClass::Wash;
+                                   }),
+                    sources.end());
+      copies = 1;
+      ambiguous = false;
+    }
     // The repeat sentence's own mentions are the copies.
     std::vector<Action> own;
     for (size_t k = begin; k < end; ++k)
@@ -6995,6 +7270,8 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     for (unsigned c = 0; c < copies; ++c)
       for (size_t k : sources) {
         Action copy = copyInto(k, from, s, index, at);
+        if (washCycles)
+          copy.values(Param::Cycles) = {washCyclesInAll(*washCycles, at)};
         copy.inexactCopy = false;
         copy.ambiguousCopy = ambiguous && c + 1 == copies;
         copy.repeatCopy = true;
