@@ -725,9 +725,10 @@ std::string withoutStruckText(std::string_view text) {
 }
 
 /// Full-width forms of East Asian typesetting ("１００μＬ", "３７℃",
-/// "（ｍｉｎ）", the ideographic space) read as their ASCII letters, digits
-/// and signs; a full-width tilde or wave dash after a digit is a range
-/// ("１～２ｍｉｎ"), and 【】 are a heading's brackets (blanks). Each such
+/// "（ｍｉｎ）", the ideographic space, comma and full stop "、" "。") read
+/// as their ASCII letters, digits and signs; a full-width tilde or wave
+/// dash after a digit is a range ("１～２ｍｉｎ"), and 【】 are a heading's
+/// brackets (blanks). Each such
 /// character is three bytes: a run of them becomes its ASCII characters
 /// followed by blanks for the bytes it freed, no-break spaces inside a line
 /// (so no run of spaces makes a column of a table), spaces at its end; a
@@ -746,6 +747,10 @@ std::string withAsciiForFullWidth(std::string_view text) {
       return ' '; // ideographic space
     if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x9C)
       return '~'; // wave dash
+    if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x81)
+      return ','; // ideographic comma
+    if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x82)
+      return '.'; // ideographic full stop
     if (b0 == 0xE3 && b1 == 0x80 && (b2 == 0x90 || b2 == 0x91 || b2 == 0x96 || b2 == 0x97))
       return ' '; // 【Assay Procedure】, 〖...〗: a heading's brackets
     if (b0 != 0xEF || (b1 != 0xBC && b1 != 0xBD))
