@@ -1,6 +1,8 @@
 //===- Equivalence.cpp - Do two scripts do the same to the plate? --------===//
 #include "agent/Equivalence.h"
 
+#include "agent/ProseScan.h"
+#include "agent/StepActions.h"
 #include "backend/bioforge1/ReferenceInterpreter.h"
 #include "backend/bioforge1/WellHistory.h"
 
@@ -217,25 +219,13 @@ std::optional<ir::LiquidRole> roleOf(const ir::Module &module, const std::string
 }
 
 /// Two names of one liquid: equal but for case, or one name's words all
-/// among the other's (`Medium` and `culture_medium`), words split at `_`.
+/// among the other's (`Medium` and `culture_medium`).
 bool namesOneLiquid(const std::string &a, const std::string &b) {
-  auto words = [](const std::string &name) {
-    std::set<std::string> out;
-    std::string word;
-    for (char c : name + "_") {
-      if (c == '_') {
-        if (!word.empty())
-          out.insert(word);
-        word.clear();
-      } else {
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      }
-    }
-    return out;
-  };
-  std::set<std::string> x = words(a), y = words(b);
+  std::vector<std::string> x = nameWords(a), y = nameWords(b);
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
   if (x.empty() || y.empty())
-    return false;
+    return prose::lowerAscii(a) == prose::lowerAscii(b);
   return std::includes(x.begin(), x.end(), y.begin(), y.end()) ||
          std::includes(y.begin(), y.end(), x.begin(), x.end());
 }
@@ -399,8 +389,9 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
   };
   // A name shared across kinds, on the same wells: the candidate's layout
   // blank `medium` (or `Medium`) and the truth's reagent `medium` (or
-  // `culture_medium`); the amounts per well are compared below. Before the footprints, which cannot tell two
-  // liquids of the same amount in the same wells apart.
+  // `culture_medium`); the amounts per well are compared below. Before the
+  // footprints, which cannot tell two liquids of the same amount in the
+  // same wells apart.
   unpaired(
       [&](uint32_t c, uint32_t t) {
         return namesOneLiquid(candidateNames.liquidName(c), truthNames.liquidName(t)) &&

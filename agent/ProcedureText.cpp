@@ -1501,7 +1501,6 @@ private:
   /// Per unit: text offset -> (line, column) pieces.
   std::vector<std::vector<std::pair<size_t, SourceLoc>>> unitMaps_;
   std::vector<Sentence> sentences_;
-  std::map<std::string, unsigned> labels_; ///< step label -> unit
   /// Every unit with each label, in text order: lists that restart their
   /// numbers per section ("3." of the reagent preparation, "3." of the
   /// procedure).
@@ -2903,15 +2902,8 @@ void Reader::classifyUnits() {
     if (unit.kind == UnitKind::Procedure && unitStyle_[u] == 't' && unit.loc.line < lines_.size() &&
         lines_[unit.loc.line].table && lines_[unit.loc.line].separator)
       unit.kind = UnitKind::Note;
-    if (!unit.label.empty()) {
-      // "as in 5.5" means the procedure's 5.5, not a row "5.5" of a
-      // revision history or a table of contents before it.
+    if (!unit.label.empty())
       labelUnits_[unit.label].push_back(static_cast<unsigned>(u));
-      auto [it, fresh] = labels_.emplace(unit.label, static_cast<unsigned>(u));
-      if (!fresh && out_.units[it->second].kind != UnitKind::Procedure &&
-          unit.kind == UnitKind::Procedure)
-        it->second = static_cast<unsigned>(u);
-    }
   }
   // "10. Add 50 µl ORO working solution, 10 min at RT." over "- 50 µl covers
   // the monolayer; more only raises background", or "3. Wash once with 150
@@ -6520,7 +6512,8 @@ std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned u
   if (defs.empty())
     return std::nullopt;
   auto procedure = [&](unsigned u) { return out_.units[u].kind == UnitKind::Procedure; };
-  // The first of the procedure, as before lists restarted.
+  // The first of the procedure: "as in 5.5" means the procedure's 5.5, not
+  // a row "5.5" of a revision history or a table of contents before it.
   unsigned chosen = defs.front();
   for (unsigned u : defs)
     if (procedure(u)) {
