@@ -82,6 +82,7 @@ std::optional<CheckedProgram> Sema::run() {
     if (proc.module.empty() && !proc.used)
       report(DiagId::UnusedName, proc.def->name.loc, name);
   }
+  reportUnknownFlags();
 
   if (diags_.hasErrors())
     return std::nullopt;
@@ -138,6 +139,7 @@ std::optional<ir::LiquidId> Sema::reagent(const ast::Name &name, std::string_vie
     for (const ast::Name &flag : decl.flags)
       if (flag.text == name.text) {
         const std::string &owner = decl.names.first.text;
+        flagsUsedAsNames_.insert(name.text);
         report(DiagId::NameReadAsFlag, name.loc, name.text, owner, owner, name.text)
             .note(flag.loc, "`{}` is read as a flag of `{}` here", name.text, owner);
         return std::nullopt;
@@ -171,6 +173,27 @@ bool Sema::expandNames(const ast::NameRange &first, const std::vector<ast::NameR
   for (const ast::NameRange &range : more)
     expand(range);
   return ok;
+}
+
+// The passes act on these flags only; any other word there is a typo or a
+// name in the wrong place (`atp light_sensitve` would silently lose the
+// light protection), so it is said and kept. A name that a statement uses
+// has its own error (E225), which says more.
+void Sema::reportUnknownFlags() {
+  static const std::vector<std::string> knownFlags = {"light_sensitive", "dark", "substrate",
+                                                      "conjugate", "stop"};
+  for (const ast::ReagentDecl &decl : script_.reagents)
+    for (const ast::Name &flag : decl.flags) {
+      if (std::find(knownFlags.begin(), knownFlags.end(), flag.text) != knownFlags.end() ||
+          flagsUsedAsNames_.count(flag.text))
+        continue;
+      std::string close = closestMatch(flag.text, knownFlags);
+      auto diag = report(DiagId::UnknownReagentFlag, flag.loc, flag.text,
+                         close.empty() ? std::string("; write a remark as a `# comment`")
+                                       : fmt::format("; did you mean `{}`?", close));
+      if (!close.empty())
+        diag.suggest(close);
+    }
 }
 
 void Sema::declareReagents() {

@@ -168,6 +168,7 @@ public:
   bool expandNames(const ast::NameRange &first, const std::vector<ast::NameRange> &more,
                    std::vector<ast::Name> &names);
   void declareReagents();
+  void reportUnknownFlags();
   /// The reservoir position a REAGENTS line gives, checked (E313, E314).
   std::optional<ir::ReservoirPos>
   reservePosition(const ast::ReagentDecl &decl, ir::LiquidId id,
@@ -203,6 +204,8 @@ public:
   std::map<std::string, ir::LiquidId> liquidByName_;
   /// Layout liquids a REAGENTS line has given their loading (once each).
   std::set<std::string> loadedLayoutLiquids_;
+  /// Reagent flags that a statement used as names (E225 reported).
+  std::set<std::string> flagsUsedAsNames_;
   /// Layout liquids declared without `at`, to be placed by a grid.
   std::map<std::string, SourceLoc> gridNames_;
   std::array<std::optional<std::pair<ir::LiquidId, SourceLoc>>, kMaxRows * kMaxCols> claims_;
