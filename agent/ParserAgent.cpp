@@ -298,7 +298,7 @@ private:
         {"speed", "SPEED"},       {"wavelength", "WAVELENGTH"}, {"count", "COUNT"},
         {"ratio", "RATIO"},       {"wellSet", "WELLS"},      {"name", "NAME"},
         {"callArg", "ARG"},       {"nameRange", "NAMES"},    {"literalQuantity", "QUANTITY"},
-        {"unit", "UNIT"},         {"paramType", "TYPE"},     {"stepLabel", ""}, {"lineLabel", ""}, {"liquidName", "NAME"}, {"lidWord", "lid"},
+        {"unit", "UNIT"},         {"paramType", "TYPE"},     {"stepLabel", ""}, {"lineLabel", ""}, {"liquidName", "NAME"}, {"wellSetName", "NAME"}, {"lidWord", "lid"},
         {"param", "NAME: TYPE"},  {"quantity", "QUANTITY"},
     };
     if (auto it = values.find(name); it != values.end())

@@ -302,7 +302,7 @@ ast::WellItem AstBuilder::wellItem(PlateParser::WellItemContext *ctx) {
                },
                [&](PlateParser::RoleNameItemContext *rn) {
                  item.kind = K::Name;
-                 item.a = rn->liquidName()->getText();
+                 item.a = rn->wellSetName()->getText();
                  item.role = rn->role()->getText();
                },
                [&](PlateParser::NameItemContext *n) {

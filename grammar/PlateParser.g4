@@ -194,7 +194,7 @@ wellItem
   | COLS NUMBER RANGE NUMBER       # colsItem
   | ALL                            # allItem
   | name                           # nameItem
-  | role liquidName                # roleNameItem
+  | role wellSetName               # roleNameItem
   | WELL_WORD WELL                 # explicitWell
   ;
 
@@ -204,8 +204,16 @@ name : IDENT | role | polarity ;
 // dispense source, a wash buffer, `prepare`), a well coordinate is a name:
 // protocols call samples P1..P40, dilutions D1..D8, controls C1..C3. In a
 // well set `D1` stays the well; `sample D1` names the liquid and `well D1`
-// the well when the layout also has a liquid `D1` (Sema, E315).
-liquidName : name | WELL ;
+// the well when the layout also has a liquid `D1` (Sema, E315). So are
+// `wash` and `mix` there: kits call their buffers "Wash" and "Mix", and a
+// model in the Parser's seat named a reagent `Wash` in three of 152 replies
+// though the prompt said keywords are reserved; in these positions no
+// statement can start.
+liquidName : name | WELL | WASH | MIX ;
+
+// In a well set a name refers to a layout liquid; `wash` and `mix` stay
+// statement words there (`... to sample mix 3 times`).
+wellSetName : name | WELL ;
 
 // --- quantities -------------------------------------------------------------------
 // The wrappers name what a position expects, so syntax errors can say

@@ -171,11 +171,24 @@ TEST(ParseReagents, Forms) {
 }
 
 TEST(ParseReagents, KeywordAsReagentName) {
-  auto p = parseText("<REAGENTS>\nwash 10 mL\n</REAGENTS>\n<INSTRUMENT>\n</INSTRUMENT>\n");
+  auto p = parseText("<REAGENTS>\nread 10 mL\n</REAGENTS>\n<INSTRUMENT>\n</INSTRUMENT>\n");
   ASSERT_EQ(p->codes(), std::vector<std::string>{"2:1 E117"});
-  EXPECT_NE(p->diags->diagnostics()[0].message.find("`wash` is a keyword"),
+  EXPECT_NE(p->diags->diagnostics()[0].message.find("`read` is a keyword"),
             std::string::npos)
       << p->messages();
+}
+
+// Kits call their buffers "Wash" and "Mix"; where only a liquid's name can
+// stand, those two keywords are names, and they stay statement words in a
+// well set (`to sample mix 3 times`).
+TEST(ParseReagents, WashAndMixNameLiquids) {
+  auto p = parseText("<REAGENTS>\nWash 10 mL\nmix 2 mL\n</REAGENTS>\n<INSTRUMENT>\n"
+                     "wash 3 times with 300 uL of Wash\n"
+                     "dispense 20 uL of mix to A1 mix 3 times 10 uL\n</INSTRUMENT>\n");
+  ASSERT_FALSE(p->diags->hasErrors()) << p->messages();
+  ASSERT_EQ(p->script.reagents.size(), 2u);
+  EXPECT_EQ(p->script.reagents[0].names.first.text, "Wash");
+  EXPECT_EQ(p->script.reagents[1].names.first.text, "mix");
 }
 
 } // namespace
