@@ -3362,6 +3362,19 @@ Param paramOf(Dimension dimension) {
   return Param::Ratio;
 }
 
+/// On a quick card "TMB 100 µl → 15 min RT, dark" and "stop 50 µl → A450"
+/// chain steps: an arrow to a time or a wavelength leads to the next step
+/// (an incubation, a read), while an arrow to a volume or an amount states
+/// what the wells hold afterwards ("→ 200 µl").
+/// "pre-incubation 10 -> 15 min" is a value changed, not a step.
+bool arrowStartsStep(Param p, const std::vector<Token> &toks, size_t arrow) {
+  if (p != Param::Time && p != Param::Wavelength)
+    return false;
+  size_t before = toks[arrow].isPunct(">") && arrow > 0 ? arrow - 1 : arrow;
+  return !toks[arrow].isPunct("=") && !toks[before].isPunct("=") &&
+         !(before > 0 && toks[before - 1].kind == Token::Kind::Number);
+}
+
 /// The class a lone value implies.
 ActionClass impliedClass(Param p) {
   switch (p) {
@@ -4055,6 +4068,17 @@ void Reader::readSentence(unsigned index) {
           continue;
         }
       }
+      // "mix <= 15 min before use", "prepare within 30 min prior to use":
+      // when a liquid is made, no wait on the plate.
+      if (p == Param::Time && q->last + 1 < toks.size() &&
+          (toks[q->last].is("before") || toks[q->last].is("prior")) &&
+          (toks[q->last + 1].is("use") || toks[q->last + 1].is("using") ||
+           (toks[q->last + 1].is("to") && q->last + 2 < toks.size() &&
+            (toks[q->last + 2].is("use") || toks[q->last + 2].is("using"))))) {
+        pushNote(p, v, q->first, q->last);
+        i = next;
+        continue;
+      }
       // "below the 110 µl capacity of the wells", "a 300 µl maximum": a
       // limit of the labware, whatever verb stands near, no step.
       if (p == Param::Volume && q->last < toks.size() &&
@@ -4221,7 +4245,8 @@ void Reader::readSentence(unsigned index) {
           bool splitArrow = w.isPunct(">") && k > 0 &&
                             (toks[k - 1].isPunct("-") || toks[k - 1].isPunct("="));
           if (k + 1 == q->first && (w.isPunct("->") || w.isPunct("→") || w.isPunct("=") ||
-                                    w.isPunct("=>") || splitArrow))
+                                    w.isPunct("=>") || splitArrow) &&
+              !arrowStartsStep(p, toks, k))
             cls = ActionClass::Note;
           // "Assay time: 3.5 hours", "total duration", "takes about 4 h":
           // how long the protocol lasts, not a step.
@@ -4240,7 +4265,8 @@ void Reader::readSentence(unsigned index) {
             break;
           if (w.isPunct("->") || w.isPunct("→") || w.isPunct("=>") ||
               (w.isPunct(">") && k > 0 && toks[k - 1].isPunct("-"))) {
-            cls = ActionClass::Note;
+            if (!(k + 1 == q->first && arrowStartsStep(p, toks, k)))
+              cls = ActionClass::Note;
             break;
           }
         }
