@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/ProcedureText.h"
+#include "agent/MarkupText.h"
 #include "agent/ProseScan.h"
 
 #include <fmt/format.h>
@@ -2406,6 +2407,12 @@ void Reader::buildUnits() {
         join = true;
       } else if (endsJoining(prevText)) {
         join = true;
+      } else if (std::count(prevText.begin(), prevText.end(), '(') >
+                     std::count(prevText.begin(), prevText.end(), ')') &&
+                 !startsWithVerb(line.text) && colonPrefix(line.text).empty()) {
+        // "two conditions (vehicle, 10 ng/mL" over "IL-1b, 24 h), ...": a
+        // bracket left open goes on in the next line.
+        join = true;
       } else if (current == 0 && opensInCapitals(prevText) && !opensInCapitals(line.text)) {
         // "IN-CELL VIABILITY CARD -- WST-8, ..., 24 h exposure" over "rev.
         // 2 -- JD": a first line that opens in capitals is the title, not
@@ -2503,6 +2510,13 @@ void Reader::buildUnits() {
                  (!line.label.empty() || (!line.bullet && i + 1 < lines_.size() &&
                                            !lines_[i + 1].blank && out_.units.size() > 1)))
           heading = true; // "1 Purpose", "4 Plate layout", "Notes" above a list
+        // "Procedure", a blank line, then the list (a web page's heading over
+        // its <ol>): a word that names the procedure heads it however it is
+        // spaced.
+        else if (words <= 3 && !values && t[0] >= 'A' && t[0] <= 'Z' &&
+                 isProcedureHeadingWord(
+                     trimView(std::string_view(lower).substr(0, lower.find_last_not_of(" :") + 1))))
+          heading = true;
         // "Steps (robot unless marked HAND)", "Procedure (all at RT)": a
         // procedure heading with a remark in brackets, on a line of its own,
         // ends the preparation before it.
@@ -4160,6 +4174,16 @@ void Reader::readSentence(unsigned index) {
       if (p == Param::Volume && recipeTerms.count(q->first) && cur >= 0 &&
           drafts[static_cast<size_t>(cur)].action.cls != ActionClass::Prepare)
         goto newImplicit;
+      // "a wash as above, and 100 µL streptavidin-HRP for 20 min": after a
+      // wash, ", and" and a volume that a liquid's name follows start the
+      // next addition, not the wash's volume.
+      if (p == Param::Volume && cur >= 0 &&
+          drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Wash && q->first >= 2 &&
+          toks[q->first - 1].is("and") && toks[q->first - 2].isPunct(",") &&
+          q->last < toks.size() && toks[q->last].isWord() && !toks[q->last].is("per") &&
+          !toks[q->last].is("each") && !toks[q->last].is("of") && !toks[q->last].is("wash") &&
+          !toks[q->last].is("buffer"))
+        goto newImplicit;
       if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
         Draft &d = drafts[static_cast<size_t>(cur)];
         if (p == Param::Time && d.action.cls == ActionClass::Incubate && d.action.has(Param::Time) &&
@@ -4214,6 +4238,23 @@ void Reader::readSentence(unsigned index) {
              toks[q->last].is("soak") || toks[q->last].is("shake") ||
              toks[q->last].is("development")))
           cls = ActionClass::Note;
+        // "two conditions (vehicle, 10 ng/mL IL-1β, 24 h)", "treatments
+        // (LPS, 6 h)": in brackets after the name of the groups, a time
+        // describes how the samples were made, no step of this protocol.
+        if (p == Param::Time) {
+          for (size_t k = q->first; k-- > 0;) {
+            if (toks[k].isPunct(")"))
+              break;
+            if (toks[k].isPunct("(")) {
+              if (k > 0 && (toks[k - 1].is("conditions") || toks[k - 1].is("condition") ||
+                            toks[k - 1].is("treatments") || toks[k - 1].is("treatment") ||
+                            toks[k - 1].is("groups") || toks[k - 1].is("stimulations") ||
+                            toks[k - 1].is("stimulation") || toks[k - 1].is("donors")))
+                cls = ActionClass::Note;
+              break;
+            }
+          }
+        }
         // "so that all wells hold 100 µL", "final volume 200 µL": a state
         // the steps lead to, not a step.
         for (size_t k = q->first; k-- > 0 && k + 10 >= q->first;) {
@@ -6816,6 +6857,14 @@ std::optional<ProcedureText> Reader::run() {
       text_.find("\xEF\xBD") != std::string_view::npos ||
       text_.find("\xE3\x80") != std::string_view::npos) {
     revisedText_ = withAsciiForFullWidth(text_);
+    text_ = revisedText_;
+  }
+  if (looksLikeHtml(text_)) {
+    revisedText_ = withHtmlAsText(text_);
+    text_ = revisedText_;
+  }
+  if (looksLikeLatex(text_)) {
+    revisedText_ = withLatexAsText(text_);
     text_ = revisedText_;
   }
   if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {

@@ -1,0 +1,592 @@
+//===- MarkupText.cpp - HTML and LaTeX sources read as their text -----------===//
+//
+// See MarkupText.h.
+//
+//===----------------------------------------------------------------------===//
+#include "agent/MarkupText.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace plate::agent {
+namespace {
+
+/// Builds the rewritten text: every piece stands for a span of the source
+/// of at least its own length, and the rest of the span becomes blanks.
+class OffsetKeepingWriter {
+public:
+  explicit OffsetKeepingWriter(std::string_view source) : source_(source) {
+    out_.reserve(source.size());
+  }
+
+  /// `replacement` stands for source bytes [from, to); `breaks` asks for
+  /// plain spaces (a cell or a line ends there) instead of no-break ones.
+  void replace(size_t from, size_t to, std::string_view replacement, bool breaks = false) {
+    // A span over a line break (markup cut off, a tag split over lines)
+    // keeps its breaks and shows nothing.
+    if (source_.substr(from, to - from).find_first_of("\r\n") != std::string_view::npos) {
+      blank(from, to, breaks);
+      return;
+    }
+    if (replacement.size() > to - from)
+      replacement = replacement.substr(0, to - from);
+    if (!replacement.empty()) {
+      deferLeading();
+      flush(from);
+      out_ += replacement;
+      lineHasText_ = true;
+    }
+    owed_ += to - from - replacement.size();
+    owedPlain_ |= breaks;
+  }
+
+  /// Source bytes [from, to) as blanks; line breaks stay.
+  void blank(size_t from, size_t to, bool breaks = false) {
+    for (size_t i = from; i < to; ++i) {
+      if (source_[i] == '\n' || source_[i] == '\r') {
+        endLine(i);
+        continue;
+      }
+      ++owed_;
+    }
+    owedPlain_ |= breaks;
+  }
+
+  /// A rendering joins what markup splits ("5&nbsp;&micro;M" is "5 µM",
+  /// "KH<sub>2</sub>PO<sub>4</sub>" is "KH2PO4"): blanks owed inside a
+  /// word wait for the word's end, shifting its rest by a few bytes.
+  void copy(size_t at) {
+    char c = source_[at];
+    if (c == '\n' || c == '\r') {
+      endLine(at);
+      return;
+    }
+    if (c != ' ' && c != '\t')
+      deferLeading();
+    // Likewise before the punctuation that ends a word ("PO<sub>4</sub>,").
+    bool closesWord = c == ',' || c == '.' || c == ';' || c == ':' || c == ')';
+    if (!(owed_ && !owedPlain_ && (wordByte(c) || closesWord) && !out_.empty() &&
+          (wordByte(out_.back()) || out_.back() == '-')))
+      flush(at);
+    if (swallowSpace_) {
+      swallowSpace_ = false;
+      if (c == ' ')
+        return;
+    }
+    out_ += c;
+    if (c != ' ' && c != '\t')
+      lineHasText_ = true;
+  }
+
+  std::string take() {
+    endLine(source_.size());
+    return std::move(out_);
+  }
+
+private:
+  static bool wordByte(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80);
+  }
+
+  /// Markup before a line's first text ("<h2>Principle</h2>", "<p>Add",
+  /// "\section{Methods}") owes its blanks to the line's end: a heading
+  /// stays a heading and a paragraph is not indented, and the line's text
+  /// moves left by the markup's length.
+  void deferLeading() {
+    if (!lineHasText_ && owed_) {
+      leadOwed_ += owed_;
+      owed_ = 0;
+      owedPlain_ = false;
+    }
+  }
+
+  /// Every blank owed goes before the line break at `at` (or the end).
+  void endLine(size_t at) {
+    out_.append(owed_ + leadOwed_, ' ');
+    owed_ = leadOwed_ = 0;
+    owedPlain_ = false;
+    lineHasText_ = false;
+    if (at < source_.size())
+      out_ += source_[at];
+  }
+
+  /// The blanks owed before source byte `at`: adjacent blanks merge, so
+  /// that "OD$_{450}$" does not become a run of spaces (a table's column
+  /// break) where the page shows none.
+  void flush(size_t at) {
+    bool plain = owedPlain_ || at >= source_.size() || source_[at] == '\n' ||
+                 source_[at] == '\r';
+    if (plain) {
+      out_.append(owed_, ' ');
+    } else {
+      // An odd byte next to a space would make two spaces in a row (a
+      // table's column break): the space becomes a no-break one instead.
+      if (owed_ % 2 && !out_.empty() && out_.back() == ' ') {
+        out_.back() = '\xC2';
+        out_ += '\xA0';
+        --owed_;
+      } else if (owed_ % 2 && at < source_.size() && source_[at] == ' ') {
+        ++owed_;
+        swallowSpace_ = true;
+      }
+      // After a full stop or a comma two spaces end the sentence or the
+      // clause, as the text has them; the rest stay no-break.
+      if (owed_ >= 2 && !out_.empty() &&
+          (out_.back() == '.' || out_.back() == ',' || out_.back() == ';' || out_.back() == ':')) {
+        out_ += "  ";
+        owed_ -= 2;
+      }
+      for (; owed_ >= 2; owed_ -= 2)
+        out_ += "\xC2\xA0";
+      if (owed_)
+        out_ += ' ';
+    }
+    owed_ = 0;
+    owedPlain_ = false;
+  }
+
+  std::string_view source_;
+  std::string out_;
+  size_t owed_ = 0, leadOwed_ = 0;
+  bool owedPlain_ = false, lineHasText_ = false, swallowSpace_ = false;
+};
+
+bool startsWith(std::string_view text, size_t at, std::string_view prefix) {
+  return text.substr(at, prefix.size()) == prefix;
+}
+
+std::string lowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char &c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// UTF-8 of a code point, or nothing outside the planes.
+std::string utf8(uint32_t cp) {
+  std::string out;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x110000) {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
+
+//===--- HTML ---------------------------------------------------------------===//
+
+struct Entity {
+  std::string_view name, text;
+};
+
+constexpr std::array kEntities = {
+    Entity{"nbsp", " "},     Entity{"micro", "µ"},   Entity{"mu", "µ"},
+    Entity{"deg", "°"},      Entity{"times", "×"},   Entity{"ndash", "–"},
+    Entity{"mdash", "—"},    Entity{"minus", "−"},   Entity{"middot", "·"},
+    Entity{"amp", "&"},      Entity{"lt", "<"},      Entity{"gt", ">"},
+    Entity{"quot", "\""},    Entity{"apos", "'"},    Entity{"plusmn", "±"},
+    Entity{"le", "≤"},       Entity{"ge", "≥"},      Entity{"rarr", "→"},
+    Entity{"hellip", "…"},   Entity{"lsquo", "‘"},   Entity{"rsquo", "’"},
+    Entity{"ldquo", "“"},    Entity{"rdquo", "”"},   Entity{"ensp", " "},
+    Entity{"emsp", " "},     Entity{"thinsp", " "},  Entity{"sup2", "²"},
+    Entity{"sup3", "³"},     Entity{"alpha", "α"},   Entity{"beta", "β"},
+    Entity{"gamma", "γ"},    Entity{"percnt", "%"},  Entity{"copy", "©"},
+    Entity{"reg", "®"},      Entity{"asymp", "≈"},   Entity{"frac12", "½"},
+};
+
+bool blockTag(std::string_view name) {
+  static constexpr std::array names = {
+      "p",     "div",   "br",    "hr",     "li",      "ul",      "ol",     "dl",
+      "dt",    "dd",    "h1",    "h2",     "h3",      "h4",      "h5",     "h6",
+      "table", "thead", "tbody", "tfoot",  "tr",      "td",      "th",     "caption",
+      "pre",   "main",  "body",  "html",   "section", "article", "header", "footer",
+      "aside", "form",  "figure", "figcaption", "blockquote", "title", "meta", "link",
+      "!doctype"};
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// Elements whose content a reader never sees as the page's text.
+bool hiddenElement(std::string_view name) {
+  return name == "script" || name == "style" || name == "nav" || name == "head";
+}
+
+} // namespace
+
+bool looksLikeHtml(std::string_view text) {
+  std::string lower = lowerAscii(text);
+  int closing = 0;
+  for (std::string_view tag : {"</p>", "</li>", "</h1>", "</h2>", "</h3>", "</td>", "</tr>",
+                               "</div>", "</table>", "</ol>", "</ul>"})
+    for (size_t at = lower.find(tag); at != std::string::npos && closing < 2;
+         at = lower.find(tag, at + 1))
+      ++closing;
+  return closing >= 2;
+}
+
+std::string withHtmlAsText(std::string_view text) {
+  OffsetKeepingWriter w(text);
+  // Ordered lists number their items as a browser does ("3. Add ..."), so
+  // "as in step 3" finds its step; the counter of each open list.
+  std::vector<int> lists;
+  for (size_t i = 0; i < text.size();) {
+    if (startsWith(text, i, "<!--")) {
+      size_t end = text.find("-->", i + 4);
+      end = end == std::string_view::npos ? text.size() : end + 3;
+      w.blank(i, end, true);
+      i = end;
+      continue;
+    }
+    if (text[i] == '<' && i + 1 < text.size() &&
+        (std::isalpha(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '/' ||
+         text[i + 1] == '!')) {
+      size_t close = text.find('>', i + 1);
+      if (close == std::string_view::npos || close - i > 2000) {
+        w.copy(i++);
+        continue;
+      }
+      bool closing = text[i + 1] == '/';
+      size_t nameStart = i + (closing ? 2 : 1);
+      size_t nameEnd = nameStart;
+      while (nameEnd < close && (std::isalnum(static_cast<unsigned char>(text[nameEnd])) ||
+                                 text[nameEnd] == '!'))
+        ++nameEnd;
+      std::string name = lowerAscii(text.substr(nameStart, nameEnd - nameStart));
+      size_t end = close + 1;
+      if (!closing && hiddenElement(name)) {
+        std::string lower = lowerAscii(text.substr(end));
+        size_t stop = lower.find("</" + name);
+        size_t stopEnd = stop == std::string::npos ? std::string::npos : lower.find('>', stop);
+        end = stopEnd == std::string::npos ? text.size() : end + stopEnd + 1;
+        w.blank(i, end, true);
+        i = end;
+        continue;
+      }
+      if (name == "ol" || name == "ul") {
+        if (closing) {
+          if (!lists.empty())
+            lists.pop_back();
+        } else {
+          lists.push_back(name == "ol" ? 0 : -1);
+        }
+      }
+      if (name == "li" && !closing && !lists.empty()) {
+        std::string bullet = lists.back() < 0 ? "- " : std::to_string(++lists.back()) + ". ";
+        w.replace(i, end, bullet, true);
+        i = end;
+        continue;
+      }
+      w.blank(i, end, blockTag(name));
+      i = end;
+      continue;
+    }
+    if (text[i] == '&') {
+      size_t semi = text.find(';', i + 1);
+      if (semi != std::string_view::npos && semi - i <= 10) {
+        std::string_view body = text.substr(i + 1, semi - i - 1);
+        std::string decoded;
+        if (body.find_first_of(" \t\r\n") != std::string_view::npos)
+          body = {};
+        if (!body.empty() && body[0] == '#') {
+          bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
+          std::string digits(body.substr(hex ? 2 : 1));
+          if (!digits.empty() &&
+              std::all_of(digits.begin(), digits.end(), [&](char c) {
+                return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                           : std::isdigit(static_cast<unsigned char>(c)) != 0;
+              }))
+            decoded = utf8(static_cast<uint32_t>(std::strtoul(digits.c_str(), nullptr, hex ? 16 : 10)));
+          if (decoded == "\xC2\xA0")
+            decoded = " ";
+        } else {
+          for (const Entity &e : kEntities)
+            if (e.name == body)
+              decoded = std::string(e.text);
+        }
+        if (!decoded.empty() && decoded.size() <= semi + 1 - i) {
+          w.replace(i, semi + 1, decoded);
+          i = semi + 1;
+          continue;
+        }
+      }
+    }
+    w.copy(i++);
+  }
+  return w.take();
+}
+
+//===--- LaTeX --------------------------------------------------------------===//
+
+namespace {
+
+/// The argument in braces that starts at `at` (after blanks): its inside,
+/// and the offset after its closing brace.
+struct Group {
+  std::string_view inside;
+  size_t end = 0;
+  bool found = false;
+};
+
+Group braceGroup(std::string_view text, size_t at) {
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t'))
+    ++at;
+  Group g;
+  if (at >= text.size() || text[at] != '{')
+    return g;
+  int depth = 0;
+  for (size_t i = at; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (text[i] == '{')
+      ++depth;
+    else if (text[i] == '}' && --depth == 0) {
+      g.inside = text.substr(at + 1, i - at - 1);
+      g.end = i + 1;
+      g.found = true;
+      return g;
+    }
+  }
+  return g;
+}
+
+/// An optional `[...]` at `at`: the offset after it.
+size_t skipOptions(std::string_view text, size_t at) {
+  if (at < text.size() && text[at] == '[') {
+    size_t close = text.find(']', at);
+    if (close != std::string_view::npos && close - at < 200)
+      return close + 1;
+  }
+  return at;
+}
+
+/// siunitx's unit macros as printed: `\micro\litre` is "µL",
+/// `\milli\gram\per\milli\litre` "mg/mL".
+std::string unitText(std::string_view units) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 33> macros = {{
+      {"micro", "µ"},   {"milli", "m"},       {"nano", "n"},     {"pico", "p"},
+      {"kilo", "k"},    {"centi", "c"},       {"deci", "d"},     {"litre", "L"},
+      {"liter", "L"},   {"L", "L"},           {"gram", "g"},     {"metre", "m"},
+      {"meter", "m"},   {"second", "s"},      {"minute", "min"}, {"hour", "h"},
+      {"day", "d"},     {"degreeCelsius", "°C"}, {"celsius", "°C"}, {"degree", "°"},
+      {"molar", "M"},   {"Molar", "M"},       {"mole", "mol"},   {"percent", "%"},
+      {"per", "/"},     {"rpm", "rpm"},       {"times", "×"},    {"g", "g"},
+      {"square", ""},   {"cubic", ""},        {"unit", "U"},     {"hertz", "Hz"},
+      {"angstrom", "Å"},
+  }};
+  std::string out;
+  for (size_t i = 0; i < units.size();) {
+    if (units[i] == '\\') {
+      size_t j = i + 1;
+      while (j < units.size() && std::isalpha(static_cast<unsigned char>(units[j])))
+        ++j;
+      std::string_view name = units.substr(i + 1, j - i - 1);
+      for (const auto &[macro, shown] : macros)
+        if (macro == name)
+          out += shown;
+      i = j;
+      continue;
+    }
+    if (units[i] != ' ' && units[i] != '{' && units[i] != '}' && units[i] != '~')
+      out += units[i];
+    else if (units[i] == ' ' && !out.empty() && out.back() != ' ')
+      out += ' ';
+    ++i;
+  }
+  while (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+
+std::string plainNumber(std::string_view number) {
+  std::string out;
+  for (char c : number)
+    if (c != ' ' && c != '{' && c != '}' && c != '~')
+      out += c;
+  return out;
+}
+
+/// Macros whose argument is no text a reader sees.
+bool argumentHidden(std::string_view name) {
+  static constexpr std::array names = {"cite",    "citep", "citet",   "ref",     "eqref",
+                                       "autoref", "cref",  "Cref",    "pageref", "label",
+                                       "begin",   "end",   "includegraphics", "url",
+                                       "documentclass", "usepackage", "bibliography",
+                                       "bibliographystyle"};
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string_view symbolMacro(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 15> symbols = {{
+      {"textmu", "µ"},     {"mu", "µ"},          {"textdegree", "°"}, {"degree", "°"},
+      {"celsius", "°C"},   {"degreeCelsius", "°C"}, {"times", "×"},   {"pm", "±"},
+      {"approx", "~"},     {"le", "≤"},          {"leq", "≤"},        {"ge", "≥"},
+      {"geq", "≥"},        {"cdot", "·"},          {"circ", "°"},
+  }};
+  for (const auto &[macro, shown] : symbols)
+    if (macro == name)
+      return shown;
+  return {};
+}
+
+} // namespace
+
+bool looksLikeLatex(std::string_view text) {
+  int marks = 0;
+  for (std::string_view mark : {"\\begin{", "\\section", "\\SI{", "\\si{", "\\SIrange{",
+                                "\\qty{", "\\textmu", "\\cite{", "\\ref{", "\\item"})
+    if (text.find(mark) != std::string_view::npos)
+      ++marks;
+  return marks >= 2;
+}
+
+std::string withLatexAsText(std::string_view text) {
+  OffsetKeepingWriter w(text);
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '%') {
+      size_t end = text.find('\n', i);
+      end = end == std::string_view::npos ? text.size() : end;
+      w.blank(i, end, true);
+      i = end;
+      continue;
+    }
+    if (c == '\\' && i + 1 < text.size()) {
+      char next = text[i + 1];
+      if (!std::isalpha(static_cast<unsigned char>(next))) {
+        // "\\" ends a tabular's row; "\%", "\&", "\_" print their sign;
+        // "\," and "\ " are spaces.
+        if (next == '\\')
+          w.blank(i, i + 2, true);
+        else if (next == '%' || next == '&' || next == '_' || next == '#' || next == '$' ||
+                 next == '{' || next == '}')
+          w.replace(i, i + 2, std::string_view(&text[i + 1], 1));
+        else
+          w.replace(i, i + 2, " ");
+        i += 2;
+        continue;
+      }
+      size_t nameEnd = i + 1;
+      while (nameEnd < text.size() && std::isalpha(static_cast<unsigned char>(text[nameEnd])))
+        ++nameEnd;
+      std::string_view name = text.substr(i + 1, nameEnd - i - 1);
+      if (name == "SI" || name == "qty" || name == "SIrange" || name == "qtyrange" ||
+          name == "si" || name == "unit" || name == "num") {
+        size_t at = skipOptions(text, nameEnd);
+        bool range = name == "SIrange" || name == "qtyrange";
+        int numbers = (name == "si" || name == "unit") ? 0 : range ? 2 : 1;
+        bool withUnit = name != "num";
+        std::vector<Group> groups;
+        for (int k = 0; k < numbers + (withUnit ? 1 : 0); ++k) {
+          Group g = braceGroup(text, at);
+          if (!g.found)
+            break;
+          groups.push_back(g);
+          at = g.end;
+        }
+        if (static_cast<int>(groups.size()) == numbers + (withUnit ? 1 : 0)) {
+          std::string shown;
+          if (numbers >= 1)
+            shown += plainNumber(groups[0].inside);
+          if (numbers == 2)
+            shown += "-" + plainNumber(groups[1].inside);
+          if (withUnit) {
+            std::string unit = unitText(groups.back().inside);
+            // "37 °C", "100 µL", "5 %": a space before the unit, as printed.
+            if (!shown.empty() && !unit.empty())
+              shown += ' ';
+            shown += unit;
+          }
+          w.replace(i, at, shown);
+          i = at;
+          continue;
+        }
+      }
+      if (std::string_view symbol = symbolMacro(name); !symbol.empty()) {
+        size_t end = nameEnd;
+        // "\textmu{}l", "\textdegree{}C": an empty group ends the macro.
+        if (startsWith(text, end, "{}"))
+          end += 2;
+        w.replace(i, end, symbol);
+        i = end;
+        continue;
+      }
+      if (argumentHidden(name)) {
+        size_t at = skipOptions(text, nameEnd);
+        Group g = braceGroup(text, at);
+        size_t end = g.found ? g.end : nameEnd;
+        w.blank(i, end, name == "begin" || name == "end");
+        i = end;
+        continue;
+      }
+      if (name == "item") {
+        w.replace(i, nameEnd, "-", true);
+        i = nameEnd;
+        continue;
+      }
+      // Formatting and sectioning (`\textbf`, `\section`): the name goes,
+      // the argument's text stays.
+      w.blank(i, nameEnd);
+      i = nameEnd;
+      continue;
+    }
+    if (c == '{' || c == '}' || c == '$' || c == '^' || c == '_') {
+      w.blank(i, i + 1);
+      ++i;
+      continue;
+    }
+    if (c == '~') {
+      w.replace(i, i + 1, " ");
+      ++i;
+      continue;
+    }
+    if (c == '&') {
+      w.blank(i, i + 1, true);
+      ++i;
+      continue;
+    }
+    // "1--2~h" is a range, printed "1–2 h": the numbers join with one dash.
+    if (std::isdigit(static_cast<unsigned char>(c)) &&
+        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
+      size_t j = i;
+      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.'))
+        ++j;
+      size_t dashes = startsWith(text, j, "---") ? 3 : startsWith(text, j, "--") ? 2 : 0;
+      size_t k = j + dashes;
+      if (dashes && k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
+        while (k < text.size() && (std::isdigit(static_cast<unsigned char>(text[k])) || text[k] == '.'))
+          ++k;
+        std::string joined(text.substr(i, j - i));
+        joined += '-';
+        joined += text.substr(j + dashes, k - j - dashes);
+        w.replace(i, k, joined);
+        i = k;
+        continue;
+      }
+    }
+    if (startsWith(text, i, "---") || startsWith(text, i, "--")) {
+      size_t n = startsWith(text, i, "---") ? 3 : 2;
+      w.replace(i, i + n, n == 3 ? "—" : "-");
+      i += n;
+      continue;
+    }
+    w.copy(i++);
+  }
+  return w.take();
+}
+
+} // namespace plate::agent

@@ -1,0 +1,43 @@
+//===- MarkupText.h - HTML and LaTeX sources read as their text -------------===//
+//
+// Protocols reach the alignment as the source of a web page (an intranet
+// SOP copied with its tags and entities) or of a thesis (LaTeX with
+// siunitx macros and `%` comment lines). Each function returns the text a
+// reader sees, with every byte offset and line break kept, so locations in
+// findings still point into the original: what a rendering drops (tags,
+// comments, macro names) becomes blanks, what it turns into a character
+// (`&micro;`, `\SI{100}{\micro\litre}`) becomes that character followed by
+// blanks. Blanks inside a line are no-break spaces (two bytes each), so no
+// run of spaces makes a column of a table; a table's cell boundaries
+// (`<td>`, LaTeX's `&`) become plain spaces, which do.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLATE_AGENT_MARKUPTEXT_H
+#define PLATE_AGENT_MARKUPTEXT_H
+
+#include <string>
+#include <string_view>
+
+namespace plate::agent {
+
+/// The text has HTML's closing tags of paragraphs, list items, headings or
+/// table cells (at least two), or its character entities.
+bool looksLikeHtml(std::string_view text);
+
+/// What a browser shows of `text`: tags and comments as blanks (a comment
+/// holds what the page's author took out), `<script>`, `<style>` and
+/// `<nav>` content as blanks, entities as their characters.
+std::string withHtmlAsText(std::string_view text);
+
+/// The text has LaTeX's environments, sections or siunitx quantities.
+bool looksLikeLatex(std::string_view text);
+
+/// What a typeset page shows of `text`: `%` comments as blanks (they hold
+/// what the author took out or never printed), `\SI{100}{\micro\litre}` as
+/// `100 µL`, `~` as a space, `\cite`, `\ref` and `\label` as blanks, a
+/// tabular's `&` and `\\` as cell and row breaks.
+std::string withLatexAsText(std::string_view text);
+
+} // namespace plate::agent
+
+#endif // PLATE_AGENT_MARKUPTEXT_H

@@ -1,0 +1,100 @@
+//===- MarkupTextTest.cpp - HTML and LaTeX read as text, offsets kept -----===//
+//
+// The alignment's findings point into the text as written, so the rewrite of
+// a web page or a LaTeX source must keep every byte offset and line break,
+// whatever the input (a page cut off mid-tag, an unclosed brace).
+//
+//===----------------------------------------------------------------------===//
+#include "agent/MarkupText.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+using namespace plate::agent;
+
+namespace {
+
+/// Line breaks at the same offsets, and the same size.
+void expectOffsetsKept(const std::string &in, const std::string &out) {
+  ASSERT_EQ(in.size(), out.size()) << in;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (in[i] == '\n' || out[i] == '\n')
+      ASSERT_EQ(in[i], out[i]) << "at " << i << " of " << in;
+}
+
+/// The text with no-break spaces as plain ones and runs of blanks as one.
+std::string shown(std::string s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\xC2' && i + 1 < s.size() && s[i + 1] == '\xA0') {
+      c = ' ';
+      ++i;
+    }
+    if (c == ' ' && !out.empty() && out.back() == ' ')
+      continue;
+    out += c;
+  }
+  // Blanks at a line's end are what the markup left there.
+  std::string trimmed;
+  for (char c : out) {
+    if (c == '\n')
+      while (!trimmed.empty() && trimmed.back() == ' ')
+        trimmed.pop_back();
+    trimmed += c;
+  }
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n'))
+    trimmed.pop_back();
+  return trimmed;
+}
+
+TEST(MarkupText, HtmlAsABrowserShowsIt) {
+  std::string page = "<h2>Procedure</h2>\n<ol>\n  <li>Add 50&nbsp;&micro;L pNPP.</li>\n"
+                     "  <!-- <li>Shake 60 s.</li> -->\n  <li>Incubate 30&nbsp;min at "
+                     "37&nbsp;&deg;C.</li>\n</ol>\n<p>KH<sub>2</sub>PO<sub>4</sub>, 1&ndash;10</p>\n";
+  ASSERT_TRUE(looksLikeHtml(page));
+  std::string text = withHtmlAsText(page);
+  expectOffsetsKept(page, text);
+  EXPECT_EQ(shown(text), "Procedure\n\n 1. Add 50 µL pNPP.\n\n 2. Incubate 30 min at 37 °C.\n\n"
+                         "KH2PO4, 1–10");
+}
+
+TEST(MarkupText, LatexAsTypeset) {
+  std::string source = "\\subsection{ELISA}\n% old: \\SI{2}{\\hour}\nBlocked for 1--2~h, then "
+                       "\\SI{100}{\\micro\\litre} streptavidin--HRP \\cite{x} at "
+                       "4~\\si{\\degreeCelsius} (Table~\\ref{t}).\n";
+  ASSERT_TRUE(looksLikeLatex(source));
+  std::string text = withLatexAsText(source);
+  expectOffsetsKept(source, text);
+  EXPECT_EQ(shown(text), "ELISA\n\nBlocked for 1-2 h, then 100 µL streptavidin-HRP at 4 °C "
+                         "(Table ).");
+}
+
+TEST(MarkupText, PlainTextIsNeitherMarkup) {
+  std::string text = "1. Add 100 uL TMB (see table) -> 15 min RT.\n2. Read at 450 nm; 5 % CO2.\n";
+  EXPECT_FALSE(looksLikeHtml(text));
+  EXPECT_FALSE(looksLikeLatex(text));
+}
+
+// Whatever the input, offsets and line breaks hold: pieces of markup cut
+// and joined at random (unclosed tags, comments and braces, entities
+// without their semicolon, lone backslashes).
+TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
+  const char *pieces[] = {"<p>", "</p>", "<li>", "</li>", "<ol>", "</ol>", "<!--", "-->",
+                          "&micro;", "&nbsp;", "&#956;", "&#x3bc;", "&amp", "<", ">",
+                          "\\SI{", "}", "{", "\\micro", "\\litre", "%", "~", "--", "&", "\\\\",
+                          "\\", "$", "_", "^", "100", " ", "\n", "µ", "a", "Add", "\xC2\xA0"};
+  std::mt19937 rng(14);
+  for (int round = 0; round < 3000; ++round) {
+    std::string in;
+    int n = static_cast<int>(rng() % 40);
+    for (int k = 0; k < n; ++k)
+      in += pieces[rng() % (sizeof pieces / sizeof *pieces)];
+    expectOffsetsKept(in, withHtmlAsText(in));
+    expectOffsetsKept(in, withLatexAsText(in));
+  }
+}
+
+} // namespace
