@@ -19,7 +19,11 @@ namespace {
 /// of at least its own length, and the rest of the span becomes blanks.
 class OffsetKeepingWriter {
 public:
-  explicit OffsetKeepingWriter(std::string_view source) : source_(source) {
+  /// `moveLeadingMarkup`: markup before a line's text goes to the line's
+  /// end (see deferLeading); without it, it indents the line and every
+  /// column stays where it was.
+  explicit OffsetKeepingWriter(std::string_view source, bool moveLeadingMarkup = true)
+      : source_(source), moveLeading_(moveLeadingMarkup) {
     out_.reserve(source.size());
   }
 
@@ -97,7 +101,7 @@ private:
   /// stays a heading and a paragraph is not indented, and the line's text
   /// moves left by the markup's length.
   void deferLeading() {
-    if (!lineHasText_ && owed_) {
+    if (moveLeading_ && !lineHasText_ && owed_) {
       leadOwed_ += owed_;
       owed_ = 0;
       owedPlain_ = false;
@@ -152,6 +156,7 @@ private:
   std::string_view source_;
   std::string out_;
   size_t owed_ = 0, leadOwed_ = 0;
+  bool moveLeading_ = true;
   bool owedPlain_ = false, lineHasText_ = false, swallowSpace_ = false;
 };
 
@@ -585,6 +590,132 @@ std::string withLatexAsText(std::string_view text) {
       continue;
     }
     w.copy(i++);
+  }
+  return w.take();
+}
+
+//===--- Transcripts --------------------------------------------------------===//
+
+namespace {
+
+/// The length of a timestamp at `at` ("[00:04:20]", "[4:20]", "00:04:20"),
+/// with the blanks after it, or 0.
+size_t timestampLength(std::string_view line) {
+  size_t i = 0;
+  bool bracket = i < line.size() && line[i] == '[';
+  if (bracket)
+    ++i;
+  size_t groups = 0;
+  while (true) {
+    size_t digits = 0;
+    while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && digits < 3) {
+      ++i;
+      ++digits;
+    }
+    if (digits == 0)
+      return 0;
+    ++groups;
+    if (i < line.size() && line[i] == ':' && groups < 3) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (groups < 2)
+    return 0;
+  if (bracket) {
+    if (i >= line.size() || line[i] != ']')
+      return 0;
+    ++i;
+  } else if (i < line.size() && line[i] != ' ' && line[i] != '\t') {
+    return 0;
+  }
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+    ++i;
+  return i;
+}
+
+/// A speaker's label at the start of `line`: words in capitals (dots,
+/// hyphens and apostrophes allowed, at most four) and a colon, with the
+/// blanks after it; or 0.
+size_t speakerLength(std::string_view line) {
+  size_t colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 40)
+    return 0;
+  std::string_view label = line.substr(0, colon);
+  size_t words = 1, letters = 0;
+  for (char c : label) {
+    if (c == ' ')
+      ++words;
+    else if (std::isupper(static_cast<unsigned char>(c)))
+      ++letters;
+    else if (c != '.' && c != '-' && c != '\'')
+      return 0;
+  }
+  if (letters < 2 || words > 4)
+    return 0;
+  size_t i = colon + 1;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+    ++i;
+  return i;
+}
+
+bool captionLabel(std::string_view label) {
+  std::string lower = lowerAscii(label);
+  while (!lower.empty() && (lower.back() == ':' || lower.back() == ' '))
+    lower.pop_back();
+  return lower == "on screen" || lower == "onscreen" || lower == "caption" ||
+         lower == "text on screen" || lower == "on-screen text" || lower == "lower third" ||
+         lower == "super" || lower == "title card" || lower == "graphic";
+}
+
+} // namespace
+
+bool looksLikeTranscript(std::string_view text) {
+  // A chat's "[10:02] priya.s:" has minutes only; a recording's timestamps
+  // count seconds ("[00:04:20]"), or its captions say what is on screen.
+  int stamped = 0, withSeconds = 0, captions = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    end = end == std::string_view::npos ? text.size() : end;
+    std::string_view line = text.substr(start, end - start);
+    if (size_t stamp = timestampLength(line)) {
+      ++stamped;
+      std::string_view digits = line.substr(0, stamp);
+      withSeconds += std::count(digits.begin(), digits.end(), ':') == 2;
+    }
+    size_t speaker = speakerLength(line);
+    captions += speaker > 0 && captionLabel(line.substr(0, speaker));
+    start = end + 1;
+  }
+  return stamped >= 3 && (withSeconds >= 3 || captions > 0);
+}
+
+std::string withTranscriptAsSpeech(std::string_view text) {
+  // A timestamp indents what was said, so columns stay exact.
+  OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  bool inCaption = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    end = end == std::string_view::npos ? text.size() : end;
+    std::string_view line = text.substr(start, end - start);
+    size_t stamp = timestampLength(line);
+    size_t speaker = speakerLength(line.substr(stamp));
+    bool blankLine = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (stamp > 0 || blankLine)
+      inCaption = false;
+    if (speaker > 0 && captionLabel(line.substr(stamp, speaker)))
+      inCaption = true;
+    if (inCaption) {
+      w.blank(start, end, true);
+    } else {
+      w.blank(start, start + stamp + speaker, true);
+      for (size_t i = start + stamp + speaker; i < end; ++i)
+        w.copy(i);
+    }
+    if (end < text.size())
+      w.copy(end);
+    start = end + 1;
   }
   return w.take();
 }

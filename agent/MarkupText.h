@@ -38,6 +38,16 @@ bool looksLikeLatex(std::string_view text);
 /// tabular's `&` and `\\` as cell and row breaks.
 std::string withLatexAsText(std::string_view text);
 
+/// Three or more lines open with a timestamp ("[00:04:20]", "00:04:20"):
+/// a transcript of a video or a recorded talk.
+bool looksLikeTranscript(std::string_view text);
+
+/// What was said: timestamps and speaker labels ("NARRATOR:", "DR. SMITH:")
+/// as blanks, and captions ("ON SCREEN: 100 µL/well ...", with the lines
+/// that continue them up to the next timestamp) as blanks too, since a
+/// caption repeats the narration's values beside it.
+std::string withTranscriptAsSpeech(std::string_view text);
+
 } // namespace plate::agent
 
 #endif // PLATE_AGENT_MARKUPTEXT_H

@@ -6863,6 +6863,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withHtmlAsText(text_);
     text_ = revisedText_;
   }
+  if (looksLikeTranscript(text_)) {
+    revisedText_ = withTranscriptAsSpeech(text_);
+    text_ = revisedText_;
+  }
   if (looksLikeLatex(text_)) {
     revisedText_ = withLatexAsText(text_);
     text_ = revisedText_;

@@ -72,10 +72,20 @@ TEST(MarkupText, LatexAsTypeset) {
                          "(Table ).");
 }
 
+TEST(MarkupText, TranscriptAsSpoken) {
+  std::string video = "[00:00:41] NARRATOR: Add 50 microlitres\nby hand.\nON SCREEN: 50 µL/well\n"
+                      "Step 2 of 4\n[00:01:10] DR. OKAFOR: Wait 10 minutes.\n[1:32] Read it.\n";
+  ASSERT_TRUE(looksLikeTranscript(video));
+  std::string text = withTranscriptAsSpeech(video);
+  expectOffsetsKept(video, text);
+  EXPECT_EQ(shown(text), "Add 50 microlitres\nby hand.\n\n\nWait 10 minutes.\nRead it.");
+}
+
 TEST(MarkupText, PlainTextIsNeitherMarkup) {
   std::string text = "1. Add 100 uL TMB (see table) -> 15 min RT.\n2. Read at 450 nm; 5 % CO2.\n";
   EXPECT_FALSE(looksLikeHtml(text));
   EXPECT_FALSE(looksLikeLatex(text));
+  EXPECT_FALSE(looksLikeTranscript("09:00 coat\n10:30 wash\nread at 12:00\n"));
 }
 
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
@@ -85,7 +95,8 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
   const char *pieces[] = {"<p>", "</p>", "<li>", "</li>", "<ol>", "</ol>", "<!--", "-->",
                           "&micro;", "&nbsp;", "&#956;", "&#x3bc;", "&amp", "<", ">",
                           "\\SI{", "}", "{", "\\micro", "\\litre", "%", "~", "--", "&", "\\\\",
-                          "\\", "$", "_", "^", "100", " ", "\n", "µ", "a", "Add", "\xC2\xA0"};
+                          "\\", "$", "_", "^", "100", " ", "\n", "µ", "a", "Add", "\xC2\xA0",
+                          "[00:01:10] ", "00:12 ", "NARRATOR: ", "ON SCREEN: ", ":"};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -94,6 +105,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
       in += pieces[rng() % (sizeof pieces / sizeof *pieces)];
     expectOffsetsKept(in, withHtmlAsText(in));
     expectOffsetsKept(in, withLatexAsText(in));
+    expectOffsetsKept(in, withTranscriptAsSpeech(in));
   }
 }
 
