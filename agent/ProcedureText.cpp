@@ -91,8 +91,9 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
         {"prepare", "prepared", "dilute", "diluted", "reconstitute", "reconstituted", "dissolve",
          "dissolved", "premix", "premixed", "make"});
     // Bench work on tubes, never the robot's: its times and speeds are no step.
-    put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuging", "spin", "spun",
-                               "vortex", "vortexed", "vortexing", "sonicate", "sonicated"});
+    put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuges", "centrifuging",
+                               "spin", "spins", "spinning", "spun", "vortex", "vortexed",
+                               "vortexing", "sonicate", "sonicated"});
     // Making samples from cells or tissue ("cells were washed and lysed",
     // "lysates were cleared by centrifugation"): bench work before the plate.
     put(ActionClass::Prepare, {"lyse", "lysed", "lysing", "harvest", "harvested", "harvesting",
@@ -1541,6 +1542,7 @@ private:
   void buildUnits();
   void classifyUnits();
   void markHeaderComment();
+  void markTranslations();
   void markForwarded();
   void readNotebookCells();
   void substituteConstants(Line &line) const;
@@ -5561,6 +5563,47 @@ void Reader::mergeRestatements() {
 /// say what runs. Three comment lines or more at the top, and five keyed
 /// lines or more below them, make the comment a note (its values are no
 /// steps; the keys' are).
+/// "6. The robot adds 40 µL substrate ..." followed by "6. Der Roboter gibt
+/// 40 µl Substrat ...": a bilingual text tells each step twice under one
+/// label. The second telling, whose numbers the first has (a decimal comma
+/// read as a point; none when neither states any), restates it: a
+/// summary's row, no step of its own.
+void Reader::markTranslations() {
+  auto numbers = [](const std::string &text) {
+    std::multiset<std::string> out;
+    for (size_t i = 0; i < text.size();) {
+      if (!std::isdigit(static_cast<unsigned char>(text[i])) ||
+          (i > 0 && std::isalpha(static_cast<unsigned char>(text[i - 1])))) {
+        ++i;
+        continue;
+      }
+      std::string n;
+      while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
+                                 ((text[i] == '.' || text[i] == ',') && i + 1 < text.size() &&
+                                  std::isdigit(static_cast<unsigned char>(text[i + 1]))))) {
+        n += text[i] == ',' ? '.' : text[i];
+        ++i;
+      }
+      out.insert(n);
+    }
+    return out;
+  };
+  for (size_t i = 1; i < out_.units.size(); ++i) {
+    TextUnit &unit = out_.units[i];
+    const TextUnit &before = out_.units[i - 1];
+    if (unit.label.empty() || unit.label != before.label || unit.kind != before.kind ||
+        unit.tableRow || before.tableRow)
+      continue;
+    std::multiset<std::string> mine = numbers(unit.text), theirs = numbers(before.text);
+    // "Step 3a:" and "Step 3b:" read as label 3 twice: a step without
+    // numbers after one with them is the next step, not its translation.
+    if (mine.empty() != theirs.empty())
+      continue;
+    if (std::includes(theirs.begin(), theirs.end(), mine.begin(), mine.end()))
+      unit.kind = UnitKind::Summary;
+  }
+}
+
 void Reader::markHeaderComment() {
   size_t n = 0;
   while (n < lines_.size() && lines_[n].blank)
@@ -6891,6 +6934,7 @@ std::optional<ProcedureText> Reader::run() {
   markHeaderComment();
   markForwarded();
   markCodeCells();
+  markTranslations();
   splitSentences();
   for (unsigned i = 0; i < sentences_.size(); ++i) {
     UnitKind kind = out_.units[sentences_[i].unit].kind;
