@@ -3966,6 +3966,23 @@ void Reader::readSentence(unsigned index) {
       Value v = q->value;
       v.loc = locate(s.unit, s.offset + toks[q->first].begin,
                      toks[q->last - 1].end - toks[q->first].begin);
+      // "Removing 210 of the 220 µl", "take 50 of 100 uL": the part taken,
+      // in the whole's unit, is the step's amount; the whole is what the
+      // wells hold.
+      if (q->dimension == Dimension::Volume && toks[q->first].kind == Token::Kind::Number &&
+          toks[q->first].number > 0 && v.low == v.high) {
+        size_t of = q->first >= 2 && toks[q->first - 1].is("the") ? q->first - 2 : q->first - 1;
+        if (of >= 1 && of < q->first && toks[of].is("of") &&
+            toks[of - 1].kind == Token::Kind::Number && !toks[of - 1].glued) {
+          double part = toks[of - 1].number * (v.low / toks[q->first].number);
+          if (part > 0 && part < v.low) {
+            v.low = v.high = part;
+            v.text = toks[of - 1].text + " of " + v.text;
+            v.loc = locate(s.unit, s.offset + toks[of - 1].begin,
+                           toks[q->last - 1].end - toks[of - 1].begin);
+          }
+        }
+      }
       Param p = paramOf(q->dimension);
       // "~2 mL" under "per run" beside "µL per well": what the reservoir
       // holds, read by no step.

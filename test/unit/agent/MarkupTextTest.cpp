@@ -78,7 +78,9 @@ TEST(MarkupText, TranscriptAsSpoken) {
   ASSERT_TRUE(looksLikeTranscript(video));
   std::string text = withTranscriptAsSpeech(video);
   expectOffsetsKept(video, text);
-  EXPECT_EQ(shown(text), "Add 50 microlitres\nby hand.\n\n\nWait 10 minutes.\nRead it.");
+  // What was said stays in its columns, indented by the blanks.
+  EXPECT_EQ(shown(text), " Add 50 microlitres\nby hand.\n\n\n Wait 10 minutes.\n Read it.");
+  EXPECT_EQ(text.find("Add"), video.find("Add"));
 }
 
 TEST(MarkupText, PlainTextIsNeitherMarkup) {
