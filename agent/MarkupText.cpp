@@ -4,6 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "agent/MarkupText.h"
+#include "agent/ProseScan.h"
+
+#include <llvm/Support/ConvertUTF.h>
 
 #include <algorithm>
 #include <array>
@@ -164,34 +167,6 @@ bool startsWith(std::string_view text, size_t at, std::string_view prefix) {
   return text.substr(at, prefix.size()) == prefix;
 }
 
-std::string lowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-/// UTF-8 of a code point, or nothing outside the planes.
-std::string utf8(uint32_t cp) {
-  std::string out;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x110000) {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return out;
-}
-
 //===--- HTML ---------------------------------------------------------------===//
 
 struct Entity {
@@ -232,7 +207,7 @@ bool hiddenElement(std::string_view name) {
 } // namespace
 
 bool looksLikeHtml(std::string_view text) {
-  std::string lower = lowerAscii(text);
+  std::string lower = prose::lowerAscii(text);
   int closing = 0;
   for (std::string_view tag : {"</p>", "</li>", "</h1>", "</h2>", "</h3>", "</td>", "</tr>",
                                "</div>", "</table>", "</ol>", "</ul>"})
@@ -269,10 +244,10 @@ std::string withHtmlAsText(std::string_view text) {
       while (nameEnd < close && (std::isalnum(static_cast<unsigned char>(text[nameEnd])) ||
                                  text[nameEnd] == '!'))
         ++nameEnd;
-      std::string name = lowerAscii(text.substr(nameStart, nameEnd - nameStart));
+      std::string name = prose::lowerAscii(text.substr(nameStart, nameEnd - nameStart));
       size_t end = close + 1;
       if (!closing && hiddenElement(name)) {
-        std::string lower = lowerAscii(text.substr(end));
+        std::string lower = prose::lowerAscii(text.substr(end));
         size_t stop = lower.find("</" + name);
         size_t stopEnd = stop == std::string::npos ? std::string::npos : lower.find('>', stop);
         end = stopEnd == std::string::npos ? text.size() : end + stopEnd + 1;
@@ -312,8 +287,14 @@ std::string withHtmlAsText(std::string_view text) {
               std::all_of(digits.begin(), digits.end(), [&](char c) {
                 return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0
                            : std::isdigit(static_cast<unsigned char>(c)) != 0;
-              }))
-            decoded = utf8(static_cast<uint32_t>(std::strtoul(digits.c_str(), nullptr, hex ? 16 : 10)));
+              }) &&
+              digits.size() <= 7) {
+            char bytes[UNI_MAX_UTF8_BYTES_PER_CODE_POINT];
+            char *next = bytes;
+            unsigned long code = std::strtoul(digits.c_str(), nullptr, hex ? 16 : 10);
+            if (llvm::ConvertCodePointToUTF8(static_cast<llvm::UTF32>(code), next))
+              decoded.assign(bytes, next);
+          }
           if (decoded == "\xC2\xA0")
             decoded = " ";
         } else {
@@ -382,7 +363,7 @@ size_t skipOptions(std::string_view text, size_t at) {
 /// siunitx's unit macros as printed: `\micro\litre` is "µL",
 /// `\milli\gram\per\milli\litre` "mg/mL".
 std::string unitText(std::string_view units) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 33> macros = {{
+  static constexpr auto macros = std::to_array<std::pair<std::string_view, std::string_view>>({
       {"micro", "µ"},   {"milli", "m"},       {"nano", "n"},     {"pico", "p"},
       {"kilo", "k"},    {"centi", "c"},       {"deci", "d"},     {"litre", "L"},
       {"liter", "L"},   {"L", "L"},           {"gram", "g"},     {"metre", "m"},
@@ -392,7 +373,7 @@ std::string unitText(std::string_view units) {
       {"per", "/"},     {"rpm", "rpm"},       {"times", "×"},    {"g", "g"},
       {"square", ""},   {"cubic", ""},        {"unit", "U"},     {"hertz", "Hz"},
       {"angstrom", "Å"},
-  }};
+  });
   std::string out;
   for (size_t i = 0; i < units.size();) {
     if (units[i] == '\\') {
@@ -436,12 +417,12 @@ bool argumentHidden(std::string_view name) {
 }
 
 std::string_view symbolMacro(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 15> symbols = {{
+  static constexpr auto symbols = std::to_array<std::pair<std::string_view, std::string_view>>({
       {"textmu", "µ"},     {"mu", "µ"},          {"textdegree", "°"}, {"degree", "°"},
       {"celsius", "°C"},   {"degreeCelsius", "°C"}, {"times", "×"},   {"pm", "±"},
       {"approx", "~"},     {"le", "≤"},          {"leq", "≤"},        {"ge", "≥"},
       {"geq", "≥"},        {"cdot", "·"},          {"circ", "°"},
-  }};
+  });
   for (const auto &[macro, shown] : symbols)
     if (macro == name)
       return shown;
@@ -661,7 +642,7 @@ size_t speakerLength(std::string_view line) {
 }
 
 bool captionLabel(std::string_view label) {
-  std::string lower = lowerAscii(label);
+  std::string lower = prose::lowerAscii(label);
   while (!lower.empty() && (lower.back() == ':' || lower.back() == ' '))
     lower.pop_back();
   return lower == "on screen" || lower == "onscreen" || lower == "caption" ||
