@@ -923,6 +923,16 @@ std::string withoutPastRunAsides(std::string_view text) {
 std::string_view withoutWikiHeadingMarks(std::string_view t) {
   if (t.empty())
     return t;
+  // "## Calculations" in Markdown (a README, a notebook's export): two to
+  // six marks and a space open a heading, and marks may close it. One mark
+  // is as often a comment ("# method file v2") as a title.
+  if (size_t marks = t.find_first_not_of('#'); t.front() == '#' && marks >= 2 && marks <= 6 &&
+                                                marks < t.size() && t[marks] == ' ') {
+    std::string_view inner = trimView(t.substr(marks));
+    while (!inner.empty() && inner.back() == '#')
+      inner.remove_suffix(1);
+    return trimView(inner);
+  }
   // "*** what's already done ***" in an e-mail marks a heading as dashes do.
   char mark = t.front() == '-' ? '-' : t.front() == '*' ? '*' : '=';
   size_t open = t.find_first_not_of(mark);
@@ -1317,6 +1327,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // What changed between versions of an SOP: the old
                          // values are history, the procedure states the new.
                          "revision history", "revisions", "document history",
+                         // An electronic notebook's record of who changed
+                         // what ("step 7: 30 min -> 45 min"): history.
+                         "audit trail", "audit log", "edit history", "change record",
                          "change history", "version history", "change log", "changelog",
                          // A batch record's criteria judge the run after it.
                          "acceptance criteria", "acceptance", "validity criteria",
@@ -1583,6 +1596,8 @@ private:
   void markDeviations();
   void markReplies();
   void markThreadAmendments();
+  void markOutlines();
+  bool fieldLine(const Action &a) const;
   void markStepComments();
   void markNotApplicableRecords();
   void markSpeakerNotes();
@@ -3065,8 +3080,48 @@ void Reader::splitSentences() {
       return romanNumeral(inner) ||
              (inner.size() == 1 && ((inner[0] >= 'a' && inner[0] <= 'h') || isDigitChar(inner[0])));
     };
+    // A field under a step on a line of its own ("Amount 100 µL",
+    // "Duration 00:30:00", "Temperature: 37 °C", as protocols.io exports
+    // them) is a sentence of its own, with no full stop before or after.
+    std::set<size_t> fieldBounds;
+    // Only under a step told in words: a block of keys ("step: 1", "action:
+    // dispense", "volume: 50 uL") is read as one.
+    if (u < unitMaps_.size() && colonPrefix(trimView(t)).empty()) {
+      const auto &map = unitMaps_[u];
+      static const std::set<std::string, std::less<>> keys = {
+          "amount", "volume", "duration", "time", "temperature", "temp", "shaker", "shaking",
+          "speed", "wavelength"};
+      for (size_t k = 1; k < map.size(); ++k) {
+        if (map[k].second.line == map[k - 1].second.line)
+          continue;
+        size_t at = map[k].first, w = at;
+        while (w < t.size() && std::isalpha(static_cast<unsigned char>(t[w])))
+          ++w;
+        size_t v = w;
+        if (v < t.size() && t[v] == ':')
+          ++v;
+        while (v < t.size() && t[v] == ' ')
+          ++v;
+        if (v == w || v >= t.size() || !isDigitChar(t[v]) ||
+            !keys.count(prose::lowerAscii(std::string_view(t).substr(at, w - at))))
+          continue;
+        fieldBounds.insert(at);
+        size_t end = t.size();
+        for (size_t n = k + 1; n < map.size(); ++n)
+          if (map[n].second.line != map[k].second.line) {
+            end = map[n].first;
+            break;
+          }
+        fieldBounds.insert(end);
+      }
+    }
     for (size_t i = 0; i < t.size(); ++i) {
       char c = t[i];
+      if (fieldBounds.count(i) && i > start) {
+        push(i);
+        --i;
+        continue;
+      }
       if (enumeratorAt(i) && i > start) {
         push(i);
         continue;
@@ -4273,7 +4328,44 @@ void Reader::readSentence(unsigned index) {
               break;
             }
           }
+          // "Check morphology under the microscope at 24 h": a moment
+          // to look at the cells during a step, not a step's time.
+          if (q->first >= 2 && toks[q->first - 1].is("at")) {
+            static const std::set<std::string, std::less<>> looking = {
+                "check", "inspect", "examine", "observe", "look", "verify", "monitor",
+                "photograph", "image", "confirm", "assess", "score", "count"};
+            for (size_t k = 0; k + 1 < q->first; ++k)
+              if (looking.count(toks[k].lower))
+                cls = ActionClass::Note;
+          }
+          // "M1-5 PBS, M6-10 LPS 2h (1:10), M11-15 LPS 6h" under a plate
+          // map: a clause that opens with a range of sample codes and has
+          // no verb names a group, and its time says how the group was
+          // treated before this protocol.
+          size_t clause = q->first;
+          while (clause > 0 && !toks[clause - 1].isPunct(",") && !toks[clause - 1].isPunct(";") &&
+                 !toks[clause - 1].isPunct(":") && !toks[clause - 1].isPunct("."))
+            --clause;
+          auto sampleCode = [](const Token &t) {
+            size_t letters = 0;
+            while (letters < t.text.size() && std::isalpha(static_cast<unsigned char>(t.text[letters])))
+              ++letters;
+            return t.isWord() && letters >= 1 && letters <= 3 && letters < t.text.size() &&
+                   std::all_of(t.text.begin() + letters, t.text.end(),
+                               [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+          };
+          bool groupLabel = clause + 2 < q->first && sampleCode(toks[clause]) &&
+                            (toks[clause + 1].isPunct("-") || toks[clause + 1].isPunct("–")) &&
+                            (toks[clause + 2].isNumber() || sampleCode(toks[clause + 2]));
+          for (size_t k = clause; k < q->first && groupLabel; ++k)
+            groupLabel = !(toks[k].isWord() && isAnyVerb(toks[k].lower));
+          if (groupLabel)
+            cls = ActionClass::Note;
         }
+        // "on top of the 100 µL already in the wells": what the wells
+        // hold, not an addition.
+        if (p == Param::Volume && q->last < toks.size() && toks[q->last].is("already"))
+          cls = ActionClass::Note;
         // "so that all wells hold 100 µL", "final volume 200 µL": a state
         // the steps lead to, not a step.
         for (size_t k = q->first; k-- > 0 && k + 10 >= q->first;) {
@@ -4310,7 +4402,11 @@ void Reader::readSentence(unsigned index) {
             cls = ActionClass::Note;
           // "Assay time: 3.5 hours", "total duration", "takes about 4 h":
           // how long the protocol lasts, not a step.
-          if (w.is("duration") || w.is("takes") || w.is("lasts") ||
+          // Under a numbered step, though, "Duration 00:30:00" on a line
+          // of its own is that step's time (a protocols.io export).
+          bool stepField = w.is("duration") && k == 0 && !s.firstInUnit && !unit.label.empty() &&
+                           (q->first == 1 || (q->first == 2 && toks[1].isPunct(":")));
+          if ((w.is("duration") && !stepField) || w.is("takes") || w.is("lasts") ||
               (w.is("time") && k > 0 &&
                (toks[k - 1].is("assay") || toks[k - 1].is("total") || toks[k - 1].is("run") ||
                 toks[k - 1].is("hands-on") || toks[k - 1].is("processing") ||
@@ -5411,6 +5507,33 @@ void Reader::orderTableRows() {
   }
 }
 
+/// "Amount 100 µL", "Duration 00:30:00", "Temperature: 37 °C": a sentence
+/// of a field's key and one value, with no verb.
+bool Reader::fieldLine(const Action &a) const {
+  static const std::set<std::string, std::less<>> keys = {
+      "amount", "volume", "duration", "time", "temperature", "temp", "shaker", "shaking",
+      "speed", "wavelength"};
+  if (a.named || a.sentence >= sentences_.size())
+    return false;
+  const std::vector<Token> &toks = sentences_[a.sentence].tokens;
+  size_t value = toks.size() > 1 && toks[1].isPunct(":") ? 2 : 1;
+  if (toks.size() <= value || !keys.count(toks[0].lower) || !toks[value].isNumber())
+    return false;
+  // Nothing but the value ("Volume: 100 uL E to rows A-C, 100 uL E+Pi to
+  // rows D-F" is a step written as a field).
+  const std::string &text = sentences_[a.sentence].text;
+  std::vector<ProseQuantity> qs = proseQuantities(text, platform_);
+  if (qs.size() != 1 || qs.front().begin != toks[value].begin)
+    return false;
+  for (const Token &t : toks)
+    if (t.begin >= qs.front().end && t.isWord() && !t.is("per") && !t.is("well") && !t.is("each"))
+      return false;
+  size_t params = 0;
+  for (const auto &values : a.params)
+    params += values.empty() ? 0 : values.size() == 1 ? 1 : 2;
+  return params == 1;
+}
+
 void Reader::mergeRestatements() {
   std::vector<Action> kept;
   /// Per kept action, the last sentence merged into it.
@@ -5445,6 +5568,45 @@ void Reader::mergeRestatements() {
         read.values(Param::Reference) = a.values(Param::Wavelength);
         continue;
       }
+    }
+    // protocols.io's fields under a step ("Amount 100 µL", "Duration
+    // 00:30:00", "Temperature 37 °C"): a line of a key and one value states
+    // that value of the step above it, again or for the first time.
+    if (!kept.empty() && a.copiedFrom.empty() && fieldLine(a)) {
+      size_t stepAt = kept.size() - 1;
+      while (stepAt > 0 && kept[stepAt].cls == ActionClass::Note && kept[stepAt].unit + 1 >= a.unit)
+        --stepAt;
+      Action &step = kept[stepAt];
+      size_t p = 0;
+      while (a.params[p].empty())
+        ++p;
+      Draft draft;
+      draft.action = step;
+      bool near = step.unit + 1 >= a.unit && robotClass(step.cls) && step.copiedFrom.empty();
+      if (near && !step.params[p].empty() &&
+          (allAdmittedBy(a.params[p], step.params[p]) || allAdmittedBy(step.params[p], a.params[p]))) {
+        lastSentenceOf[stepAt] = a.sentence;
+        continue;
+      }
+      if (near && step.params[p].empty() &&
+          std::all_of(a.params[p].begin(), a.params[p].end(),
+                      [&](const Value &v) { return accepts(draft, static_cast<Param>(p), v); })) {
+        step.params[p] = a.params[p];
+        step.weak = false;
+        lastSentenceOf[stepAt] = a.sentence;
+        continue;
+      }
+      // "Amount 100 µL" under the step's first sentence ("Harvest the
+      // cells ...") when a later sentence of the step adds the 100 µL.
+      const Action *first = &a;
+      bool statedLater = false;
+      for (const Action *b = first + 1; b < out_.actions.data() + out_.actions.size() &&
+                                        b->unit == a.unit && !statedLater;
+           ++b)
+        statedLater = robotClass(b->cls) && b->cls == a.cls && !b->params[p].empty() &&
+                      allAdmittedBy(a.params[p], b->params[p]) && allAdmittedBy(b->params[p], a.params[p]);
+      if (statedLater)
+        continue;
     }
     if (!kept.empty() && a.copiedFrom.empty()) {
       Action &b = kept.back();
@@ -6088,6 +6250,44 @@ void Reader::markThreadAmendments() {
   }
 }
 
+/// "washes + block. then it pauses, u load stds & samples by hand (100
+/// ul), robot does the rest" above "wash 3x 300 ul before block, block w
+/// 200 ul assay diluent 2h RT, 3x wash again": a line that opens by
+/// naming steps without their values, which the next line then details in
+/// the same order, from the first, outlines the plan. What else it tells comes somewhere after the
+/// detailed steps, not before them: its order is loose.
+void Reader::markOutlines() {
+  auto step = [](const Action &a) { return robotClass(a.cls) && a.inProcedure; };
+  std::map<uint32_t, std::vector<Action *>> byLine;
+  for (Action &a : out_.actions)
+    if (step(a))
+      byLine[a.loc.line].push_back(&a);
+  for (auto &[line, outline] : byLine) {
+    auto next = byLine.find(line + 1);
+    if (next == byLine.end() || outline.front()->hasNumeric())
+      continue;
+    std::vector<ActionClass> named, detailed;
+    for (const Action *a : outline)
+      if (!a->hasNumeric())
+        named.push_back(a->cls);
+    for (const Action *a : next->second)
+      if (a->hasNumeric())
+        detailed.push_back(a->cls);
+    // The detail starts where the outline does.
+    if (detailed.empty() || detailed.front() != named.front())
+      continue;
+    size_t found = 0;
+    for (ActionClass cls : detailed)
+      if (found < named.size() && cls == named[found])
+        ++found;
+    if (found < named.size())
+      continue;
+    for (Action *a : outline)
+      if (a->hasNumeric())
+        a->orderLoose = true;
+  }
+}
+
 /// A liquid handler's printout moves liquid in two lines: "Aspirate 50 ul
 /// from Trough 2 (STOP)" then "Dispense 50 ul to all 24 used wells". The
 /// aspirate from a source (a trough, a tube, a reservoir) is the pick-up
@@ -6583,7 +6783,9 @@ void Reader::markDeviations() {
 /// order, though its values are stated, and nor are its reasons beside it
 /// ("at 2 hours the signal is too low"). Only a phrase that puts a number
 /// right after the taking back counts ("make it 30", "change that to
-/// 30", "I meant 30"), so "make it up to 10 mL" is no correction.
+/// 30", "I meant 30"), so "make it up to 10 mL" is no correction; so does a
+/// value set against the one it replaces ("block is 1h not 2h", "it's 7
+/// washes not 5"), which takes back only the steps that stated the old one.
 void Reader::markCorrections() {
   auto correctsAt = [](const std::vector<Token> &toks, size_t k) {
     auto word = [&](size_t i, std::string_view w) { return i < toks.size() && toks[i].is(w); };
@@ -6597,6 +6799,46 @@ void Reader::markCorrections() {
       return numberAt(k + 2);
     return false;
   };
+  // "block is 1h not 2h", "it's 7 washes not 5", "20 µl, not 10": a value
+  // and, right after it, the one it replaces. Returns the value taken back
+  // in the correction's canonical unit, read with the unit of the value
+  // before it when it has none of its own.
+  auto withdrawnBy = [&](const Action &correction) -> std::optional<std::pair<size_t, double>> {
+    const Sentence &sentence = sentences_[correction.sentence];
+    const std::vector<Token> &toks = sentence.tokens;
+    for (size_t k = 1; k + 1 < toks.size(); ++k) {
+      // Only "not": "as in step 5, but 4 times instead of 3" varies a
+      // step it copies, and takes nothing back.
+      size_t withdrawn = k + 1;
+      if (!toks[k].is("not") || !toks[withdrawn].isNumber())
+        continue;
+      // The value it replaces: a number at most three words (its unit, the
+      // step's noun, a comma) before.
+      std::optional<size_t> given;
+      for (size_t j = k; j-- > 0 && j + 4 >= k;) {
+        if (toks[j].isNumber()) {
+          given = j;
+          break;
+        }
+        if (!toks[j].isWord() && !toks[j].isPunct(","))
+          break;
+      }
+      if (!given || toks[*given].number == 0)
+        continue;
+      for (size_t p = 0; p < kParamCount; ++p)
+        for (const Value &v : correction.params[p]) {
+          if (v.kind != Value::Kind::Exact || v.low != v.high ||
+              v.text.rfind(toks[*given].text, 0) != 0)
+            continue;
+          double value = toks[withdrawn].number * (v.low / toks[*given].number);
+          for (const ProseQuantity &q : proseQuantities(sentence.text, platform_))
+            if (q.begin == toks[withdrawn].begin && q.dimension == paramDimension(static_cast<Param>(p)))
+              value = q.value.low;
+          return std::pair{p, value};
+        }
+    }
+    return std::nullopt;
+  };
   for (size_t c = 0; c < out_.actions.size(); ++c) {
     Action &correction = out_.actions[c];
     if (!robotClass(correction.cls) || correction.weak || correction.sentence >= sentences_.size())
@@ -6605,13 +6847,27 @@ void Reader::markCorrections() {
     bool corrects = false;
     for (size_t k = 0; k < toks.size() && !corrects; ++k)
       corrects = correctsAt(toks, k);
-    if (!corrects)
+    // "make it 30" takes back every earlier step of its kind; a value set
+    // against the one it replaces ("1h not 2h") only the earlier steps of
+    // its kind that state the replaced value.
+    std::optional<std::pair<size_t, double>> withdrawn;
+    if (!corrects && !(withdrawn = withdrawnBy(correction)))
       continue;
+    auto takesBack = [&](const Action &earlier) {
+      if (!withdrawn)
+        return true;
+      auto [param, value] = *withdrawn;
+      return std::any_of(earlier.params[param].begin(), earlier.params[param].end(),
+                         [&](const Value &v) {
+                           return v.exact() && v.low == v.high &&
+                                  std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value));
+                         });
+    };
     bool replaces = false;
     for (size_t a = 0; a < c; ++a) {
       Action &earlier = out_.actions[a];
       if (earlier.cls != correction.cls || earlier.sentence == correction.sentence ||
-          !earlier.inProcedure)
+          !earlier.inProcedure || !takesBack(earlier))
         continue;
       earlier.superseded = true;
       replaces = true;
@@ -6995,6 +7251,7 @@ std::optional<ProcedureText> Reader::run() {
   markSummaries();
   markReplies();
   markThreadAmendments();
+  markOutlines();
   markStepComments();
   markNotApplicableRecords();
   markSpeakerNotes();

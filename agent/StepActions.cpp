@@ -1002,6 +1002,26 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
 
   double n1 = t.number, n2 = n1;
   size_t j = i + 1;
+  // "Duration 00:30:00" (a protocols.io export's field): hours, minutes and
+  // seconds. Only after the word that says it is a step's duration: a
+  // log's "09:14:22" is a clock time, and a run sheet's "Timer 00:02:00"
+  // beside "37 °C, 2 min" sets the timer for the time the step states.
+  auto glued = [&](size_t k, bool number) {
+    return at(k) && at(k)->glued && (number ? at(k)->isNumber() : at(k)->isPunct(":"));
+  };
+  size_t key = i >= 2 && toks[i - 1].isPunct(":") ? i - 2 : i - 1;
+  if (i >= 1 && key < toks.size() &&
+      toks[key].is("duration") &&
+      glued(i + 1, false) && glued(i + 2, true) && glued(i + 3, false) && glued(i + 4, true) &&
+      at(i + 2)->text.size() == 2 && at(i + 4)->text.size() == 2 && at(i + 2)->number < 60 &&
+      at(i + 4)->number < 60) {
+    Quantity q;
+    q.dimension = Dimension::Time;
+    q.first = i;
+    q.last = i + 5;
+    q.value.low = q.value.high = n1 * 3600 + at(i + 2)->number * 60 + at(i + 4)->number;
+    return finish(q);
+  }
   // 1:20, 1:500: a dilution.
   if (at(j) && at(j)->isPunct(":") && at(j)->glued && at(j + 1) && at(j + 1)->isNumber() &&
       at(j + 1)->glued) {

@@ -1097,10 +1097,30 @@ void Aligner::gapFindings() {
                t.values(p).front().high != next.values(p).front().high))
             correctedNext = true;
     }
+    // "Fill the outer wells with 200 µL PBS" left to the person in a
+    // <MANUAL> note that says it with the step's value and liquid (wells
+    // outside the layout, which no statement can name): the script tells
+    // the person, though no statement does it.
+    int handNote = -1;
+    for (size_t j = 0; j < S.size() && handNote < 0 && t.cls != ActionClass::Analyze; ++j) {
+      if (!S[j].isNoteLike || !S[j].manual || matchS_[j] >= 0 || !shareValue(t, S[j]))
+        continue;
+      // Most of the liquid's words, not one word of another liquid ("lysis
+      // buffer" for "reaction buffer").
+      std::string note = prose::lowerAscii(S[j].text);
+      size_t words = 0, shared = 0;
+      for (const std::string &w : t.words)
+        if (w.size() >= 3) {
+          ++words;
+          shared += note.find(w) != std::string::npos;
+        }
+      if (shared > 0 && shared * 2 >= words)
+        handNote = static_cast<int>(j);
+    }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
                    sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume &&
-                   restatement < 0 && !correctedNext;
+                   restatement < 0 && !correctedNext && handNote < 0;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
@@ -1123,6 +1143,9 @@ void Aligner::gapFindings() {
                         "be the same analysis told again",
                         S[static_cast<size_t>(sameAnalysis)].loc.line,
                         S[static_cast<size_t>(sameAnalysis)].summary());
+    else if (t.required && handNote >= 0)
+      why = fmt::format("script line {} leaves this step to a person in a note with its values",
+                        S[static_cast<size_t>(handNote)].loc.line);
     else if (t.required && analysisNote >= 0)
       why = fmt::format("script line {} leaves the analysis to a person in a note",
                         S[static_cast<size_t>(analysisNote)].loc.line);
