@@ -6856,7 +6856,10 @@ void Reader::markCorrections() {
     auto takesBack = [&](const Action &earlier) {
       if (!withdrawn)
         return true;
-      auto [param, value] = *withdrawn;
+      // Named copies, not structured bindings: clang 14 (the sanitizer
+      // build) cannot capture a binding in the lambda below.
+      size_t param = withdrawn->first;
+      double value = withdrawn->second;
       return std::any_of(earlier.params[param].begin(), earlier.params[param].end(),
                          [&](const Value &v) {
                            return v.exact() && v.low == v.high &&
