@@ -2168,6 +2168,15 @@ bool parameterField(std::string_view text) {
   return fields.count(prose::lowerAscii(colonPrefix(trimView(text)))) > 0;
 }
 
+/// The keys of a field that a protocols.io export puts on a line of its own
+/// under a step ("Amount 100 µL", "Duration 00:30:00", "Shaker 500 rpm").
+const std::set<std::string, std::less<>> &stepFieldKeys() {
+  static const std::set<std::string, std::less<>> keys = {
+      "amount", "volume", "duration", "time", "temperature", "temp", "shaker", "shaking",
+      "speed", "wavelength"};
+  return keys;
+}
+
 /// A field whose value carries its own unit ("Volume: 300 ul",
 /// "Speed: 600 rpm"); "Cycles: 5" needs its name to mean anything.
 bool selfDescribingField(std::string_view text) {
@@ -3088,9 +3097,6 @@ void Reader::splitSentences() {
     // dispense", "volume: 50 uL") is read as one.
     if (u < unitMaps_.size() && colonPrefix(trimView(t)).empty()) {
       const auto &map = unitMaps_[u];
-      static const std::set<std::string, std::less<>> keys = {
-          "amount", "volume", "duration", "time", "temperature", "temp", "shaker", "shaking",
-          "speed", "wavelength"};
       for (size_t k = 1; k < map.size(); ++k) {
         if (map[k].second.line == map[k - 1].second.line)
           continue;
@@ -3103,7 +3109,7 @@ void Reader::splitSentences() {
         while (v < t.size() && t[v] == ' ')
           ++v;
         if (v == w || v >= t.size() || !isDigitChar(t[v]) ||
-            !keys.count(prose::lowerAscii(std::string_view(t).substr(at, w - at))))
+            !stepFieldKeys().count(prose::lowerAscii(std::string_view(t).substr(at, w - at))))
           continue;
         fieldBounds.insert(at);
         size_t end = t.size();
@@ -5510,14 +5516,11 @@ void Reader::orderTableRows() {
 /// "Amount 100 µL", "Duration 00:30:00", "Temperature: 37 °C": a sentence
 /// of a field's key and one value, with no verb.
 bool Reader::fieldLine(const Action &a) const {
-  static const std::set<std::string, std::less<>> keys = {
-      "amount", "volume", "duration", "time", "temperature", "temp", "shaker", "shaking",
-      "speed", "wavelength"};
   if (a.named || a.sentence >= sentences_.size())
     return false;
   const std::vector<Token> &toks = sentences_[a.sentence].tokens;
   size_t value = toks.size() > 1 && toks[1].isPunct(":") ? 2 : 1;
-  if (toks.size() <= value || !keys.count(toks[0].lower) || !toks[value].isNumber())
+  if (toks.size() <= value || !stepFieldKeys().count(toks[0].lower) || !toks[value].isNumber())
     return false;
   // Nothing but the value ("Volume: 100 uL E to rows A-C, 100 uL E+Pi to
   // rows D-F" is a step written as a field).
@@ -5598,10 +5601,9 @@ void Reader::mergeRestatements() {
       }
       // "Amount 100 µL" under the step's first sentence ("Harvest the
       // cells ...") when a later sentence of the step adds the 100 µL.
-      const Action *first = &a;
       bool statedLater = false;
-      for (const Action *b = first + 1; b < out_.actions.data() + out_.actions.size() &&
-                                        b->unit == a.unit && !statedLater;
+      for (const Action *b = &a + 1; b < out_.actions.data() + out_.actions.size() &&
+                                     b->unit == a.unit && !statedLater;
            ++b)
         statedLater = robotClass(b->cls) && b->cls == a.cls && !b->params[p].empty() &&
                       allAdmittedBy(a.params[p], b->params[p]) && allAdmittedBy(b->params[p], a.params[p]);
@@ -6254,8 +6256,9 @@ void Reader::markThreadAmendments() {
 /// ul), robot does the rest" above "wash 3x 300 ul before block, block w
 /// 200 ul assay diluent 2h RT, 3x wash again": a line that opens by
 /// naming steps without their values, which the next line then details in
-/// the same order, from the first, outlines the plan. What else it tells comes somewhere after the
-/// detailed steps, not before them: its order is loose.
+/// the same order, from the first, outlines the plan. What else it tells
+/// comes somewhere after the detailed steps, not before them: its order is
+/// loose.
 void Reader::markOutlines() {
   auto step = [](const Action &a) { return robotClass(a.cls) && a.inProcedure; };
   std::map<uint32_t, std::vector<Action *>> byLine;
