@@ -516,13 +516,9 @@ int reportGuard(const std::string &baselinePath, bool write, bool checkTiming) {
     baseline = nlohmann::ordered_json::object();
   // Optimized builds (Release, RelWithDebInfo, MinSizeRel) share a timing
   // baseline: the ratios differ far less between them than from Debug.
-  // Sanitizer builds time differently again and have no baseline.
-#ifdef PLATE_BENCH_SANITIZED
-  const std::string buildType = "sanitized";
-#else
+  // (Sanitizer builds have no benchmarks: the top-level CMakeLists.txt.)
   const std::string buildType =
       std::string(PLATE_BENCH_BUILD_TYPE) == "Debug" ? "debug" : "optimized";
-#endif
   if (write) {
     nlohmann::ordered_json timing, exact;
     for (auto &[name, value] : figures.items())

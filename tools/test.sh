@@ -6,7 +6,7 @@
 #   PLATE_FUZZ_SECONDS=N afterwards, every fuzz target for N s (tools/fuzz.sh)
 # Sanitizer reports abort the process, and a negative lit RUN line
 # (%expect-exit CODE, %not) fails on an abort (docs/reliability.md);
-# timing guards (ctest label `bench`) are skipped under sanitizers.
+# a sanitizer build has no benchmarks (docs/reliability.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 case "${PLATE_SANITIZE:-}" in
@@ -25,9 +25,7 @@ fi
 build="${PLATE_BUILD_DIR:-$root/build}"
 "$root/tools/build.sh"
 cd "$build"
-labels=()
-if [ -n "${PLATE_SANITIZE:-}" ] && [ "${PLATE_SANITIZE}" != 0 ]; then labels=(-LE bench); fi
-ctest --output-on-failure -j2 "${labels[@]}" "$@"
+ctest --output-on-failure -j2 "$@"
 if [ -n "${PLATE_FUZZ_SECONDS:-}" ]; then
   if [ "${PLATE_SANITIZE:-}" = fuzz ]; then export PLATE_FUZZ_BUILD_DIR="$build"; fi
   "$root/tools/fuzz.sh" all "$PLATE_FUZZ_SECONDS"
