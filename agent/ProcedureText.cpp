@@ -1524,6 +1524,12 @@ private:
   /// it of the procedure, else the nearest before it.
   std::optional<unsigned> labelBefore(const std::string &label, unsigned unit) const;
   std::vector<char> unitStyle_;     ///< 'p' paragraph, 'l' list, 't' table
+  /// List items that open with a sentence of prose, eight words or more
+  /// and no verb first ("- The MTT incubation must stay in the CO2
+  /// incubator, so that stays a hand step. 3 h for A549."): their later
+  /// sentences are prose too. A terse item ("- det. Ab 100 µl, 1 h RT", "-
+  /// Add 100 µL capture Ab. Overnight at 4 °C.") is steps as written.
+  std::set<unsigned> proseItems_;
   /// The speakers of a dialogue ("SO: Let me say it back."), when the text
   /// is one: names that open two or more lines each, two or more names.
   std::set<std::string, std::less<>> speakers_;
@@ -3070,6 +3076,11 @@ void Reader::splitSentences() {
         s.offset = start + lead;
         s.tokens = prose::tokenize(s.text);
         s.firstInUnit = firstInUnit;
+        if (firstInUnit && !s.tokens.empty() &&
+            !(s.tokens.front().isWord() && isAnyVerb(s.tokens.front().lower)) &&
+            std::count_if(s.tokens.begin(), s.tokens.end(),
+                          [](const Token &w) { return w.isWord(); }) >= 8)
+          proseItems_.insert(u);
         firstInUnit = false;
         sentences_.push_back(std::move(s));
       }
@@ -3204,6 +3215,35 @@ bool namesFilter(const std::vector<Token> &toks, size_t first, size_t last) {
       return false;
   }
   return false;
+}
+
+/// A kind of step named as a noun in the plural: "washes", "incubations".
+bool stepKindNoun(const Token &t) {
+  static const std::set<std::string, std::less<>> nouns = {
+      "washes",    "incubations", "reads",     "readings", "shakes", "additions",
+      "dispenses", "aspirations", "transfers", "mixes"};
+  return t.isWord() && nouns.count(t.lower) > 0;
+}
+
+/// Whether the volume at tokens [first, last) is the size of a piece of
+/// equipment: a tip, pipette, tube, trough or reservoir word right after it
+/// ("4-channel head, 300 µL tips", "a 10 ml serological pipette", "50 ml
+/// Falcon", "a 25 mL reservoir"), or a worklist's tip or trough name right
+/// before it ("DiTi 50ul", "Trough 100ml").
+bool capacityOfEquipment(const std::vector<Token> &toks, size_t first, size_t last) {
+  static const std::set<std::string, std::less<>> after = {
+      "tip",      "tips",    "filter",    "diti",     "ditis",        "tube",      "tubes",
+      "falcon",   "falcons", "trough",    "troughs",  "reservoir",    "reservoirs", "eppendorf",
+      "eppi",     "cryovial", "vial",     "vials",    "pipette",      "pipettes",  "pipettor",
+      "syringe",  "deep-well", "deepwell", "conical", "serological",  "bottle",    "flask"};
+  static const std::set<std::string, std::less<>> before = {"diti", "ditis", "trough",
+                                                            "troughs"};
+  // "100 µL pipette up and down" mixes.
+  if (last + 1 < toks.size() && toks[last].is("pipette") && toks[last + 1].is("up"))
+    return false;
+  if (last < toks.size() && toks[last].isWord() && after.count(toks[last].lower))
+    return true;
+  return first >= 1 && toks[first - 1].isWord() && before.count(toks[first - 1].lower);
 }
 
 bool auxiliaryWord(const Token &t) {
@@ -3642,6 +3682,20 @@ bool comparesAgainstBound(const std::vector<Token> &toks) {
 /// previous plate the top standard gave ...", "Typically ...", "Expected
 /// values: ..."): its values are data, not steps to do.
 bool reportsPastResults(const std::vector<Token> &toks) {
+  // "Runs 1 and 2: 30 min at 37 °C", "Runs 4-6: 1:10": earlier runs named
+  // as the sentence's subject, reported beside the one planned.
+  if (toks.size() >= 4 && (toks[0].is("run") || toks[0].is("runs"))) {
+    size_t numbers = 0, k = 1;
+    for (; k < toks.size() && k < 8; ++k) {
+      if (toks[k].isNumber())
+        ++numbers;
+      else if (!(toks[k].is("and") || toks[k].isPunct(",") || toks[k].isPunct("-") ||
+                 toks[k].isPunct("&") || toks[k].isPunct("–")))
+        break;
+    }
+    if (numbers >= 2 && k < toks.size() && toks[k].isPunct(":"))
+      return true;
+  }
   // "The Trolox curve was linear from 0.025 to 0.25 mM (R^2 = 0.998, slope
   // ...)": a goodness of fit with its value reports a curve already made.
   for (size_t i = 0; i < toks.size(); ++i) {
@@ -3720,6 +3774,7 @@ void Reader::readSentence(unsigned index) {
   // says how long a thing may wait, not a step: its times and temperatures
   // up to the end of the clause are notes.
   bool storage = false;
+  bool kindRemark = false;
   // After a participle that tells how a material was made ("cultures grown
   // in LB at 37 °C were diluted"), up to the next verb: its values are the
   // material's history.
@@ -3886,6 +3941,33 @@ void Reader::readSentence(unsigned index) {
     return false;
   };
 
+  // "made fresh on the day, keep at RT", "kept on ice until use": a keeping
+  // at a temperature that states no time says how a material waits between
+  // uses, as a storage remark does. "Keep the plate at 37 °C for 30 min" is
+  // a step, and "keep in the dark" only qualifies the step it follows.
+  auto untimedKeeping = [&](size_t i) {
+    const Token &t = toks[i];
+    if (!(t.is("keep") || t.is("kept") || t.is("keeping") || t.is("hold") || t.is("held")))
+      return false;
+    bool temperature = false;
+    for (size_t k = i + 1; k < toks.size() && !clauseBoundary(k); ++k) {
+      // "keep the plate on the heater at 37 °C between reads": the plate's
+      // place during the run is a step.
+      if (toks[k].is("overnight") || toks[k].is("plate") || toks[k].is("plates") ||
+          toks[k].is("wells") || toks[k].is("heater") || toks[k].is("deck") ||
+          toks[k].is("between") || toks[k].is("during"))
+        return false;
+      if (toks[k].is("ice"))
+        temperature = true;
+      if (auto q = prose::quantityAt(toks, k, platform_, s.text)) {
+        if (q->dimension == Dimension::Time)
+          return false;
+        temperature = temperature || q->dimension == Dimension::Temperature;
+      }
+    }
+    return temperature;
+  };
+
   // "They've had the TNF since about two this afternoon, so by nine
   // tomorrow that's nineteen hours", "seeded 24 h ago": with no verb of an
   // action, a sentence that counts from a past moment tells elapsed time.
@@ -3900,6 +3982,7 @@ void Reader::readSentence(unsigned index) {
     if (clauseBoundary(i)) {
       cur = -1;
       storage = false;
+      kindRemark = false;
       history = false;
       ++i;
       continue;
@@ -3911,7 +3994,19 @@ void Reader::readSentence(unsigned index) {
     }
     if (history && (auxiliaryWord(t) || (t.isWord() && isAnyVerb(t.lower))))
       history = false;
-    if (storageWord(toks, i)) {
+    // "Washes are 300 uL: the kit says 400 ...", "All incubations are at
+    // RT": the sentence's subject is a kind of step the text tells
+    // elsewhere, and its values are those steps' settings, not a step.
+    if (i <= 1 && (i == 0 || toks[0].is("the") || toks[0].is("all")) &&
+        i + 1 < toks.size() && stepKindNoun(t) &&
+        (toks[i + 1].is("are") || toks[i + 1].is("were") || toks[i + 1].is("should") ||
+         toks[i + 1].is("must") || toks[i + 1].is("will"))) {
+      kindRemark = true;
+      cur = -1;
+      ++i;
+      continue;
+    }
+    if (storageWord(toks, i) || untimedKeeping(i)) {
       storage = true;
       cur = -1;
       ++i;
@@ -3947,6 +4042,13 @@ void Reader::readSentence(unsigned index) {
           (toks[q->first - 1].is("our") || toks[q->first - 1].is("their") ||
            toks[q->first - 1].is("its") || toks[q->first - 1].is("your") ||
            toks[q->first - 1].is("existing"))) {
+        i = next;
+        continue;
+      }
+      // "200 µL filter tips", "a 1.5 mL tube", "DiTi 50ul", "Trough 100ml":
+      // what a tip, tube or trough holds, a size of equipment, not an amount
+      // moved.
+      if (q->dimension == Dimension::Volume && capacityOfEquipment(toks, q->first, q->last)) {
         i = next;
         continue;
       }
@@ -3994,6 +4096,15 @@ void Reader::readSentence(unsigned index) {
           i = next;
           continue;
         }
+      }
+      // "no earlier than 15 min before it goes on", "not later than 30 min
+      // after the stop": when a thing is done, relative to another, not for
+      // how long.
+      if (q->dimension == Dimension::Time && q->first >= 2 && toks[q->first - 1].is("than") &&
+          (toks[q->first - 2].is("earlier") || toks[q->first - 2].is("later") ||
+           toks[q->first - 2].is("sooner"))) {
+        i = next;
+        continue;
       }
       // "yes (20 min total)", "3 x 10 min, 30 min total": a sum of times.
       if (q->dimension == Dimension::Time && q->last < toks.size() && toks[q->last].is("total")) {
@@ -4297,14 +4408,6 @@ void Reader::readSentence(unsigned index) {
         if (unit.tableRow && !toks.empty() &&
             (toks[0].is("total") || toks[0].is("final") || toks[0].is("sum")))
           cls = ActionClass::Note;
-        // "4-channel head, 300 µL tips", "a 10 ml serological pipette": the
-        // size of a tip or a pipette, no volume moved.
-        if (p == Param::Volume && q->last < toks.size() &&
-            (toks[q->last].is("tips") || toks[q->last].is("tip") ||
-             toks[q->last].is("pipettes") || toks[q->last].is("serological") ||
-             (toks[q->last].is("pipette") && q->last + 1 < toks.size() &&
-              !toks[q->last + 1].is("up"))))
-          cls = ActionClass::Note;
         // "After the 30 min reaction, 50 µl of stop solution was added":
         // the step named again by its time, not a new one.
         if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
@@ -4540,6 +4643,8 @@ void Reader::readSentence(unsigned index) {
           cls = ActionClass::Note;
         if (storage && (p == Param::Time || p == Param::Temperature))
           cls = ActionClass::Note;
+        if (kindRemark)
+          cls = ActionClass::Note;
         startAction(cls, q->first, false);
         Draft &d = drafts[static_cast<size_t>(cur)];
         d.action.values(p).push_back(v);
@@ -4680,6 +4785,12 @@ void Reader::readSentence(unsigned index) {
             drafts[static_cast<size_t>(cur)].action.cls != ActionClass::Incubate)
           noun = true;
         if (w == "mixing" && (prev == "check" || prev == "for" || prev == "ensure"))
+          noun = true;
+        // "shake 30 s to mix, ~1000 rpm", "add 150 µL DMSO to dissolve the
+        // crystals": the purpose of the step being told, not another step.
+        if (prev == "to" && cur >= 0 && drafts[static_cast<size_t>(cur)].explicitVerb &&
+            (w == "mix" || w == "dissolve" || w == "resuspend" || w == "homogenise" ||
+             w == "homogenize" || w == "solubilise" || w == "solubilize" || w == "distribute"))
           noun = true;
         if (w == "measuring" || w == "recorded" || w == "record")
           noun = noun || (prev == "the");
@@ -5195,6 +5306,16 @@ void Reader::readSentence(unsigned index) {
     a.named = d.explicitVerb;
     a.imperative = d.imperative;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
+    // Not a sentence that names its step ("Incubation 2 h RT.") or the
+    // robot, nor a step's field line ("Duration 00:20:00").
+    a.afterItemsFirstSentence = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'l' &&
+                                !s.firstInUnit && proseItems_.count(s.unit) &&
+                                !(!toks.empty() && stepFieldKeys().count(toks[0].lower)) &&
+                                std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+                                  return w.is("robot") || w.is("bioforge") || w.is("bioforge-1") ||
+                                         w.is("incubation") || w.is("incubations") ||
+                                         (w.isWord() && isAnyVerb(w.lower));
+                                });
     a.orderLoose = s.loose;
     a.inProcedure = (unit.kind == UnitKind::Procedure ||
                      (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze)) &&
@@ -5880,6 +6001,46 @@ bool notebookCellPrompt(std::string_view line) {
                      [](char c) { return c == ' ' || std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+/// A text export's marker of a notebook's Markdown or raw cell:
+/// "[markdown]", "[raw]".
+bool markdownCellMarker(std::string_view line) {
+  std::string_view t = trimView(line);
+  return t == "[markdown]" || t == "[raw]" || t == "[md]";
+}
+
+/// Whether an unindented line reads as a Python statement: an assignment
+/// (`t = np.array([0, 5])`, `rows += 1`), a comment, or a line opened by a
+/// keyword of the language ("for i in ...:", "import numpy as np",
+/// "print(...)"). Prose rarely opens so or puts " = " after one word.
+bool pythonStatement(std::string_view line) {
+  std::string_view t = trimView(line);
+  if (t.empty())
+    return false;
+  if (t.front() == '#')
+    return true;
+  static const std::set<std::string, std::less<>> openers = {
+      "import", "from", "for", "def", "class", "return", "while", "with",
+      "elif", "else:", "try:", "except", "print(", "assert", "lambda", "yield"};
+  for (const std::string &opener : openers)
+    if (t.rfind(opener, 0) == 0 &&
+        (opener.back() == ':' || opener.back() == '(' ||
+         (t.size() > opener.size() && t[opener.size()] == ' ')))
+      return true;
+  // An identifier (with attributes or an index) and then `=` or `+=`.
+  size_t k = 0;
+  if (!(std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_'))
+    return false;
+  while (k < t.size() && (std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_' ||
+                          t[k] == '.' || t[k] == '[' || t[k] == ']' || t[k] == '"' ||
+                          t[k] == '\'' || t[k] == ','))
+    ++k;
+  while (k < t.size() && t[k] == ' ')
+    ++k;
+  if (k < t.size() && std::string_view("+-*/").find(t[k]) != std::string_view::npos)
+    ++k;
+  return k + 1 < t.size() && t[k] == '=' && t[k + 1] != '=';
+}
+
 /// `NAME = 300` (an upper-case name, a number, maybe a `#` comment): the
 /// name and the number's text.
 std::optional<std::pair<std::string, std::string>> constantAssignment(std::string_view line) {
@@ -5920,6 +6081,10 @@ void Reader::readNotebookCells() {
   // notebook runs.
   std::vector<std::string_view> raws = rawLines(text_);
   codeLines_.assign(raws.size(), false);
+  // An export that marks its text cells ("[markdown]") ends a code or
+  // output cell only at the next marker or prompt; without markers, a cell
+  // is its indented lines and unindented lines that read as code.
+  bool markedCells = std::any_of(raws.begin(), raws.end(), markdownCellMarker);
   bool inCell = false;
   for (size_t n = 0; n < raws.size(); ++n) {
     std::string_view raw = raws[n];
@@ -5928,9 +6093,12 @@ void Reader::readNotebookCells() {
       codeLines_[n] = true;
       continue;
     }
+    if (markdownCellMarker(raw))
+      inCell = false;
     if (!inCell)
       continue;
-    if (trimView(raw).empty() || raw.front() == ' ' || raw.front() == '\t') {
+    if (markedCells || trimView(raw).empty() || raw.front() == ' ' || raw.front() == '\t' ||
+        pythonStatement(raw)) {
       codeLines_[n] = true;
       if (auto constant = constantAssignment(raw))
         constants_[constant->first] = constant->second;
@@ -6292,27 +6460,50 @@ void Reader::markOutlines() {
 }
 
 /// A liquid handler's printout moves liquid in two lines: "Aspirate 50 ul
-/// from Trough 2 (STOP)" then "Dispense 50 ul to all 24 used wells". The
-/// aspirate from a source (a trough, a tube, a reservoir) is the pick-up
-/// of the dispense after it, not liquid taken out of the plate's wells:
-/// a mention of that dispense. An aspirate from the plate ("from ASSAY A7,
-/// B7", then "Dispense 25 ul to Waste") is a step of its own.
+/// from Trough 2 (STOP)" then "Dispense 50 ul to all 24 used wells", or
+/// "Aspirate, tips 1-8, 170 ul, Grid 20 site 2" then "Dispense, tips 1-8,
+/// 40 ul x4". The aspirate from a source (a trough, a tube, a reservoir, a
+/// grid position) is the pick-up of the dispense after it, not
+/// liquid taken out of the plate's wells: a mention of that dispense. An
+/// aspirate from the plate ("from ASSAY A7, B7", then "Dispense 25 ul to
+/// Waste") is a step of its own, and so is one into the waste.
 void Reader::markPickUps() {
   static const std::set<std::string, std::less<>> sources = {
       "trough", "troughs", "reservoir", "tube", "tubes", "bottle", "vial", "vials", "boat",
       "source", "stock", "rack"};
+  // Words only a liquid handler's printout uses for its tips or its source
+  // positions; the printout's line ("Aspirate tip 1 85 ul "Protein Free"
+  // Grid 13 pos 2") may be read as more than one sentence.
+  static const std::set<std::string, std::less<>> handlerWords = {
+      "diti", "ditis", "liha", "src", "grid", "carrier", "trough", "troughs"};
+  static const std::set<std::string, std::less<>> plateParts = {
+      "well", "wells", "plate", "column", "columns", "row", "rows", "all"};
   for (size_t i = 0; i + 1 < out_.actions.size(); ++i) {
     Action &pickUp = out_.actions[i];
-    const Action &next = out_.actions[i + 1];
+    // The next step that is more than a mention ("Protein Free Single
+    // Cooled" read as a warming between the two lines).
+    size_t n = i + 1;
+    while (n + 1 < out_.actions.size() && n < i + 3 && out_.actions[n].weak)
+      ++n;
+    const Action &next = out_.actions[n];
     if (pickUp.cls != ActionClass::Aspirate || pickUp.weak ||
         (next.cls != ActionClass::Dispense && next.cls != ActionClass::Transfer) ||
         next.unit > pickUp.unit + 1 || pickUp.sentence >= sentences_.size())
       continue;
     const std::vector<Token> &toks = sentences_[pickUp.sentence].tokens;
-    bool fromSource = false;
-    for (size_t k = 0; k + 1 < toks.size() && !fromSource; ++k)
-      fromSource = toks[k].is("from") && sources.count(toks[k + 1].lower) > 0;
-    if (!fromSource)
+    bool fromSource = false, fromPlate = false;
+    for (size_t k = 0; k < toks.size(); ++k) {
+      fromSource = fromSource ||
+                   (k + 1 < toks.size() && toks[k].is("from") && sources.count(toks[k + 1].lower));
+      // "into the waste", "from every cell well": the plate's own liquid.
+      fromPlate = fromPlate || toks[k].is("waste") || toks[k].is("discard");
+      for (size_t m = k + 1; toks[k].is("from") && m < toks.size() && m <= k + 4; ++m)
+        fromPlate = fromPlate || plateParts.count(toks[m].lower) > 0;
+    }
+    if (!fromSource && pickUp.unit < out_.units.size())
+      for (const Token &w : prose::tokenize(out_.units[pickUp.unit].text))
+        fromSource = fromSource || handlerWords.count(w.lower) > 0;
+    if (!fromSource || fromPlate)
       continue;
     const auto &taken = pickUp.params[static_cast<size_t>(Param::Volume)];
     const auto &given = next.params[static_cast<size_t>(Param::Volume)];
@@ -6339,7 +6530,10 @@ void Reader::markStepComments() {
   static const std::set<std::string, std::less<>> drops = {
       "drop", "dropped", "omit", "omitted", "skip", "skipped", "remove", "removed", "delete",
       "deleted"};
-  std::map<std::string, std::vector<size_t>, std::less<>> labelled;
+  std::map<std::string, std::vector<size_t>, std::less<>> labelled, allLabelled;
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    if (!out_.units[u].label.empty())
+      allLabelled[out_.units[u].label].push_back(u);
   for (size_t u = 0; u < out_.units.size(); ++u) {
     uint32_t n = out_.units[u].loc.line;
     if (n < 1 || n - 1 >= lines_.size())
@@ -6347,7 +6541,19 @@ void Reader::markStepComments() {
     std::vector<Token> toks = prose::tokenize(lines_[n - 1].raw);
     size_t k = 0;
     std::vector<unsigned> cited;
-    if (k < toks.size() && (toks[k].is("step") || toks[k].is("steps"))) {
+    // "Line 15 (the mix after ATP): ...", "Script lines 4-7": a printout's
+    // line numbers, which a cover note (often a bulleted one) may cite
+    // before the printout.
+    bool bulleted = false;
+    while (k < toks.size() && (toks[k].isPunct("-") || toks[k].isPunct("*") || toks[k].isPunct("•"))) {
+      bulleted = true;
+      ++k;
+    }
+    if (k + 1 < toks.size() && toks[k].is("script") &&
+        (toks[k + 1].is("line") || toks[k + 1].is("lines")))
+      ++k;
+    bool citesLines = k < toks.size() && (toks[k].is("line") || toks[k].is("lines"));
+    if (k < toks.size() && ((!bulleted && (toks[k].is("step") || toks[k].is("steps"))) || citesLines)) {
       ++k;
       std::optional<unsigned> from;
       while (k < toks.size()) {
@@ -6385,14 +6591,27 @@ void Reader::markStepComments() {
         dropped = drops.count(toks[k].lower) > 0;
         verdict = dropped || keeps.count(toks[k].lower) > 0;
       }
+      // "Line 15 (the mix after ATP): that was only there because the
+      // shaker was broken. Drop it and shake instead.": a drop of the cited
+      // line, later in the comment.
+      std::vector<Token> whole = prose::tokenize(out_.units[u].text);
+      for (size_t m = 0; !verdict && m + 1 < whole.size(); ++m)
+        if (whole[m].isWord() && drops.count(whole[m].lower) &&
+            (whole[m + 1].is("it") || whole[m + 1].is("this") || whole[m + 1].is("them") ||
+             whole[m + 1].is("that")))
+          verdict = dropped = true;
     }
-    bool earlier = verdict && std::all_of(cited.begin(), cited.end(), [&](unsigned v) {
-      auto it = labelled.find(std::to_string(v));
-      return it != labelled.end();
+    // A step is cited once it has been told; a printout's line may be cited
+    // before the printout.
+    const auto &known = citesLines ? allLabelled : labelled;
+    bool resolved = verdict && std::all_of(cited.begin(), cited.end(), [&](unsigned v) {
+      auto it = known.find(std::to_string(v));
+      return it != known.end() &&
+             std::none_of(it->second.begin(), it->second.end(), [&](size_t t) { return t == u; });
     });
-    if (earlier && labelled.size() >= 3) {
+    if (resolved && known.size() >= 3) {
       for (unsigned v : cited)
-        for (size_t target : labelled.find(std::to_string(v))->second)
+        for (size_t target : known.find(std::to_string(v))->second)
           for (Action &a : out_.actions)
             if (a.unit == target && robotClass(a.cls)) {
               a.superseded = true;

@@ -125,6 +125,10 @@ struct Action {
   /// a subject of its own ("globulins react ... after 10 min").
   bool imperative = false;
   bool inParagraph = false; ///< from running prose, not a list item or a table row
+  /// From a list item's second or later sentence where the item opens
+  /// with prose, not with a step's verb ("- The MTT incubation stays a
+  /// hand step. 3 h for A549.").
+  bool afterItemsFirstSentence = false;
   bool orderLoose = false;  ///< "... after adding", "before reading": text order is not time order
   std::string copiedFrom;   ///< "step 3", "the previous step": made by a reference
   bool inexactCopy = false; ///< "as above", "as before": which step is meant is a guess

@@ -542,10 +542,12 @@ void Aligner::crossings() {
     // asks for it: a value in a sentence that describes (an introduction's
     // "the 405 nm filter is what we use") has no place in the time order to
     // be out of (held-out 82). List items and table rows are steps as
-    // written, verb or not ("100 ul of each std into B1-H2").
+    // written, verb or not ("100 ul of each std into B1-H2"); an item's
+    // later sentences are prose ("- ... stays a hand step. 3 h for A549.").
     bool certain = orderable(t) && !t.orderLoose && !t.inexactCopy && !s.isNoteLike &&
                    orderMatters(t, c.s) && c.c.equal > 0 &&
-                   !tableAndProse(c.t, beforeText) && (t.named || !t.inParagraph) &&
+                   !tableAndProse(c.t, beforeText) &&
+                   (t.named || !(t.inParagraph || t.afterItemsFirstSentence)) &&
                    !movedOnlyAcrossPreparations(c.s, before);
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
