@@ -29,6 +29,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <deque>
+#include <optional>
 
 namespace plate {
 
@@ -326,6 +327,60 @@ std::string durationAfterFor(antlr4::TokenStream *stream, Token *offending) {
   return fix;
 }
 
+/// The tokens of the offending token's line, fetched ahead (the parser
+/// stopped there), and the offending token's index; nullopt when the stream
+/// does not hold it.
+std::optional<size_t> fetchLine(antlr4::TokenStream *stream, Token *offending) {
+  if (!stream)
+    return std::nullopt;
+  if (auto *buffered = dynamic_cast<antlr4::BufferedTokenStream *>(stream))
+    buffered->fill();
+  size_t at = offending->getTokenIndex();
+  if (at >= stream->size() || stream->get(at) != offending)
+    return std::nullopt;
+  return at;
+}
+
+/// "rows A, H", "cols 1, 12": `rows` and `cols` take a range, and rows or
+/// columns apart are a list of `row` and `col` items. Returns the list to
+/// write ("row A, row H"), or "" when the comma is another mistake.
+std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) {
+  if (offending->getText() != ",")
+    return "";
+  std::optional<size_t> at = fetchLine(stream, offending);
+  if (!at || *at < 2 || *at + 1 >= stream->size())
+    return "";
+  size_t kind = stream->get(*at - 2)->getType();
+  if (kind != PlateLexer::ROWS && kind != PlateLexer::COLS)
+    return "";
+  std::string item = kind == PlateLexer::ROWS ? "row" : "col";
+  size_t part = kind == PlateLexer::ROWS ? PlateLexer::IDENT : PlateLexer::NUMBER;
+  std::string fix = item + " " + stream->get(*at - 1)->getText();
+  // Every item of the list the line goes on with: "rows A, D, H".
+  for (size_t i = *at; i + 1 < stream->size(); i += 2) {
+    if (stream->get(i)->getText() != "," || stream->get(i + 1)->getType() != part)
+      break;
+    fix += ", " + item + " " + stream->get(i + 1)->getText();
+  }
+  if (stream->get(*at - 1)->getType() != part || fix.find(',') == std::string::npos)
+    return "";
+  return fix;
+}
+
+/// "dispense 50 uL of control, sample": a dispense names one source. True
+/// when the comma comes right after the source of a dispense.
+bool dispenseSourcesListed(antlr4::TokenStream *stream, Token *offending) {
+  if (offending->getText() != ",")
+    return false;
+  std::optional<size_t> at = fetchLine(stream, offending);
+  if (!at || *at < 2 || stream->get(*at - 2)->getType() != PlateLexer::OF)
+    return false;
+  for (size_t i = 0; i + 2 < *at; ++i)
+    if (stream->get(i)->getType() == PlateLexer::DISPENSE)
+      return true;
+  return false;
+}
+
 /// Reports parser errors in our wording. The lexer has a STRAY catch-all
 /// so its listener is only a safety net.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
@@ -401,9 +456,19 @@ public:
     else {
       auto diagnostic = diags_.report(DiagId::SyntaxError, loc, quoteToken(offending), expected);
       diagnostic.step(step_);
-      if (parser)
-        if (std::string fix = durationAfterFor(parser->getTokenStream(), offending); !fix.empty())
+      if (parser) {
+        antlr4::TokenStream *stream = parser->getTokenStream();
+        if (std::string fix = durationAfterFor(stream, offending); !fix.empty())
           diagnostic.note(loc, "the time comes right after the verb; write `{}`", fix);
+        else if (std::string list = rangeWordListedApart(stream, offending); !list.empty())
+          diagnostic.note(loc,
+                          "`rows` and `cols` take a range (`rows A..D`); rows or columns apart "
+                          "are a list: write `{}`",
+                          list);
+        else if (dispenseSourcesListed(stream, offending))
+          diagnostic.note(loc, "a dispense has one source; write one dispense per source, or "
+                               "`of layout` to give each layout well its own liquid");
+      }
     }
   }
 
