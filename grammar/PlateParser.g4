@@ -208,8 +208,9 @@ name : IDENT | role | polarity ;
 // `wash` and `mix` there: kits call their buffers "Wash" and "Mix", and a
 // model in the Parser's seat named a reagent `Wash` in three of 152 replies
 // though the prompt said keywords are reserved; in these positions no
-// statement can start.
-liquidName : name | WELL | WASH | MIX ;
+// statement can start. So is `step`, which the spec does not reserve: it
+// only opens a step label (`Step 3:`), which needs its number and mark.
+liquidName : name | WELL | WASH | MIX | STEP ;
 
 // In a well set a name refers to a layout liquid; `wash` and `mix` stay
 // statement words there (`... to sample mix 3 times`).
