@@ -7028,21 +7028,46 @@ void Reader::markCorrections() {
   auto withdrawnBy = [&](const Action &correction) -> std::optional<std::pair<size_t, double>> {
     const Sentence &sentence = sentences_[correction.sentence];
     const std::vector<Token> &toks = sentence.tokens;
+    // "as in step 5, but 4 times instead of 3" varies a step it copies,
+    // and takes nothing back.
+    bool copies = false;
+    for (size_t k = 0; k + 1 < toks.size(); ++k)
+      copies = copies || (toks[k].is("as") && (toks[k + 1].is("in") || toks[k + 1].is("above") ||
+                                               toks[k + 1].is("before") || toks[k + 1].is("for")));
+    // "instead of" replaces a value only in a decision for the runs to
+    // come ("Let's do 4 washes after the Strep-HRP instead of 3", "from now
+    // on"), not in a question or a story ("What would happen if you
+    // incubated for 60 min instead of 30 min?", "A student added 10 uL
+    // instead of 20 uL").
+    bool decides = false, wonders = false;
+    for (size_t k = 0; k < toks.size(); ++k) {
+      decides = decides || toks[k].is("let's") || toks[k].is("lets") || toks[k].is("please") ||
+                (toks[k].is("let") && k + 1 < toks.size() && toks[k + 1].is("us")) ||
+                (toks[k].is("from") && k + 2 < toks.size() && toks[k + 1].is("now") &&
+                 toks[k + 2].is("on")) ||
+                (toks[k].is("going") && k + 1 < toks.size() && toks[k + 1].is("forward"));
+      wonders = wonders || toks[k].isPunct("?") || toks[k].is("if") || toks[k].is("would");
+    }
     for (size_t k = 1; k + 1 < toks.size(); ++k) {
-      // Only "not": "as in step 5, but 4 times instead of 3" varies a
-      // step it copies, and takes nothing back.
-      size_t withdrawn = k + 1;
-      if (!toks[k].is("not") || !toks[withdrawn].isNumber())
+      // "4 washes after the Strep-HRP instead of 3" in a later comment
+      // replaces a value as "not" does.
+      bool insteadOf = !copies && decides && !wonders && toks[k].is("instead") &&
+                       toks[k + 1].is("of");
+      size_t withdrawn = insteadOf ? k + 2 : k + 1;
+      if (!(toks[k].is("not") || insteadOf) || withdrawn >= toks.size() ||
+          !toks[withdrawn].isNumber())
         continue;
       // The value it replaces: a number at most three words (its unit, the
-      // step's noun, a comma) before.
+      // step's noun, a comma) before, or up to seven before "instead of"
+      // ("4 washes after the Strep-HRP").
+      size_t reach = insteadOf ? 8 : 4;
       std::optional<size_t> given;
-      for (size_t j = k; j-- > 0 && j + 4 >= k;) {
+      for (size_t j = k; j-- > 0 && j + reach >= k;) {
         if (toks[j].isNumber()) {
           given = j;
           break;
         }
-        if (!toks[j].isWord() && !toks[j].isPunct(","))
+        if (!toks[j].isWord() && !toks[j].isPunct(",") && !(insteadOf && toks[j].isPunct("-")))
           break;
       }
       if (!given || toks[*given].number == 0)
