@@ -268,19 +268,31 @@ std::string quoteToken(const Token *token) {
   return "`" + text + "`";
 }
 
+/// The tokens of the offending token's line, fetched ahead (the parser
+/// stopped there), and the offending token's index; nullopt when the stream
+/// does not hold it.
+std::optional<size_t> fetchLine(antlr4::TokenStream *stream, Token *offending) {
+  if (!stream)
+    return std::nullopt;
+  if (auto *buffered = dynamic_cast<antlr4::BufferedTokenStream *>(stream))
+    buffered->fill();
+  size_t at = offending->getTokenIndex();
+  if (at >= stream->size() || stream->get(at) != offending)
+    return std::nullopt;
+  return at;
+}
+
 /// "incubate 75 °C for 1 min", "shake 500 rpm for 30 s", "wait for 5 min":
 /// the time said with "for", in English order. The statement as the
 /// grammar has it ("incubate 1 min at 75 °C"), or "" when the line is not
 /// that mistake.
 std::string durationAfterFor(antlr4::TokenStream *stream, Token *offending) {
-  if (!stream || !llvm::StringRef(offending->getText()).equals_insensitive("for"))
+  if (!llvm::StringRef(offending->getText()).equals_insensitive("for"))
     return "";
-  // The parser stopped at `for`; the rest of the line is not fetched yet.
-  if (auto *buffered = dynamic_cast<antlr4::BufferedTokenStream *>(stream))
-    buffered->fill();
-  size_t at = offending->getTokenIndex();
-  if (at >= stream->size() || stream->get(at) != offending)
+  std::optional<size_t> fetched = fetchLine(stream, offending);
+  if (!fetched)
     return "";
+  size_t at = *fetched;
   std::string verb;
   size_t verbIndex = 0;
   for (size_t i = 0; i < at; ++i) {
@@ -327,20 +339,6 @@ std::string durationAfterFor(antlr4::TokenStream *stream, Token *offending) {
   return fix;
 }
 
-/// The tokens of the offending token's line, fetched ahead (the parser
-/// stopped there), and the offending token's index; nullopt when the stream
-/// does not hold it.
-std::optional<size_t> fetchLine(antlr4::TokenStream *stream, Token *offending) {
-  if (!stream)
-    return std::nullopt;
-  if (auto *buffered = dynamic_cast<antlr4::BufferedTokenStream *>(stream))
-    buffered->fill();
-  size_t at = offending->getTokenIndex();
-  if (at >= stream->size() || stream->get(at) != offending)
-    return std::nullopt;
-  return at;
-}
-
 /// "rows A, H", "cols 1, 12": `rows` and `cols` take a range, and rows or
 /// columns apart are a list of `row` and `col` items. Returns the list to
 /// write ("row A, row H"), or "" when the comma is another mistake.
@@ -355,6 +353,8 @@ std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) 
     return "";
   std::string item = kind == PlateLexer::ROWS ? "row" : "col";
   size_t part = kind == PlateLexer::ROWS ? PlateLexer::IDENT : PlateLexer::NUMBER;
+  if (stream->get(*at - 1)->getType() != part || stream->get(*at + 1)->getType() != part)
+    return "";
   std::string fix = item + " " + stream->get(*at - 1)->getText();
   // Every item of the list the line goes on with: "rows A, D, H".
   for (size_t i = *at; i + 1 < stream->size(); i += 2) {
@@ -362,8 +362,6 @@ std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) 
       break;
     fix += ", " + item + " " + stream->get(i + 1)->getText();
   }
-  if (stream->get(*at - 1)->getType() != part || fix.find(',') == std::string::npos)
-    return "";
   return fix;
 }
 
