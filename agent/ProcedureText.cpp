@@ -1612,6 +1612,7 @@ private:
   void markMarginNotes();
   void markCorrections();
   void markCommentSection();
+  void markFootnotes();
   void markCurrentProcedure();
   void markIntroduction();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
@@ -6555,20 +6556,20 @@ void Reader::markStepComments() {
     bool citesLines = k < toks.size() && (toks[k].is("line") || toks[k].is("lines"));
     if (k < toks.size() && ((!bulleted && (toks[k].is("step") || toks[k].is("steps"))) || citesLines)) {
       ++k;
-      std::optional<unsigned> from;
+      unsigned rangeFrom = 0; // lines count from 1: 0 is no open range
       while (k < toks.size()) {
         if (toks[k].isNumber() && toks[k].number >= 1 && toks[k].number <= 200 &&
             toks[k].number == std::floor(toks[k].number)) {
           auto value = static_cast<unsigned>(toks[k].number);
-          if (from && value > *from && value - *from <= 50)
-            for (unsigned v = *from + 1; v <= value; ++v)
+          if (rangeFrom > 0 && value > rangeFrom && value - rangeFrom <= 50)
+            for (unsigned v = rangeFrom + 1; v <= value; ++v)
               cited.push_back(v);
           else
             cited.push_back(value);
-          from.reset();
+          rangeFrom = 0;
           ++k;
         } else if ((toks[k].isPunct("-") || toks[k].isPunct("–")) && !cited.empty()) {
-          from = cited.back();
+          rangeFrom = cited.back();
           ++k;
         } else if (toks[k].isPunct(",") || toks[k].is("and") || toks[k].isPunct("&")) {
           ++k;
@@ -7255,6 +7256,44 @@ void Reader::markCommentSection() {
   }
 }
 
+/// "(b) HepG2 ..., passages 8-20. Column 2 (B2-M2): cell-free blank, 40 µL
+/// complete medium without cells." below a table whose row reads "Seed
+/// cells(b)": a footnote. It tells more about the step that carries its
+/// mark (what the blank wells get, who does it, which instrument), in the
+/// words of a remark, so what it seems to ask is no step of its own in the
+/// procedure's order. A lettered item is a footnote only where its mark
+/// "(b)" stands earlier inside a line, after a word or a value; steps
+/// lettered "(a)", "(b)" at the starts of lines are steps.
+void Reader::markFootnotes() {
+  std::map<uint32_t, size_t> unitAtLine;
+  for (size_t u = 0; u < out_.units.size(); ++u)
+    unitAtLine.emplace(out_.units[u].loc.line, u);
+  for (const Line &line : lines_) {
+    std::string_view raw = trimView(line.raw);
+    if (raw.size() < 4 || raw[0] != '(' || raw[2] != ')' || raw[1] < 'a' || raw[1] > 'h' ||
+        (raw[3] != ' ' && raw[3] != '\t'))
+      continue;
+    auto unit = unitAtLine.find(line.number);
+    if (unit == unitAtLine.end() || out_.units[unit->second].label != std::string(1, raw[1]))
+      continue;
+    std::string mark(raw.substr(0, 3));
+    bool marked = false;
+    for (const Line &earlier : lines_) {
+      if (earlier.number >= line.number || marked)
+        break;
+      std::string_view t = trimView(earlier.raw);
+      for (size_t at = t.find(mark, 1); at != std::string_view::npos && !marked;
+           at = t.find(mark, at + 1))
+        marked = !std::isdigit(static_cast<unsigned char>(t[at - 1]));
+    }
+    if (!marked)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == unit->second)
+        a.inProcedure = false;
+  }
+}
+
 /// "----- THE PROCEDURE AS WE RUN IT NOW (run 4 onwards) -----" after the
 /// story of three runs that went wrong, "Corrected procedure" after an
 /// incident report: a heading that names the procedure to run now makes
@@ -7509,6 +7548,7 @@ std::optional<ProcedureText> Reader::run() {
   markDeviations();
   markCorrections();
   markCommentSection();
+  markFootnotes();
   markCurrentProcedure();
   markIntroduction();
   finish();
