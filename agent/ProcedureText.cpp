@@ -1613,6 +1613,8 @@ private:
   void markCorrections();
   void markCommentSection();
   void markFootnotes();
+  void markRunRecords();
+  void markExceptions();
   void markCurrentProcedure();
   void markIntroduction();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
@@ -4093,7 +4095,15 @@ void Reader::readSentence(unsigned index) {
         bool field = toks[k].isPunct(":") && k >= 1 &&
                      (durations.count(toks[k - 1].lower) ||
                       (toks[k - 1].is("time") && k >= 2 && work.count(toks[k - 2].lower)));
-        if (field) {
+        // A log's "elapsed 18 min 45 s", "(ramp 120 s)", "robot time 1 h
+        // 40 min", "the wash took 12 min": how long something did take, not
+        // a step's wait.
+        static const std::set<std::string, std::less<>> measured = {
+            "elapsed", "ramp", "runtime", "took", "lasted"};
+        size_t m = toks[k].isPunct(":") || toks[k].isPunct("=") ? k - 1 : k;
+        bool tookTime = measured.count(toks[m].lower) ||
+                        (toks[m].is("time") && m >= 1 && work.count(toks[m - 1].lower));
+        if (field || tookTime) {
           i = next;
           continue;
         }
@@ -7256,6 +7266,104 @@ void Reader::markCommentSection() {
   }
 }
 
+/// A run's log pasted as the protocol ("2025-02-11 08:58:03 | system |
+/// STEP_START | step 7 "shake 30 s at 600 rpm"", then "SHK.Shake |
+/// rpm=600 seconds=30", "PROMPT_CONFIRM | elapsed 18 min 45 s", "STEP_END
+/// | step 10; delay 5 min 54 s on wells 113-126"): where some of its
+/// timestamped records quote the steps the run was given, those are the
+/// steps. The other records tell how the machine did them (device
+/// commands, confirmations, waits, errors), and what they seem to ask is
+/// no step of its own; their values are still stated. A log that quotes
+/// no step is read as before.
+void Reader::markRunRecords() {
+  auto timestamped = [](std::string_view raw) {
+    raw = trimView(raw);
+    for (size_t k = 0; k + 8 <= raw.size() && k <= 24; ++k) {
+      auto digit = [&](size_t at) { return isDigitChar(raw[at]); };
+      if (digit(k) && digit(k + 1) && raw[k + 2] == ':' && digit(k + 3) && digit(k + 4) &&
+          raw[k + 5] == ':' && digit(k + 6) && digit(k + 7))
+        return true;
+      // Only a date, a "T", a bracket or a table's pipe may stand before
+      // the time.
+      if (!isDigitChar(raw[k]) && std::string_view("-/. T|[").find(raw[k]) == std::string_view::npos)
+        return false;
+    }
+    return false;
+  };
+  auto quotes = [](std::string_view text) {
+    size_t open = text.find('"');
+    if (open != std::string_view::npos && text.find('"', open + 1) != std::string_view::npos)
+      return true;
+    return text.find("\u201c") != std::string_view::npos;
+  };
+  std::vector<size_t> records;
+  unsigned quoting = 0;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    uint32_t line = out_.units[u].loc.line;
+    if (line == 0 || line > lines_.size() || !timestamped(lines_[line - 1].raw))
+      continue;
+    if (quotes(out_.units[u].text))
+      ++quoting;
+    else
+      records.push_back(u);
+  }
+  if (quoting < 2 || records.size() + quoting < 5)
+    return;
+  for (size_t u : records)
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+}
+
+/// "Can you set this up as a method, same as this run except:" over a
+/// numbered list ("1. 37 C incubation 20 min instead of 30 min", "2. Leave
+/// out the pre-read"), with the run's steps below or above it: the items
+/// amend the steps told elsewhere, as a section of deviations does. They
+/// are no steps in the procedure's order (their values are stated), and
+/// the steps of the kinds they change may not be run with the values the
+/// text gives them, so those draw no certain finding. Only a lead-in that
+/// says the rest stays the same ("same as", "as before", "as in",
+/// "identical to") counts: "All incubations at RT except:" lists steps.
+void Reader::markExceptions() {
+  for (size_t lead = 0; lead + 1 < out_.units.size(); ++lead) {
+    std::string lower = prose::lowerAscii(trimView(out_.units[lead].text));
+    if (lower.empty() || lower.back() != ':')
+      continue;
+    size_t except = lower.rfind("except");
+    if (except == std::string::npos || lower.find_first_not_of(" ,", except + 6) != lower.size() - 1)
+      continue;
+    std::string before = lower.substr(0, except);
+    if (!hasAnyWord(before, {"same as", "as before", "as in", "as last", "identical to",
+                             "identical with", "the same"}))
+      continue;
+    std::set<ActionClass> kinds;
+    size_t end = lead + 1;
+    while (end < out_.units.size() && !out_.units[end].label.empty() &&
+           out_.units[end].kind != UnitKind::Header)
+      ++end;
+    if (end == lead + 1)
+      continue;
+    auto inItems = [&](const Action &a) { return a.unit > lead && a.unit < end; };
+    // Amendments to nothing (the text's only steps are in them) are the
+    // procedure.
+    if (std::none_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+          return !inItems(a) && a.unit != lead && a.inProcedure && !a.weak && robotClass(a.cls);
+        }))
+      continue;
+    for (Action &a : out_.actions) {
+      if (!inItems(a))
+        continue;
+      if (robotClass(a.cls))
+        kinds.insert(a.cls);
+      a.inProcedure = false;
+    }
+    for (Action &a : out_.actions)
+      if (!inItems(a) && a.unit != lead && kinds.count(a.cls))
+        a.superseded = true;
+    return;
+  }
+}
+
 /// "(b) HepG2 ..., passages 8-20. Column 2 (B2-M2): cell-free blank, 40 µL
 /// complete medium without cells." below a table whose row reads "Seed
 /// cells(b)": a footnote. It tells more about the step that carries its
@@ -7546,6 +7654,8 @@ std::optional<ProcedureText> Reader::run() {
   markSpeakerNotes();
   markMarginNotes();
   markDeviations();
+  markExceptions();
+  markRunRecords();
   markCorrections();
   markCommentSection();
   markFootnotes();

@@ -1103,9 +1103,11 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       unit = proseUnit(u->text);
       if (unit && *unit == Unit::Count)
         unit.reset();
-      // "x 100\n S = A405 ...": a formula's variable, not seconds.
-      if (unit && u->text.size() == 1 && std::isupper(static_cast<unsigned char>(u->text[0])) &&
-          at(j + 1) && at(j + 1)->isPunct("="))
+      // "x 100\n S = A405 ...": a formula's variable, not seconds. A log's
+      // "rpm=600 seconds=30": the key of the next pair, not the unit of 600.
+      if (unit && at(j + 1) && at(j + 1)->isPunct("=") &&
+          ((u->text.size() == 1 && std::isupper(static_cast<unsigned char>(u->text[0]))) ||
+           at(j + 1)->glued))
         unit.reset();
       if (unit)
         unitEnd = j + 1;
@@ -1155,6 +1157,24 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       return finish(q);
     }
   }
+  // "seconds=30", "celsius=37", "wavelength_nm=405", "delay(minutes=5)": a
+  // log's or a program's named value, in the unit that its key names.
+  if (!unit && !count && !range && t.glued && i >= 2 && toks[i - 1].isPunct("=") &&
+      toks[i - 1].glued && toks[i - 2].isWord()) {
+    std::string_view key = toks[i - 2].lower;
+    if (size_t underscore = key.rfind('_'); underscore != std::string_view::npos)
+      key = key.substr(underscore + 1);
+    std::optional<Unit> named = proseUnit(key);
+    if (named && *named != Unit::Count && key.size() > 1) {
+      const UnitInfo &keyed = unitInfo(*named);
+      Quantity q;
+      q.dimension = keyed.dimension;
+      q.first = i;
+      q.last = j;
+      q.value.low = q.value.high = n1 * keyed.factor;
+      return finish(q);
+    }
+  }
   if (!unit) {
     // "ref 570", "reference 620": a wavelength without its unit. So is a
     // read's number ("5. read 405", "read at 450"): no other quantity of a
@@ -1191,10 +1211,31 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     return std::nullopt;
   }
   const UnitInfo &info = unitInfo(*unit);
-  // "20 °C - 25 °C", "1 h to 2 h".
+  // "1 h 30 min", "29 min 41 s", "1 h and 30 min": one time written in
+  // two or three units, each smaller than the one before.
+  double compound = 0;
+  if (info.dimension == Dimension::Time && !range && tolerance == 0) {
+    double larger = info.factor;
+    for (int part = 0; part < 2; ++part) {
+      size_t k = at(unitEnd) && at(unitEnd)->is("and") ? unitEnd + 1 : unitEnd;
+      if (!at(k) || !at(k)->isNumber() || !at(k + 1) || !at(k + 1)->isWord() ||
+          (at(k + 2) && at(k + 2)->isPunct("=")))
+        break;
+      std::optional<Unit> smaller = proseUnit(at(k + 1)->text);
+      if (!smaller || unitInfo(*smaller).dimension != Dimension::Time)
+        break;
+      double factor = unitInfo(*smaller).factor;
+      double amount = at(k)->number * factor;
+      if (factor >= larger || amount >= larger || amount <= 0)
+        break;
+      compound += amount;
+      larger = factor;
+      unitEnd = k + 2;
+    }
+  }
   // "20 °C - 25 °C", "1 h to 2 h", "30 s to 1 min".
   double factor2 = info.factor;
-  if (!range && rangeSeparator(at(unitEnd)) && at(unitEnd + 1) && at(unitEnd + 1)->isNumber() &&
+  if (!range && compound == 0 && rangeSeparator(at(unitEnd)) && at(unitEnd + 1) && at(unitEnd + 1)->isNumber() &&
       at(unitEnd + 2) && at(unitEnd + 2)->isWord()) {
     std::optional<Unit> second = proseUnit(at(unitEnd + 2)->text);
     if (second && unitInfo(*second).dimension == info.dimension && info.dimension != Dimension::Concentration) {
@@ -1237,7 +1278,7 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       n2 = n1;
     q.first = i - 1;
   }
-  double a = n1 * info.factor, b = n2 * factor2;
+  double a = n1 * info.factor + compound, b = n2 * factor2 + compound;
   q.value.low = std::min(a, b) - toleranceCanonical;
   q.value.high = std::max(a, b) + toleranceCanonical;
   q.value.kind = (range && !close(a, b)) || toleranceCanonical > 0 ? Value::Kind::Range

@@ -872,3 +872,29 @@ TEST(StepAlignmentHeldOutCauses, ComparisonsAreNoSteps) {
 )");
   EXPECT_TRUE(hasCertain(changed, "parameter")) << describe(changed.certain);
 }
+
+// Held-out text 273 (round 55, a run log): "elapsed 18 min 45 s" was two
+// times and "rpm=600 seconds=30" an 800-second shake. A time in two or
+// three falling units is one time; a key=value pair has the unit its key
+// names; a bigger unit after a smaller one starts a new quantity.
+TEST(StepAlignmentHeldOutCauses, CompoundTimesAndNamedValues) {
+  std::optional<plate::Platform> platform = bioforge1();
+  ASSERT_TRUE(platform);
+  auto read = [&](const char *text) {
+    std::vector<std::pair<plate::Dimension, double>> out;
+    for (const plate::agent::ProseQuantity &q : plate::agent::proseQuantities(text, *platform))
+      out.emplace_back(q.dimension, q.value.low);
+    return out;
+  };
+  using plate::Dimension;
+  using Read = std::vector<std::pair<Dimension, double>>;
+  EXPECT_EQ(read("incubate 1 h 30 min at 37 °C"),
+            (Read{{Dimension::Time, 5400}, {Dimension::Temperature, 37}}));
+  EXPECT_EQ(read("elapsed 18 min 45 s"), (Read{{Dimension::Time, 1125}}));
+  EXPECT_EQ(read("1 h and 15 min"), (Read{{Dimension::Time, 4500}}));
+  EXPECT_EQ(read("1 h 2 h 30 min"), (Read{{Dimension::Time, 3600}, {Dimension::Time, 9000}}));
+  EXPECT_EQ(read("30 min 1 h"), (Read{{Dimension::Time, 1800}, {Dimension::Time, 3600}}));
+  EXPECT_EQ(read("SHK.Shake rpm=600 seconds=30"),
+            (Read{{Dimension::Speed, 600}, {Dimension::Time, 30}}));
+  EXPECT_EQ(read("HP.SetTemperature celsius=37"), (Read{{Dimension::Temperature, 37}}));
+}
