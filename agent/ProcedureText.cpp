@@ -1196,6 +1196,19 @@ bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_vi
 /// So does a part's letter or number: "part c – data analysis (write-up)",
 /// and an attachment's: "attachment 1 — plate map (clear 96-well plate)".
 std::string withoutSlideNumber(const std::string &lower) {
+  // "2B  ANALYSIS", "3a Reagents": a section's number with a letter, which
+  // the step labels ("2.", "3)") do not take.
+  {
+    size_t k = 0;
+    while (k < lower.size() && k < 2 && isDigitChar(lower[k]))
+      ++k;
+    if (k > 0 && k + 2 < lower.size() && lower[k] >= 'a' && lower[k] <= 'h' &&
+        (lower[k + 1] == ' ' || lower[k + 1] == '\t')) {
+      size_t word = lower.find_first_not_of(" \t", k + 1);
+      if (word != std::string::npos && std::isalpha(static_cast<unsigned char>(lower[word])))
+        return lower.substr(word);
+    }
+  }
   for (std::string_view prefix : {"slide ", "page ", "part ", "section ", "stage ", "phase ",
                                    "attachment ", "appendix ", "annex ", "exhibit "}) {
     if (lower.rfind(prefix, 0) != 0)
@@ -1512,6 +1525,9 @@ private:
   /// assignment of each: the steps refer to them by name.
   std::map<std::string, std::string, std::less<>> constants_;
   std::vector<Line> lines_;
+  /// Actions that markSummaries took out of the procedure because their
+  /// section restates another (indices into out_.actions).
+  std::vector<size_t> restatingActions_;
   ProcedureText out_;
   /// Per unit: text offset -> (line, column) pieces.
   std::vector<std::vector<std::pair<size_t, SourceLoc>>> unitMaps_;
@@ -1613,6 +1629,7 @@ private:
   void markCorrections();
   void markCommentSection();
   void markFootnotes();
+  void markOtherSitesVersions();
   void markRunRecords();
   void markExceptions();
   void markCurrentProcedure();
@@ -4620,6 +4637,31 @@ void Reader::readSentence(unsigned index) {
             (toks[q->last].is("minus") || toks[q->last].is("divided") ||
              toks[q->last].is("times") || toks[q->last].is("multiplied")))
           cls = ActionClass::Note;
+        // "ΔA = A570 − A650", "net = OD450 - OD570": an absorbance that is a
+        // term of a formula (after its "=", or one side of a difference of
+        // two absorbances), in a sentence with no verb of reading, is data.
+        if (p == Param::Wavelength && toks[q->first].isWord() &&
+            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
+              auto it = verbs().find(w.lower);
+              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+            })) {
+          auto absorbanceAt = [&](size_t k) {
+            if (k >= toks.size() || !toks[k].isWord())
+              return false;
+            auto other = prose::quantityAt(toks, k, platform_, s.text);
+            return other && other->dimension == Dimension::Wavelength;
+          };
+          auto sign = [](const Token &w) {
+            return w.isPunct("-") || w.isPunct("−") || w.isPunct("–") || w.isPunct("+");
+          };
+          bool afterEquals = std::any_of(toks.begin(), toks.begin() + static_cast<long>(q->first),
+                                         [](const Token &w) { return w.isPunct("="); });
+          bool difference =
+              (q->first >= 2 && sign(toks[q->first - 1]) && absorbanceAt(q->first - 2)) ||
+              (q->last + 1 < toks.size() && sign(toks[q->last]) && absorbanceAt(q->last + 1));
+          if (afterEquals || difference)
+            cls = ActionClass::Note;
+        }
         // "A490 0.12", "OD405 = 1.8": an absorbance with the number it had
         // is a result, not a read ("A450 10 min after" has a unit); with a
         // comparison ("VC mean A490 >= 1.0") it is a criterion of one.
@@ -5301,14 +5343,33 @@ void Reader::readSentence(unsigned index) {
     a.robotNearby = robot || a.domain == Domain::Robot;
     a.conditional = s.conditional;
     // "IC50 values were obtained by four-parameter logistic regression in
-    // GraphPad Prism": an analysis a person does in other software.
+    // GraphPad Prism": an analysis a person does in other software. The
+    // software may stand in a bracket that opens the next sentence
+    // ("IC50: 4PL, log[DOX] vs % viab. (GraphPad Prism 10)", where an
+    // abbreviation's period ends the first); not in another sentence of a
+    // paragraph, which may name the software of another analysis.
+    auto namesSoftware = [](const Token &w) {
+      return w.is("graphpad") || w.is("prism") || w.is("excel") || w.is("originpro") ||
+             w.is("spss") || w.is("sigmaplot") || w.is("matlab") || w.is("softmax") ||
+             w.is("gen5") || w.is("magellan") || w.is("skanit") || w.is("jmp") ||
+             w.is("minitab") || w.is("stata") || w.is("myassays");
+    };
+    auto bracketAfter = [&] {
+      if (index + 1 >= sentences_.size() || sentences_[index + 1].unit != s.unit)
+        return false;
+      const std::vector<Token> &next = sentences_[index + 1].tokens;
+      if (next.empty() || !next.front().isPunct("("))
+        return false;
+      for (const Token &w : next) {
+        if (w.isPunct(")"))
+          break;
+        if (namesSoftware(w))
+          return true;
+      }
+      return false;
+    };
     if (a.cls == ActionClass::Analyze &&
-        std::any_of(toks.begin(), toks.end(), [](const Token &w) {
-          return w.is("graphpad") || w.is("prism") || w.is("excel") || w.is("originpro") ||
-                 w.is("spss") || w.is("sigmaplot") || w.is("matlab") || w.is("softmax") ||
-                 w.is("gen5") || w.is("magellan") || w.is("skanit") || w.is("jmp") ||
-                 w.is("minitab") || w.is("stata") || w.is("myassays");
-        }))
+        (std::any_of(toks.begin(), toks.end(), namesSoftware) || bracketAfter()))
       a.domain = Domain::Person;
     // A read reported ("last time we read it at 595 nm") is data.
     if (pastResults && (a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence))
@@ -6293,9 +6354,14 @@ void Reader::markSummaries() {
   for (size_t u = 0; u < out_.units.size(); ++u)
     if (summaries.count(sectionOf[u]) && out_.units[u].kind == UnitKind::Procedure)
       out_.units[u].kind = UnitKind::Summary;
-  for (Action &a : out_.actions)
-    if (out_.units[a.unit].kind == UnitKind::Summary)
-      a.inProcedure = false;
+  for (size_t k = 0; k < out_.actions.size(); ++k) {
+    Action &a = out_.actions[k];
+    if (out_.units[a.unit].kind != UnitKind::Summary)
+      continue;
+    if (a.inProcedure && summaries.count(sectionOf[a.unit]))
+      restatingActions_.push_back(k);
+    a.inProcedure = false;
+  }
   if (!decided)
     return;
   // The decision's own steps, those that copy an earlier one's details
@@ -7364,6 +7430,87 @@ void Reader::markExceptions() {
   }
 }
 
+/// A method transfer or a comparison written as tagged paragraphs, step by
+/// step: "Site A: Wash 3x with 300 µL on the BioTek washer ..." then "Site
+/// B (BioForge-1): Wash 3x with 90 µL on deck ...". Where one tag, used on
+/// two paragraphs or more, names the platform (or the robot) and the
+/// others, just as often used, do not, the other versions are told for
+/// comparison: their steps are not the procedure's (their values are
+/// still stated). A paragraph runs from its tag to the next tag or
+/// heading.
+void Reader::markOtherSitesVersions() {
+  auto tagOf = [](std::string_view text) -> std::pair<std::string, std::string> {
+    text = trimView(text);
+    size_t colon = text.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 40)
+      return {};
+    std::string tag = prose::lowerAscii(trimView(text.substr(0, colon)));
+    size_t space = tag.find(' ');
+    if (space == std::string::npos)
+      return {};
+    std::string head = tag.substr(0, space);
+    if (!std::all_of(head.begin(), head.end(),
+                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }) ||
+        wordCount(tag) > 5)
+      return {};
+    return {head, tag.substr(space + 1)};
+  };
+  auto namesPlatform = [](const std::string &variant) {
+    return hasAnyWord(variant, {"bioforge", "bioforge-1", "bf-1", "bf1", "robot", "robotic",
+                                "workstation", "automated", "automation", "liquid handler"});
+  };
+  // Versions are tagged alike: "Site A" and "Site B", "Core lab" and
+  // "Automation lab (BioForge-1)". A tag that gives work to hands ("By
+  // hand:", "Manual:") beside "Robot:" tells who does which step.
+  static const std::set<std::string, std::less<>> kinds = {
+      "site", "lab", "laboratory", "unit", "method", "version", "facility", "centre",
+      "center", "team", "group", "protocol", "procedure"};
+  std::map<std::string, std::map<std::string, std::vector<size_t>>> byHead;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    auto [head, variant] = tagOf(out_.units[u].text);
+    if (head.empty())
+      continue;
+    std::string tag = head + " " + variant;
+    if (hasAnyWord(tag, {"hand", "manual", "manually", "bench", "operator", "person", "by hand"}))
+      continue;
+    byHead[head][tag].push_back(u);
+    for (const std::string &word : kinds)
+      if (word != head && hasWord(tag, word))
+        byHead[word][tag].push_back(u);
+  }
+  for (const auto &[head, variants] : byHead) {
+    if (variants.size() < 2)
+      continue;
+    std::vector<std::string> platform, other;
+    bool often = true;
+    for (const auto &[variant, units] : variants) {
+      often = often && units.size() >= 2;
+      (namesPlatform(variant) ? platform : other).push_back(variant);
+    }
+    if (!often || platform.size() != 1 || other.empty())
+      continue;
+    std::vector<bool> tagged(out_.units.size(), false), others(out_.units.size(), false);
+    for (const auto &[variant, units] : variants)
+      for (size_t u : units) {
+        tagged[u] = true;
+        others[u] = variant != platform.front();
+      }
+    bool inOther = false;
+    for (size_t u = 0; u < out_.units.size(); ++u) {
+      if (tagged[u])
+        inOther = others[u];
+      else if (out_.units[u].kind == UnitKind::Header || out_.units[u].tableRow)
+        inOther = false;
+      if (!inOther)
+        continue;
+      for (Action &a : out_.actions)
+        if (a.unit == u)
+          a.inProcedure = false;
+    }
+    return;
+  }
+}
+
 /// "(b) HepG2 ..., passages 8-20. Column 2 (B2-M2): cell-free blank, 40 µL
 /// complete medium without cells." below a table whose row reads "Seed
 /// cells(b)": a footnote. It tells more about the step that carries its
@@ -7440,16 +7587,30 @@ void Reader::markCurrentProcedure() {
   if (begin == out_.units.size())
     return;
   auto step = [&](const Action &a) { return a.inProcedure && !a.weak && robotClass(a.cls); };
+  // A procedure after the heading that restates steps told before it (a
+  // comparison table, then "FINAL METHOD" with the same steps as a list)
+  // was taken for the table's summary; the heading makes it the procedure,
+  // and the table its history.
+  std::vector<size_t> restored;
+  for (size_t k : restatingActions_)
+    if (out_.actions[k].unit > begin)
+      restored.push_back(k);
   bool after = false, before = false;
   for (const Action &a : out_.actions) {
     after |= a.unit > begin && step(a);
     before |= a.unit < begin && step(a);
   }
+  for (size_t k : restored)
+    after |= !out_.actions[k].weak && robotClass(out_.actions[k].cls);
   if (!after || !before)
     return;
   for (Action &a : out_.actions)
     if (a.unit < begin)
       a.inProcedure = false;
+  for (size_t k : restored) {
+    out_.actions[k].inProcedure = true;
+    out_.units[out_.actions[k].unit].kind = UnitKind::Procedure;
+  }
 }
 
 /// "Everything in one 384-well plate, 50 ul final, read on the BioForge at
@@ -7659,6 +7820,7 @@ std::optional<ProcedureText> Reader::run() {
   markCorrections();
   markCommentSection();
   markFootnotes();
+  markOtherSitesVersions();
   markCurrentProcedure();
   markIntroduction();
   finish();

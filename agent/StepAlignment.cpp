@@ -1038,7 +1038,12 @@ void Aligner::gapFindings() {
     // from the linear part of the curve".
     std::string lowerText = prose::lowerAscii(t.text);
     auto says = [&](const char *word) { return lowerText.find(word) != std::string::npos; };
-    bool curve = t.cls == ActionClass::Analyze &&
+    // A fit of a dose response ("IC50 by 4-parameter logistic fit per
+    // compound") is no standard curve, whatever its model: the language's
+    // curve reads concentrations of unknowns off standards.
+    bool doseResponse = says("ic50") || says("ec50") || says("ic90") || says("ec90") ||
+                        says("ld50") || says("dose-response") || says("dose response");
+    bool curve = t.cls == ActionClass::Analyze && !doseResponse &&
                  ((t.fourPL && *t.fourPL) || (t.subtractBlank && *t.subtractBlank) ||
                   (says("curve") && (says("standard") || says("std") || says("calibra"))));
     // A text tells its one analysis in several sentences, or copies it
