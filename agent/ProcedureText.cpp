@@ -913,6 +913,74 @@ std::string withoutPastRunAsides(std::string_view text) {
   return out;
 }
 
+/// "Instead of the 50 uL of substrate used in [31], 40 uL of pNPP ...",
+/// "(410 nm in [31])", "(rather than 60 min at room temperature [31])": in
+/// a methods section that cites the method it changes, a clause or a
+/// bracket that holds a numbered citation and says it is the cited
+/// method's ("in [31]", "of [31]", "used in", "instead of", "rather than",
+/// "replacing") gives the old values, not this procedure's. It reads as
+/// blanks, offsets and line breaks kept.
+std::string withoutCitedValues(std::string_view text) {
+  std::string out(text);
+  auto citationAt = [&](size_t k) {
+    if (out[k] != '[')
+      return false;
+    size_t d = k + 1;
+    while (d < out.size() && isDigitChar(out[d]))
+      ++d;
+    if (d == k + 1 || d - k > 4 || d >= out.size() ||
+        (out[d] != ']' && out[d] != ',' && out[d] != '-'))
+      return false;
+    // A notebook's prompt "In [7]:" and code ("x[0, 1]") are no citations.
+    size_t close = out.find(']', d);
+    return close != std::string::npos && close - k < 12 &&
+           (close + 1 == out.size() || std::string_view(" ),.;\n").find(out[close + 1]) !=
+                                           std::string_view::npos) &&
+           k > 0 && (out[k - 1] == ' ' || out[k - 1] == '(') &&
+           !(k >= 3 && (out.compare(k - 3, 3, "In ") == 0 ||
+                        (k >= 4 && out.compare(k - 4, 4, "Out ") == 0)));
+  };
+  // A clause ends at its punctuation or at a blank line.
+  auto paragraphBreak = [&](size_t c) {
+    return out[c] == '\n' && c + 1 < out.size() &&
+           (out[c + 1] == '\n' || (out[c + 1] == '\r' && c + 2 < out.size() && out[c + 2] == '\n'));
+  };
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!citationAt(k))
+      continue;
+    // The span around the citation: from the last clause boundary before it
+    // to the next after it (a comma, a semicolon, a sentence's end, or the
+    // bracket that holds it).
+    size_t begin = k, end = k;
+    while (begin > 0 && std::string_view(",;(:").find(out[begin - 1]) == std::string_view::npos &&
+           !paragraphBreak(begin - 1) &&
+           !(out[begin - 1] == '.' && begin >= 2 && out[begin - 2] != ' ' &&
+             (begin == out.size() || out[begin] == ' ')) &&
+           k - begin < 160)
+      --begin;
+    bool bracketed = begin > 0 && out[begin - 1] == '(';
+    while (end < out.size() && std::string_view(bracketed ? ")" : ",;.:").find(out[end]) == std::string_view::npos &&
+           !paragraphBreak(end) && end - k < 160)
+      ++end;
+    if (end >= out.size() || k - begin >= 160 || end - k >= 160)
+      continue;
+    std::string span = prose::lowerAscii(std::string_view(out).substr(begin, end - begin));
+    bool cited = false;
+    for (std::string_view mark : {"in [", "of [", "used in", "instead of", "rather than", "replacing",
+                                  "as in [", "than in ["})
+      cited = cited || span.find(mark) != std::string::npos;
+    if (!cited)
+      continue;
+    size_t from = bracketed ? begin - 1 : begin;
+    size_t to = bracketed && end < out.size() ? end : end - 1;
+    for (size_t c = from; c <= to && c < out.size(); ++c)
+      if (out[c] != '\n' && out[c] != '\r')
+        out[c] = ' ';
+    k = to;
+  }
+  return out;
+}
+
 /// A wiki page's heading, "=== Day 0 - seeding (by hand, hood) ===", as
 /// its words, which the headings below then read like any other; any other
 /// line as it is. A banner between runs of `=` ("=== LYSOZYME | 384w |
@@ -3795,6 +3863,10 @@ void Reader::readSentence(unsigned index) {
   // up to the end of the clause are notes.
   bool storage = false;
   bool kindRemark = false;
+  // "blanks were omitted since lysate colour at 405 nm was negligible": a
+  // reason, up to the end of its clause, names a wavelength to explain,
+  // not to read at.
+  bool reason = false;
   // After a participle that tells how a material was made ("cultures grown
   // in LB at 37 °C were diluted"), up to the next verb: its values are the
   // material's history.
@@ -4004,9 +4076,12 @@ void Reader::readSentence(unsigned index) {
       storage = false;
       kindRemark = false;
       history = false;
+      reason = false;
       ++i;
       continue;
     }
+    if (t.is("since") || t.is("because"))
+      reason = true;
     if (growthParticiple(toks, i) || datedPastStep(toks, i)) {
       history = true;
       ++i;
@@ -4636,6 +4711,8 @@ void Reader::readSentence(unsigned index) {
         if (p == Param::Wavelength && q->last < toks.size() &&
             (toks[q->last].is("minus") || toks[q->last].is("divided") ||
              toks[q->last].is("times") || toks[q->last].is("multiplied")))
+          cls = ActionClass::Note;
+        if (p == Param::Wavelength && reason)
           cls = ActionClass::Note;
         // "ΔA = A570 − A650", "net = OD450 - OD570": an absorbance that is a
         // term of a formula (after its "=", or one side of a difference of
@@ -7753,6 +7830,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withoutPastRunAsides(text_);
     text_ = revisedText_;
   }
+  if (text_.find('[') != std::string_view::npos) {
+    revisedText_ = withoutCitedValues(text_);
+    text_ = revisedText_;
+  }
   if (std::count(text_.begin(), text_.end(), ',') >= 9) {
     revisedText_ = withCsvAsTable(text_, csvRows_, csvHeaders_);
     text_ = revisedText_;
@@ -7795,6 +7876,31 @@ std::optional<ProcedureText> Reader::run() {
           out_.actions.erase(out_.actions.begin() + static_cast<long>(before));
         }
       }
+    }
+    // "fill each well with 300 µl of wash solution, leave to soak for 30
+    // seconds, aspirate": the soak is the wash's, as "wash with a 30 s
+    // soak" is, not a wait of its own.
+    for (size_t k = std::max<size_t>(before, 1); k < out_.actions.size(); ++k) {
+      Action &soak = out_.actions[k];
+      Action &wash = out_.actions[k - 1];
+      if (soak.cls != ActionClass::Incubate || wash.cls != ActionClass::Wash ||
+          wash.unit != soak.unit || wash.sentence + 1 < soak.sentence || wash.has(Param::Time) ||
+          soak.values(Param::Time).size() != 1 || !soak.copiedFrom.empty() ||
+          !wash.copiedFrom.empty() || !hasWord(prose::lowerAscii(soak.text), "soak"))
+        continue;
+      bool onlyTime = true;
+      for (size_t p = 0; p < kParamCount; ++p)
+        onlyTime = onlyTime && (static_cast<Param>(p) == Param::Time || soak.params[p].empty());
+      // "soak the wells in 1 % SDS for 30 min" names a liquid of its own.
+      bool namesLiquid = std::any_of(soak.words.begin(), soak.words.end(), [](const std::string &w) {
+        return w != "soak" && w != "soaking";
+      });
+      if (!onlyTime || soak.dark.value_or(false) || soak.lidOn.value_or(false) ||
+          soak.shaking.value_or(false) || namesLiquid)
+        continue;
+      wash.values(Param::Time) = soak.values(Param::Time);
+      out_.actions.erase(out_.actions.begin() + static_cast<long>(k));
+      break;
     }
     resolveSentence(i, before);
     if (out_.actions.size() > kMaxProtocolActions) {
@@ -7978,6 +8084,22 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     bool wholeRun = (i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
                      runNoun(i + 2)) ||
                     (t.is("repeat") && runNoun(i + 1));
+    // "experiments were repeated for all four donors", "runs that failed
+    // this criterion were repeated": the replication of whole runs, in a
+    // methods section's passive voice, copies no step ("the wash was
+    // repeated twice" still does).
+    if (!wholeRun && t.is("repeated") && i > 0 &&
+        (toks[i - 1].is("were") || toks[i - 1].is("was") || toks[i - 1].is("are") ||
+         toks[i - 1].is("is") || toks[i - 1].is("be"))) {
+      for (size_t k = i - 1; k > 0 && i - k < 10; --k) {
+        const Token &w = toks[k - 1];
+        if (w.isPunct(",") || w.isPunct(";") || w.isPunct("."))
+          break;
+        if (runNoun(k - 1) || w.is("experiments") || w.is("runs") || w.is("assays") ||
+            w.is("measurements") || w.is("determinations") || w.is("plates") || w.is("tests"))
+          wholeRun = true;
+      }
+    }
     // "OK, no repeat", "without repeating": a repeat ruled out.
     bool negated = i > 0 && (toks[i - 1].is("no") || toks[i - 1].is("not") ||
                              toks[i - 1].is("without") || toks[i - 1].is("never"));
