@@ -4209,6 +4209,15 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      // "30-60 min works, 45 min is what the March data are based on", "2 h
+      // was sufficient for the vehicle wells to reach ...": a time that is
+      // the subject of its clause is talked about, not waited for.
+      if (q->dimension == Dimension::Time && q->last < toks.size() &&
+          (toks[q->last].is("is") || toks[q->last].is("was") || toks[q->last].is("works") ||
+           toks[q->last].is("worked"))) {
+        i = next;
+        continue;
+      }
       // "yes (20 min total)", "3 x 10 min, 30 min total": a sum of times.
       if (q->dimension == Dimension::Time && q->last < toks.size() && toks[q->last].is("total")) {
         i = next;
