@@ -4063,6 +4063,13 @@ void Reader::readSentence(unsigned index) {
   // "They've had the TNF since about two this afternoon, so by nine
   // tomorrow that's nineteen hours", "seeded 24 h ago": with no verb of an
   // action, a sentence that counts from a past moment tells elapsed time.
+  // A verb of reading anywhere in the sentence ("read", "measure"): with
+  // one, a wavelength the sentence names is a read; without, several rules
+  // below take it for a remark on an instrument, a colour or data.
+  const bool readVerb = std::any_of(toks.begin(), toks.end(), [](const Token &w) {
+    auto it = verbs().find(w.lower);
+    return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
+  });
   bool elapsed =
       std::any_of(toks.begin(), toks.end(),
                   [](const Token &w) { return w.is("since") || w.is("ago"); }) &&
@@ -4679,11 +4686,7 @@ void Reader::readSentence(unsigned index) {
         // "a reader with a 562 nm filter is needed", "filters between 540
         // and 590 nm will do": a wavelength that names a filter, in a
         // sentence with no verb of reading, describes the instrument.
-        if (p == Param::Wavelength && namesFilter(toks, q->first, q->last) &&
-            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
-              auto it = verbs().find(w.lower);
-              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
-            }))
+        if (p == Param::Wavelength && namesFilter(toks, q->first, q->last) && !readVerb)
           cls = ActionClass::Note;
         if (p == Param::Wavelength && toks[q->first].isWord() && remarkOnAbsorbance(toks, q->first))
           cls = ActionClass::Note;
@@ -4695,11 +4698,7 @@ void Reader::readSentence(unsigned index) {
               return w.is("absorbs") || w.is("absorb") || w.is("peaks") || w.is("emits") ||
                      w.is("fluoresces") || w.is("max") || w.is("maximum") || w.is("λmax") ||
                      w.is("lambda");
-            }) &&
-            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
-              auto it = verbs().find(w.lower);
-              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
-            }))
+            }) && !readVerb)
           cls = ActionClass::Note;
         // "report OD595 per strain as mean +/- SD", "express A450 as % of
         // control": an absorbance named in a sentence that reports or
@@ -4709,11 +4708,7 @@ void Reader::readSentence(unsigned index) {
               return w.is("report") || w.is("express") || w.is("calculate") || w.is("plot") ||
                      w.is("present") || w.is("normalise") || w.is("normalize") ||
                      w.is("tabulate") || w.is("average");
-            }) &&
-            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
-              auto it = verbs().find(w.lower);
-              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
-            }))
+            }) && !readVerb)
           cls = ActionClass::Note;
         // "the signal as A595 minus the blank", "OD450 divided by ...": an
         // absorbance that is a term of a calculation, not a read.
@@ -4726,11 +4721,7 @@ void Reader::readSentence(unsigned index) {
         // "ΔA = A570 − A650", "net = OD450 - OD570": an absorbance that is a
         // term of a formula (after its "=", or one side of a difference of
         // two absorbances), in a sentence with no verb of reading, is data.
-        if (p == Param::Wavelength && toks[q->first].isWord() &&
-            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
-              auto it = verbs().find(w.lower);
-              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
-            })) {
+        if (p == Param::Wavelength && toks[q->first].isWord() && !readVerb) {
           auto absorbanceAt = [&](size_t k) {
             if (k >= toks.size() || !toks[k].isWord())
               return false;
@@ -4769,10 +4760,7 @@ void Reader::readSentence(unsigned index) {
         // named as a quantity of data, in a sentence with no verb of
         // reading, is a column or a result, not a read.
         if (p == Param::Wavelength && toks[q->first].isWord() && absorbanceAsData(toks, q->last) &&
-            std::none_of(toks.begin(), toks.end(), [](const Token &w) {
-              auto it = verbs().find(w.lower);
-              return w.isWord() && it != verbs().end() && it->second == ActionClass::Read;
-            }))
+            !readVerb)
           cls = ActionClass::Note;
         // "samples to RT, 30 min": warming to room temperature.
         if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
