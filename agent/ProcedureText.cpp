@@ -3710,6 +3710,13 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
       continue;
     if (t.is("optional") && i > lastActionToken)
       continue;
+    // "Background too high: discard, check the washes, repeat", "Signal too
+    // low -> extend TMB": a judgement before a colon or an arrow is the
+    // condition of what follows.
+    if (t.is("too") && i + 2 < toks.size() && toks[i + 1].isWord() &&
+        (toks[i + 2].isPunct(":") || toks[i + 2].isPunct("->") || toks[i + 2].isPunct("→") ||
+         toks[i + 2].isPunct("=>")))
+      return true;
     if (t.is("if") || t.is("unless") || t.is("optional") || t.is("optionally") ||
         t.is("alternatively") || t.is("alternative") || t.is("may") || t.is("should") ||
         t.is("can") || t.is("could") || t.is("might") || t.is("avoid") || t.is("never") ||
@@ -3720,6 +3727,40 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
         return true;
   }
   return false;
+}
+
+/// Whether the volume at `first..last` follows a removal that named what it
+/// removes ("remove PBS, 100 uL 4% PFA") and starts an addition of another
+/// liquid with its verb left out.
+bool removalThenAddition(const std::vector<Draft> &drafts, int cur, const std::vector<Token> &toks,
+                         size_t first, size_t last) {
+  if (cur < 0)
+    return false;
+  const Draft &d = drafts[static_cast<size_t>(cur)];
+  // Past a strength ("100 uL 4% PFA", "50 uL 0.1 M HCl").
+  if (last + 1 < toks.size() && toks[last].isNumber() &&
+      (toks[last + 1].isPunct("%") || (toks[last + 1].isWord() && toks[last + 1].text.size() <= 2 &&
+                                       toks[last + 1].text.find_first_of("MNmn") == 0)))
+    last += 2;
+  if (d.action.cls != ActionClass::Aspirate || !d.explicitVerb || d.action.has(Param::Volume) ||
+      first < 2 || !toks[first - 1].isPunct(",") || last >= toks.size() || !toks[last].isWord())
+    return false;
+  static const std::set<std::string, std::less<>> notALiquid = {
+      "per", "each", "of", "from", "to", "into", "in", "out", "off", "remaining", "residual",
+      "left", "more", "total", "and", "or", "at", "for", "with", "a", "the", "all", "well",
+      "wells", "volume", "liquid", "supernatant", "x", "times", "then", "max", "maximum"};
+  if (notALiquid.count(toks[last].lower) || proseUnit(toks[last].text))
+    return false;
+  // What the removal names, between its verb and the comma.
+  std::vector<std::string_view> removed;
+  for (size_t k = d.firstToken + 1; k + 1 < first; ++k) {
+    if (!toks[k].isWord())
+      return false;
+    if (!toks[k].is("the") && !toks[k].is("all") && !toks[k].is("off") && !toks[k].is("old"))
+      removed.push_back(toks[k].lower);
+  }
+  return !removed.empty() && removed.size() <= 3 &&
+         std::find(removed.begin(), removed.end(), toks[last].lower) == removed.end();
 }
 
 /// "What A570 do you expect for it?", "Why do we subtract the blank?": a
@@ -4493,6 +4534,13 @@ void Reader::readSentence(unsigned index) {
           q->last < toks.size() && toks[q->last].isWord() && !toks[q->last].is("per") &&
           !toks[q->last].is("each") && !toks[q->last].is("of") && !toks[q->last].is("wash") &&
           !toks[q->last].is("buffer"))
+        goto newImplicit;
+      // "Fix: remove PBS, 100 uL 4% PFA, 10 min": a removal that names what
+      // it removes, then after a comma a volume of another liquid, is
+      // shorthand for "remove the PBS, add 100 uL PFA"; the volume is the
+      // addition's ("remove 100 uL", "remove the medium, 50 uL per well"
+      // keep theirs).
+      if (p == Param::Volume && removalThenAddition(drafts, cur, toks, q->first, q->last))
         goto newImplicit;
       if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
         Draft &d = drafts[static_cast<size_t>(cur)];
