@@ -1592,6 +1592,14 @@ private:
   /// A notebook's named constants (`WASH_VOL_UL = 300`), the last
   /// assignment of each: the steps refer to them by name.
   std::map<std::string, std::string, std::less<>> constants_;
+  /// A procedure written as code (readCodeText): each call of a function the
+  /// text defines, by line, as the function's body with the call's
+  /// arguments in place of its parameters.
+  std::map<uint32_t, std::string> callExpansions_;
+  /// Per line: inside an `if`, `elif` or `else` block of a procedure
+  /// written as code.
+  std::vector<bool> branchLines_;
+  bool codeText_ = false; ///< the whole procedure is written as code
   std::vector<Line> lines_;
   /// Actions that markSummaries took out of the procedure because their
   /// section restates another (indices into out_.actions).
@@ -1648,6 +1656,8 @@ private:
   void markTranslations();
   void markForwarded();
   void readNotebookCells();
+  void readCodeText();
+  std::string codeLineText(uint32_t number, std::string_view text) const;
   void substituteConstants(Line &line) const;
   void markCodeCells();
   void maskAmendments();
@@ -2060,9 +2070,15 @@ void Reader::splitLines() {
         line.content = static_cast<size_t>(content.data() - line.raw.data());
         line.text = withoutStruckText(content);
         line.pieces.push_back({0, line.content, 0});
-        if (!constants_.empty() &&
-            !(line.number - 1 < codeLines_.size() && codeLines_[line.number - 1]))
+        if (codeText_ && !(line.number - 1 < codeLines_.size() && codeLines_[line.number - 1])) {
+          // The call reads as its body, its names as their values; every
+          // piece of it is placed at the call.
+          line.text = codeLineText(line.number, line.text);
+          line.pieces = {{0, line.content, 0}};
+        } else if (!constants_.empty() &&
+                   !(line.number - 1 < codeLines_.size() && codeLines_[line.number - 1])) {
           substituteConstants(line);
+        }
         // A notebook's key with the unit in its name, "step_06.volume_ul:
         // 100", "incubation_min: 60": the value takes that unit.
         if (std::string key = colonPrefix(line.text); !key.empty()) {
@@ -2504,8 +2520,12 @@ void Reader::buildUnits() {
       itemContent = 0;
       continue;
     }
+    // In a procedure written as code every line is a statement of its own;
+    // a comment running over several lines is prose.
+    auto comment = [](const Line &l) { return trimView(l.raw).substr(0, 1) == "#"; };
+    bool statement = codeText_ && !(comment(line) && i > 0 && comment(lines_[i - 1]));
     bool starts = current < 0 || line.table || line.columns || line.bullet || !line.label.empty() ||
-                  opensTurn(line.raw);
+                  opensTurn(line.raw) || statement;
     if (!starts) {
       const Line &prev = lines_[i - 1];
       const TextUnit &unit = out_.units[static_cast<size_t>(current)];
@@ -5396,8 +5416,10 @@ void Reader::readSentence(unsigned index) {
   // "What A570 do you expect for the blank?": a question asks about a step;
   // it orders none.
   bool question = asksQuestion(toks);
+  bool inBranch = unit.loc.line >= 1 && unit.loc.line - 1 < branchLines_.size() &&
+                  branchLines_[unit.loc.line - 1];
   s.conditional = conditionalWords(toks, done.empty() ? 0 : done.back().firstToken) ||
-                  pastResults || question || comparesAgainstBound(toks);
+                  pastResults || question || comparesAgainstBound(toks) || inBranch;
 
   std::vector<std::pair<size_t, size_t>> spans;
   for (size_t k = 0; k < done.size(); ++k) {
@@ -6300,6 +6322,223 @@ void Reader::readNotebookCells() {
     }
     inCell = false;
   }
+}
+
+namespace {
+
+size_t indentOf(std::string_view raw) {
+  size_t k = 0;
+  while (k < raw.size() && (raw[k] == ' ' || raw[k] == '\t'))
+    ++k;
+  return k;
+}
+
+/// The code before a `#` comment.
+std::string_view withoutComment(std::string_view t) {
+  size_t hash = t.find('#');
+  return trimView(hash == std::string_view::npos ? t : t.substr(0, hash));
+}
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// `name(...)`: a call as a statement of its own.
+std::optional<std::string> calledName(std::string_view code) {
+  size_t k = 0;
+  while (k < code.size() && (identifierChar(code[k]) || code[k] == '.'))
+    ++k;
+  if (k == 0 || k >= code.size() || code[k] != '(' || code.back() != ')' ||
+      !(std::isalpha(static_cast<unsigned char>(code[0])) || code[0] == '_'))
+    return std::nullopt;
+  return std::string(code.substr(0, k));
+}
+
+/// The arguments of a call or the parameters of a definition, split at the
+/// commas outside brackets.
+std::vector<std::string> argumentsOf(std::string_view code) {
+  std::vector<std::string> out;
+  size_t open = code.find('('), close = code.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close <= open)
+    return out;
+  std::string current;
+  int depth = 0;
+  for (char c : code.substr(open + 1, close - open - 1)) {
+    if (c == '(' || c == '[')
+      ++depth;
+    if (c == ')' || c == ']')
+      --depth;
+    if (c == ',' && depth == 0) {
+      out.emplace_back(trimView(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!trimView(current).empty())
+    out.emplace_back(trimView(current));
+  return out;
+}
+
+/// `text` with each whole identifier that `names` has replaced by its value.
+std::string replaceNames(std::string_view text,
+                         const std::map<std::string, std::string, std::less<>> &names) {
+  std::string out;
+  for (size_t k = 0; k < text.size();) {
+    if (!identifierChar(text[k]) || (k > 0 && identifierChar(text[k - 1]))) {
+      out += text[k++];
+      continue;
+    }
+    size_t e = k;
+    while (e < text.size() && identifierChar(text[e]))
+      ++e;
+    std::string_view name = text.substr(k, e - k);
+    auto it = names.find(name);
+    out += it != names.end() ? std::string_view(it->second) : name;
+    k = e;
+  }
+  return out;
+}
+
+} // namespace
+
+void Reader::readCodeText() {
+  // "V_STOP = 25 uL", "def start(reagent, vol, wells):", "dispense(pnpp,
+  // V_SUB, to=RXN)": a procedure written as code (pseudo-code, a script
+  // of a lab's own). Its constants and definitions ask for no step; its
+  // calls do, with the names read as their values; a function's body is
+  // what each call of it does; the branches of an `if` are conditional.
+  if (std::any_of(codeLines_.begin(), codeLines_.end(), [](bool code) { return code; }))
+    return; // a notebook, read by its cells
+  std::vector<std::string_view> raws = rawLines(text_);
+  unsigned code = 0, prose = 0, calls = 0;
+  for (std::string_view raw : raws) {
+    std::string_view t = withoutComment(raw);
+    if (t.empty())
+      continue;
+    bool call = calledName(t).has_value();
+    calls += call;
+    if (call || pythonStatement(t) || (t.back() == ':' && pythonStatement(t.substr(0, t.size() - 1))) ||
+        (t.back() == ':' && (t.rfind("if ", 0) == 0 || t.rfind("elif ", 0) == 0 || t == "else:")))
+      ++code;
+    else
+      ++prose;
+  }
+  if (calls < 3 || code < 8 || code < 3 * prose)
+    return;
+  codeText_ = true;
+  codeLines_.assign(raws.size(), false);
+  branchLines_.assign(raws.size(), false);
+  struct Function {
+    std::vector<std::string> parameters;
+    std::vector<std::string> body;
+  };
+  std::map<std::string, Function, std::less<>> functions;
+  // Open blocks: (indent of the opener, is a branch).
+  std::vector<std::pair<size_t, bool>> blocks;
+  for (size_t n = 0; n < raws.size(); ++n) {
+    std::string_view raw = raws[n];
+    std::string_view t = withoutComment(raw);
+    if (t.empty())
+      continue;
+    size_t indent = indentOf(raw);
+    while (!blocks.empty() && indent <= blocks.back().first)
+      blocks.pop_back();
+    branchLines_[n] = std::any_of(blocks.begin(), blocks.end(),
+                                  [](const std::pair<size_t, bool> &b) { return b.second; });
+    if (t.back() == ':') {
+      codeLines_[n] = true;
+      bool branch = t.rfind("if ", 0) == 0 || t.rfind("elif ", 0) == 0 || t == "else:";
+      blocks.push_back({indent, branch});
+      if (t.rfind("def ", 0) == 0) {
+        Function f;
+        f.parameters = argumentsOf(t);
+        for (std::string &p : f.parameters)
+          p = std::string(trimView(std::string_view(p).substr(0, p.find_first_of("=:"))));
+        size_t m = n + 1;
+        for (; m < raws.size(); ++m) {
+          std::string_view body = withoutComment(raws[m]);
+          if (body.empty())
+            continue;
+          if (indentOf(raws[m]) <= indent)
+            break;
+          f.body.emplace_back(body);
+          codeLines_[m] = true;
+        }
+        std::string_view name = trimView(t.substr(4, t.find('(') == std::string_view::npos
+                                                         ? std::string_view::npos
+                                                         : t.find('(') - 4));
+        functions[std::string(name)] = std::move(f);
+        n = m - 1;
+        blocks.pop_back();
+      }
+      continue;
+    }
+    if (calledName(t))
+      continue;
+    // An assignment defines a name: a value ("V_STOP = 25 uL", "SHAKE =
+    // (30 s, 600 rpm)") or a group of wells; it asks for nothing.
+    if (pythonStatement(t)) {
+      codeLines_[n] = true;
+      size_t eq = t.find('=');
+      std::string_view name = trimView(t.substr(0, eq));
+      std::string_view value = trimView(t.substr(eq + 1));
+      if (value.size() >= 2 && value.front() == '(' && value.back() == ')')
+        value = value.substr(1, value.size() - 2);
+      bool simpleName = std::all_of(name.begin(), name.end(), identifierChar);
+      // Only values: a group of wells ("STANDARDS = [BLANK] + [S1..S7]")
+      // keeps its name, which says more than its wells.
+      if (simpleName && !value.empty() && (isDigitChar(value.front()) || value.front() == '.'))
+        constants_[std::string(name)] = std::string(value);
+    }
+  }
+  for (size_t n = 0; n < raws.size(); ++n) {
+    if (codeLines_[n])
+      continue;
+    std::string_view t = withoutComment(raws[n]);
+    std::optional<std::string> name = calledName(t);
+    if (!name)
+      continue;
+    auto f = functions.find(*name);
+    if (f == functions.end())
+      continue;
+    std::vector<std::string> args = argumentsOf(t);
+    std::map<std::string, std::string, std::less<>> bound;
+    for (size_t k = 0; k < f->second.parameters.size() && k < args.size(); ++k)
+      bound[f->second.parameters[k]] = replaceNames(args[k], constants_);
+    std::string expansion;
+    for (const std::string &line : f->second.body)
+      expansion += (expansion.empty() ? "" : "; ") + replaceNames(line, bound);
+    callExpansions_[static_cast<uint32_t>(n + 1)] = expansion;
+  }
+}
+
+std::string Reader::codeLineText(uint32_t number, std::string_view text) const {
+  std::string out;
+  if (auto it = callExpansions_.find(number); it != callExpansions_.end()) {
+    // The call's comment stays: it may say who does the step.
+    size_t hash = text.find('#');
+    out = it->second;
+    if (hash != std::string_view::npos)
+      out += "  " + std::string(text.substr(hash));
+  } else {
+    out = std::string(text);
+  }
+  out = replaceNames(out, constants_);
+  // "incubate(t, at=37 C)", "shake(*SHAKE)": keyword arguments and
+  // unpacking read as words.
+  std::string plain;
+  for (size_t k = 0; k < out.size(); ++k) {
+    char c = out[k];
+    if (c == '=' && k > 0 && identifierChar(out[k - 1]) && k + 1 < out.size() && out[k + 1] != '=')
+      c = ' ';
+    if (c == '*' && k + 1 < out.size() && (out[k + 1] == '(' || identifierChar(out[k + 1])))
+      continue;
+    // "nadh_mix" is one name: "nadh mix" would read "mix" as a verb.
+    if (c == '_' && k > 0 && identifierChar(out[k - 1]) && k + 1 < out.size() &&
+        identifierChar(out[k + 1]))
+      c = '-';
+    plain += c;
+  }
+  return plain;
 }
 
 void Reader::substituteConstants(Line &line) const {
@@ -7884,6 +8123,7 @@ std::optional<ProcedureText> Reader::run() {
     text_ = revisedText_;
   }
   readNotebookCells();
+  readCodeText();
   splitLines();
   buildUnits();
   maskAmendments();

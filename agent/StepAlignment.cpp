@@ -431,6 +431,21 @@ void Aligner::dp() {
         best = prev[j - 1] + c.score;
         how = 0;
       }
+      // "dispense 50 uL of standards" written as two dispenses (the blank,
+      // then the calibrants): a dispense with the same values as the
+      // dispense before it, which this text step took, in the same section
+      // and of layout liquids (or of the same liquid, to other wells),
+      // splits that step and costs no gap (coverage() then marks it
+      // covered). Two reagents are two additions.
+      uint8_t before = back[i * (m + 1) + j - 1];
+      if (j >= 2 && (before == 0 || before == 3) && c.fit == ClassFit::Same && c.mismatch == 0 &&
+          c.equal > 0 && S[j - 1].cls == ActionClass::Dispense && S[j - 2].cls == ActionClass::Dispense &&
+          S[j - 1].manual == S[j - 2].manual &&
+          ((S[j - 1].layoutLiquid && S[j - 2].layoutLiquid) || S[j - 1].liquid == S[j - 2].liquid) &&
+          cur[j - 1] > best) {
+        best = cur[j - 1];
+        how = 3;
+      }
       cur[j] = best;
       back[i * (m + 1) + j] = how;
     }
@@ -445,6 +460,14 @@ void Aligner::dp() {
       --i, --j;
     } else if (i > 0 && (how == 1 || j == 0)) {
       --i;
+    } else if (how == 3) {
+      // A split of the text step that the script step before it took.
+      --j;
+      while (j > 0 && back[i * (m + 1) + j] == 3)
+        --j;
+      matchT_[i - 1] = static_cast<int>(j - 1);
+      matchS_[j - 1] = static_cast<int>(i - 1);
+      --i, --j;
     } else {
       --j;
     }
@@ -618,6 +641,27 @@ void Aligner::coverage() {
       break;
     }
   }
+  // "Remove stain; add 200 uL water" inside a loop drawn back to it until
+  // the fourth rinse, done by a script's `wash 4 times with 200 uL of
+  // water`: an addition of the wash's liquid and volume, next to a text
+  // step that the wash took, is one of its fills.
+  for (size_t i = 0; i < T.size(); ++i) {
+    if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i] || T[i].cls != ActionClass::Dispense ||
+        !T[i].has(Param::Volume) || T[i].words.empty())
+      continue;
+    for (size_t k = i > 2 ? i - 2 : 0; k < T.size() && k <= i + 2; ++k) {
+      int j = matchT_[k];
+      if (k == i || j < 0 || S[static_cast<size_t>(j)].cls != ActionClass::Wash)
+        continue;
+      const Action &wash = S[static_cast<size_t>(j)];
+      if (wash.has(Param::Volume) &&
+          valuesMatch(T[i].values(Param::Volume), wash.values(Param::Volume).front()) &&
+          liquidSimilarity(T[i].words, wash.words) > 0) {
+        coveredT_[i] = true;
+        break;
+      }
+    }
+  }
   // A paragraph that describes one step in several sentences ("Aspirate
   // each well and wash, three times more. Wash by filling each well with
   // 400 µL ...") states its values twice: a step of its own unit with the
@@ -660,16 +704,21 @@ void Aligner::coverage() {
   // A script step that splits one text step ("dispense 100 µL into columns
   // 1 and 12" written as two dispenses): the same kind and values as its
   // aligned neighbour.
+  // A run of such steps ("5 µL of blank, standards and samples" as three
+  // dispenses) is covered step by step from the one aligned.
+  std::vector<int> coverText(S.size(), -1);
   for (size_t j = 0; j < S.size(); ++j) {
     if (matchS_[j] >= 0 || orderS_[j])
       continue;
     for (size_t k : {j > 0 ? j - 1 : j, j + 1}) {
-      if (k == j || k >= S.size() || matchS_[k] < 0 || S[k].cls != S[j].cls)
+      int tk = k < S.size() ? (matchS_[k] >= 0 ? matchS_[k] : coverText[k]) : -1;
+      if (k == j || k >= S.size() || tk < 0 || S[k].cls != S[j].cls)
         continue;
-      const Action &t = T[matchS_[k]];
+      const Action &t = T[static_cast<size_t>(tk)];
       Comparison c = compare(t, S[j]);
       if (c.fit == ClassFit::Same && c.mismatch == 0 && c.equal > 0) {
         coveredS_[j] = true;
+        coverText[j] = tk;
         break;
       }
     }
