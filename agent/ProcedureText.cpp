@@ -222,6 +222,36 @@ bool romanNumeral(std::string_view s) {
 
 /// The step label and bullet at the start of a line: "3.", "3)", "(3)",
 /// "Step 3:", "5.1", "1 -", "a)", "(iv)", "ii.", "-", "*", "•", "->".
+/// "2/10 Day 0: seed ..." at a line's start: the post's number, the
+/// thread's count and where the post's text starts.
+struct ThreadPost {
+  unsigned first = 0, second = 0;
+  size_t content = 0;
+};
+std::optional<ThreadPost> threadPostNumber(std::string_view raw) {
+  size_t k = 0;
+  while (k < raw.size() && (raw[k] == ' ' || raw[k] == '\t'))
+    ++k;
+  auto number = [&](unsigned &out) {
+    size_t from = k;
+    out = 0;
+    while (k < raw.size() && isDigitChar(raw[k]) && k - from < 3)
+      out = out * 10 + static_cast<unsigned>(raw[k++] - '0');
+    return k > from && !(k < raw.size() && isDigitChar(raw[k]));
+  };
+  ThreadPost post;
+  if (!number(post.first) || k >= raw.size() || raw[k] != '/')
+    return std::nullopt;
+  ++k;
+  if (!number(post.second) || k >= raw.size() || raw[k] != ' ' || post.first == 0 ||
+      post.first > post.second)
+    return std::nullopt;
+  while (k < raw.size() && raw[k] == ' ')
+    ++k;
+  post.content = k;
+  return post;
+}
+
 void parseStart(Line &line) {
   std::string_view s = line.raw;
   size_t i = 0;
@@ -1600,6 +1630,9 @@ private:
   /// written as code.
   std::vector<bool> branchLines_;
   bool codeText_ = false; ///< the whole procedure is written as code
+  /// A thread of numbered posts ("1/10 ...", "2/10 ..."): the count N,
+  /// whose "n/N" opens each post as its label; 0 for none.
+  unsigned threadTotal_ = 0;
   std::vector<Line> lines_;
   /// Actions that markSummaries took out of the procedure because their
   /// section restates another (indices into out_.actions).
@@ -1657,6 +1690,7 @@ private:
   void markForwarded();
   void readNotebookCells();
   void readCodeText();
+  void findThreadNumbering();
   std::string codeLineText(uint32_t number, std::string_view text) const;
   void substituteConstants(Line &line) const;
   void markCodeCells();
@@ -2061,6 +2095,11 @@ void Reader::splitLines() {
         tableHead = static_cast<int>(lines_.size());
       if (!line.table) {
         parseStart(line);
+        if (threadTotal_ > 0 && line.label.empty() && !line.bullet)
+          if (auto post = threadPostNumber(line.raw); post && post->second == threadTotal_) {
+            line.label = std::to_string(post->first);
+            line.content = post->content;
+          }
         if (!line.bullet && line.label.empty())
           line.content = static_cast<size_t>(trimmed.data() - line.raw.data());
         std::string_view content = trimView(line.raw.substr(std::min(line.content, line.raw.size())));
@@ -2482,8 +2521,31 @@ std::string speakerOf(std::string_view line) {
   return std::string(name);
 }
 
+/// "@dr_kim_cellbio · Thread", "↳ @plateRdr_priya · replying to
+/// @dr_kim_cellbio", "↳ @dr_kim_cellbio": the header of a post or a reply
+/// in a social-media thread, a handle alone or before a separator.
+bool opensPostHeader(std::string_view line) {
+  std::string_view raw = trimView(line);
+  for (std::string_view arrow : {"↳", "↪", "⤷", "└", "⮑"})
+    if (raw.substr(0, arrow.size()) == arrow) {
+      raw = trimView(raw.substr(arrow.size()));
+      break;
+    }
+  if (raw.size() < 3 || raw[0] != '@')
+    return false;
+  size_t k = 1;
+  while (k < raw.size() && (std::isalnum(static_cast<unsigned char>(raw[k])) || raw[k] == '_' ||
+                            raw[k] == '.'))
+    ++k;
+  if (k < 3)
+    return false;
+  std::string_view rest = trimView(raw.substr(k));
+  return rest.empty() || rest.substr(0, 2) == "·" || rest.substr(0, 1) == "-" ||
+         rest.substr(0, 1) == "|" || rest.rfind("replying", 0) == 0;
+}
+
 bool Reader::opensTurn(std::string_view raw) const {
-  if (opensChatTurn(raw))
+  if (opensChatTurn(raw) || opensPostHeader(raw))
     return true;
   if (speakers_.empty())
     return false;
@@ -5560,9 +5622,21 @@ void Reader::readSentence(unsigned index) {
     // The liquid's words: its own span's content words.
     std::vector<std::string> words;
     bool layout = false;
+    // "B–D blanks get 100 µL plain medium", "the standards receive ...":
+    // the wells named by their role get the liquid; a script may add it
+    // as the role's layout liquid or as a reagent to those wells.
+    std::set<std::string, std::less<>> destinations;
+    for (size_t k = 0; k < s.tokens.size(); ++k)
+      if (kLiquidLayoutWords.count(s.tokens[k].lower))
+        for (size_t n = k + 1; n < s.tokens.size() && n <= k + 2; ++n)
+          if (s.tokens[n].is("get") || s.tokens[n].is("gets") || s.tokens[n].is("receive") ||
+              s.tokens[n].is("receives"))
+            destinations.insert(s.tokens[k].lower);
     for (const std::string &w : a.words) {
       if (kLiquidLayoutWords.count(w))
         layout = true;
+      if (destinations.count(w))
+        a.roleReceives = true;
       if (isAnyVerb(w) || kPersonWords.count(w) || kRobotWords.count(w))
         continue;
       words.push_back(w);
@@ -6400,6 +6474,19 @@ std::string replaceNames(std::string_view text,
 
 } // namespace
 
+void Reader::findThreadNumbering() {
+  // "1/10 🧵 By popular demand ...", "2/10 Day 0: seed ...": three or more
+  // posts counted against one total, in order, number a thread.
+  std::map<unsigned, std::vector<unsigned>> byTotal;
+  for (std::string_view raw : rawLines(text_))
+    if (auto post = threadPostNumber(raw))
+      byTotal[post->second].push_back(post->first);
+  for (const auto &[total, posts] : byTotal)
+    if (posts.size() >= 3 && std::is_sorted(posts.begin(), posts.end()) &&
+        std::adjacent_find(posts.begin(), posts.end()) == posts.end() && posts.back() <= total)
+      threadTotal_ = total;
+}
+
 void Reader::readCodeText() {
   // "V_STOP = 25 uL", "def start(reagent, vol, wells):", "dispense(pnpp,
   // V_SUB, to=RXN)": a procedure written as code (pseudo-code, a script
@@ -6825,10 +6912,37 @@ void Reader::markThreadAmendments() {
   unsigned end = plan + 1;
   while (end <= turns && !reposts(end))
     ++end;
+  // "re 5/10: 10 µL ... is only 0.24 mg/mL final": a reply that names the
+  // post it answers, or answers a reply that does, amends that post.
+  std::vector<std::string> answers(turns + 1);
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    unsigned t = turnOf[u];
+    if (t == 0 || !answers[t].empty())
+      continue;
+    std::string lower = prose::lowerAscii(out_.units[u].text);
+    for (size_t at = lower.find("re "); at != std::string::npos; at = lower.find("re ", at + 1)) {
+      if (at > 0 && std::isalpha(static_cast<unsigned char>(lower[at - 1])))
+        continue;
+      size_t k = at + 3, from = k;
+      while (k < lower.size() && isDigitChar(lower[k]))
+        ++k;
+      if (k > from && k < lower.size() && (lower[k] == '/' || lower[k] == ':' || lower[k] == ' '))
+        answers[t] = lower.substr(from, k - from);
+      if (!answers[t].empty())
+        break;
+    }
+  }
+  for (unsigned t = plan + 2; t <= turns; ++t)
+    if (answers[t].empty())
+      answers[t] = answers[t - 1];
   for (Action &later : out_.actions) {
     unsigned t = turnOf[later.unit];
-    if (t <= plan || t >= end || !step(later))
+    // A reply already out of the procedure by another rule ("we went to
+    // 50 µL last year", told as the past) still amends the plan.
+    bool amendment = !later.weak && robotClass(later.cls) && later.copiedFrom.empty();
+    if (t <= plan || t >= end || !amendment)
       continue;
+    const std::string &post = answers[t];
     // A question ("20 or 40 min?", "can we do 4 h, not 3?") proposes; the
     // answer that takes it up ("ok, 4 h then") decides.
     bool asks = false;
@@ -6845,6 +6959,8 @@ void Reader::markThreadAmendments() {
       if (turnOf[planned.unit] != plan || planned.cls != later.cls || !step(planned))
         continue;
       amends = true;
+      if (!post.empty() && out_.units[planned.unit].label != post)
+        continue;
       for (size_t p = 0; p < kParamCount; ++p)
         if (valuesContradict(planned.params[p], later.params[p])) {
           contradicted.push_back(&planned);
@@ -8124,6 +8240,7 @@ std::optional<ProcedureText> Reader::run() {
   }
   readNotebookCells();
   readCodeText();
+  findThreadNumbering();
   splitLines();
   buildUnits();
   maskAmendments();

@@ -97,6 +97,9 @@ struct Action {
   std::vector<std::string> words; ///< lower-case words naming the liquid
   std::string liquid;             ///< how the liquid is named, for display
   bool layoutLiquid = false; ///< standards, samples, blanks (text); `layout` (script)
+  /// Text: the role names the wells that get the liquid ("blanks get 100
+  /// µL plain medium"), so it may be a layout's liquid or a reagent.
+  bool roleReceives = false;
   SourceLoc loc;             ///< the clause (text) or statement (script)
   std::string text;          ///< the clause or statement as written
 

@@ -503,8 +503,11 @@ void Aligner::crossings() {
     bool numbers = s12.equal > 0 && s21.equal > 0 &&
                    (s11.mismatch + s22.mismatch > 0 || s11.fit != ClassFit::Same ||
                     s22.fit != ClassFit::Same);
+    // "Blanks get 100 µL plain medium" may be the blank's layout liquid or
+    // a reagent put into the blank wells: its liquid is no evidence.
     bool names = liquidsAgree(T[i1], S[j2]) && liquidsAgree(T[i2], S[j1]) &&
-                 liquidsDisagree(T[i1], S[j1]) && liquidsDisagree(T[i2], S[j2]);
+                 liquidsDisagree(T[i1], S[j1]) && liquidsDisagree(T[i2], S[j2]) &&
+                 !T[i1].roleReceives && !T[i2].roleReceives;
     bool certain = (numbers || names) && !tableAndProse(i1, i2) && orderable(T[i1]) &&
                    orderable(T[i2]) && orderMatters(T[i1], j1) && orderMatters(T[i2], j2) &&
                    !T[i1].orderLoose && !T[i2].orderLoose && !S[j1].isNoteLike &&
