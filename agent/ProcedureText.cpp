@@ -8282,20 +8282,31 @@ std::optional<ProcedureText> Reader::run() {
     // "fill each well with 300 µl of wash solution, leave to soak for 30
     // seconds, aspirate": the soak is the wash's, as "wash with a 30 s
     // soak" is, not a wait of its own.
+    // "Wash by filling each well with 300 µL ... and let it soak for 30
+    // seconds before removal": the soak's word may fall in the clause
+    // before its time, and a mention ("let it soak") may stand between.
     for (size_t k = std::max<size_t>(before, 1); k < out_.actions.size(); ++k) {
       Action &soak = out_.actions[k];
-      Action &wash = out_.actions[k - 1];
+      size_t w = k - 1;
+      while (w > 0 && out_.actions[w].weak && out_.actions[w].unit == soak.unit && k - w < 3)
+        --w;
+      Action &wash = out_.actions[w];
+      bool soakWord = hasWord(prose::lowerAscii(soak.text), "soak") ||
+                      (soak.sentence < sentences_.size() &&
+                       hasWord(prose::lowerAscii(sentences_[soak.sentence].text), "soak"));
       if (soak.cls != ActionClass::Incubate || wash.cls != ActionClass::Wash ||
           wash.unit != soak.unit || wash.sentence + 1 < soak.sentence || wash.has(Param::Time) ||
           soak.values(Param::Time).size() != 1 || !soak.copiedFrom.empty() ||
-          !wash.copiedFrom.empty() || !hasWord(prose::lowerAscii(soak.text), "soak"))
+          !wash.copiedFrom.empty() || !soakWord)
         continue;
       bool onlyTime = true;
       for (size_t p = 0; p < kParamCount; ++p)
         onlyTime = onlyTime && (static_cast<Param>(p) == Param::Time || soak.params[p].empty());
-      // "soak the wells in 1 % SDS for 30 min" names a liquid of its own.
+      // "soak the wells in 1 % SDS for 30 min" names a liquid of its own;
+      // "30 seconds before removal" does not.
       bool namesLiquid = std::any_of(soak.words.begin(), soak.words.end(), [](const std::string &w) {
-        return w != "soak" && w != "soaking";
+        return w != "soak" && w != "soaking" && w != "before" && w != "removal" &&
+               w != "removing" && w != "aspiration" && w != "aspirating" && w != "emptying";
       });
       if (!onlyTime || soak.dark.value_or(false) || soak.lidOn.value_or(false) ||
           soak.shaking.value_or(false) || namesLiquid)
