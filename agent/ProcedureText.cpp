@@ -3845,6 +3845,30 @@ bool removalThenAddition(const std::vector<Draft> &drafts, int cur, const std::v
          std::find(removed.begin(), removed.end(), toks[last].lower) == removed.end();
 }
 
+/// "All incubations are ...", "Each incubation step is ...", "Every wash
+/// is ...": a sentence whose subject is every step of a kind.
+bool blanketCondition(const std::vector<Token> &toks) {
+  size_t k = 0;
+  while (k < toks.size() && !toks[k].isWord())
+    ++k;
+  if (k + 2 >= toks.size() || !(toks[k].is("all") || toks[k].is("each") || toks[k].is("every")))
+    return false;
+  size_t n = k + 1;
+  if (toks[n].is("the") || toks[n].is("of"))
+    ++n;
+  if (n < toks.size() && toks[n].is("the"))
+    ++n;
+  static const std::set<std::string, std::less<>> kinds = {
+      "incubation", "incubations", "wash", "washes", "washing", "steps", "step"};
+  if (n >= toks.size() || !kinds.count(toks[n].lower))
+    return false;
+  ++n;
+  if (n < toks.size() && (toks[n].is("step") || toks[n].is("steps")))
+    ++n;
+  return n < toks.size() && (toks[n].is("are") || toks[n].is("is") || toks[n].is("should") ||
+                             toks[n].is("must") || toks[n].is("were") || toks[n].is("take"));
+}
+
 /// "What A570 do you expect for it?", "Why do we subtract the blank?": a
 /// question, by its mark and its first word. "read OD 510 nm (no 510
 /// filter?" is an order with a doubt in brackets.
@@ -5548,6 +5572,28 @@ void Reader::readSentence(unsigned index) {
                      a.domain == Domain::Person || a.domain == Domain::Both;
     a.robotNearby = robot || a.domain == Domain::Robot;
     a.conditional = s.conditional;
+    // "incubate for 2.5 hours at room temperature, or overnight at 4 °C":
+    // two incubations joined by "or" are alternatives; the script takes one.
+    if (a.cls == ActionClass::Incubate) {
+      auto orBefore = [&](size_t at) {
+        size_t b = at;
+        while (b > 0 && (toks[b - 1].isPunct(",") || toks[b - 1].is("alternatively")))
+          --b;
+        return b > 0 && toks[b - 1].is("or");
+      };
+      bool laterAlternative = k > 0 && done[k - 1].action.cls == ActionClass::Incubate &&
+                              orBefore(done[k].firstToken);
+      bool earlierAlternative = k + 1 < done.size() &&
+                                done[k + 1].action.cls == ActionClass::Incubate &&
+                                orBefore(done[k + 1].firstToken);
+      if (laterAlternative || earlierAlternative)
+        a.conditional = true;
+    }
+    // "All incubations are performed with gentle shaking (approx. 300 rpm)",
+    // "Each incubation is done with the plate covered": a condition of the
+    // steps the procedure gives one by one, no step of its own.
+    if (blanketCondition(toks) && a.cls != ActionClass::Note && a.cls != ActionClass::Analyze)
+      a.cls = ActionClass::Note;
     // "IC50 values were obtained by four-parameter logistic regression in
     // GraphPad Prism": an analysis a person does in other software. The
     // software may stand in a bracket that opens the next sentence
@@ -8387,12 +8433,15 @@ bool Reader::foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt) {
   // "Repeat this wash step 3 times" counts the washes too, three or
   // (three more) four: both are read.
   bool timesOfWash = false;
-  for (size_t i = repeatAt + 1; i < toks.size() && !total; ++i) {
+  // "repeating the process three times for a total of four washes": the
+  // washes counted in all settle what "three times" leaves open.
+  for (size_t i = repeatAt + 1; i < toks.size() && (!total || timesOfWash); ++i) {
     std::optional<prose::Quantity> q = prose::quantityAt(toks, i, platform_, s.text);
     if (q && q->dimension == Dimension::Count && q->last < toks.size() &&
-        (toks[q->last - 1].is("washes") || toks[q->last - 1].is("rinses")))
+        (toks[q->last - 1].is("washes") || toks[q->last - 1].is("rinses"))) {
       total = q->value.low;
-    else if (q && q->dimension == Dimension::Count && q->last < toks.size() &&
+      timesOfWash = false;
+    } else if (!total && q && q->dimension == Dimension::Count && q->last < toks.size() &&
              toks[q->last - 1].is("times") && i >= 1 &&
              std::any_of(toks.begin() + static_cast<long>(repeatAt), toks.begin() + static_cast<long>(i),
                          [](const Token &t) { return t.is("wash") || t.is("washing"); })) {
@@ -8848,6 +8897,14 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     bool lacking = a.weak || !a.hasNumeric() ||
                    (a.cls == ActionClass::Wash && !a.has(Param::Volume));
     if (!lacking || !(inexact || a.cls == ActionClass::Wash))
+      continue;
+    // "After the last wash, remove any remaining buffer": a wash named to
+    // say when, not asked for again.
+    std::string lowerText = prose::lowerAscii(a.text);
+    if (a.weak && !inexact &&
+        (lowerText.rfind("after ", 0) == 0 || lowerText.rfind("before ", 0) == 0 ||
+         lowerText.rfind("following ", 0) == 0 || lowerText.rfind("between ", 0) == 0 ||
+         lowerText.rfind("during ", 0) == 0))
       continue;
     for (size_t src = begin; src-- > 0;)
       if (out_.actions[src].cls == a.cls && !out_.actions[src].weak) {

@@ -679,8 +679,12 @@ void Aligner::coverage() {
       if (k == i || matchT_[k] < 0 || T[k].unit != T[i].unit || T[k].cls != T[i].cls)
         continue;
       bool copies = T[i].copyOf >= 0 || T[k].copyOf >= 0;
-      if (copies && (T[i].copyOf < 0 || T[k].copyOf < 0 || T[i].copyOf == T[k].copyOf ||
-                     T[i].sentence != T[k].sentence))
+      // "Repeat the wash as in step 2, but wash 5 times instead of 4": the
+      // varied value, said with the step's noun, is the copy's.
+      bool variation = T[i].copyOf < 0 && T[k].copyOf >= 0 && T[i].sentence == T[k].sentence;
+      if (copies && !variation &&
+          (T[i].copyOf < 0 || T[k].copyOf < 0 || T[i].copyOf == T[k].copyOf ||
+           T[i].sentence != T[k].sentence))
         continue;
       // With another step between them, the second is a step again
       // ("incubate 1 h ... add ... incubate 1 h" in one paragraph).
@@ -696,7 +700,8 @@ void Aligner::coverage() {
       Comparison same = compare(T[i], S[static_cast<size_t>(matchT_[k])]);
       bool restates = same.fit == ClassFit::Same && same.mismatch == 0 && same.equal > 0;
       for (size_t p = 0; p < kParamCount && restates; ++p)
-        restates = T[i].params[p].empty() == T[k].params[p].empty() &&
+        restates = (T[i].params[p].empty() == T[k].params[p].empty() ||
+                    (variation && T[i].params[p].empty())) &&
                    (T[i].params[p].empty() || equalValueSets(T[i].params[p], T[k].params[p]));
       if (restates) {
         coveredT_[i] = true;
@@ -770,7 +775,9 @@ void Aligner::splitWashes() {
     // Text side.
     total = cycles(T[i]);
     parts.clear();
-    for (size_t k = i + 1; k < T.size() && matchT_[k] < 0 && !orderT_[k] && sameWash(T[k], S[j]);
+    // A mention ("After the last wash, ...") is no cycle.
+    for (size_t k = i + 1; k < T.size() && matchT_[k] < 0 && !orderT_[k] && !T[k].weak &&
+                           sameWash(T[k], S[j]);
          ++k) {
       total += cycles(T[k]);
       parts.push_back(k);
