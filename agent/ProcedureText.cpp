@@ -6498,9 +6498,11 @@ std::vector<std::string> argumentsOf(std::string_view code) {
   return out;
 }
 
-/// `text` with each whole identifier that `names` has replaced by its value.
+/// `text` with each whole identifier that `names` has replaced by its value;
+/// the identifiers replaced, in order, go to `replaced`.
 std::string replaceNames(std::string_view text,
-                         const std::map<std::string, std::string, std::less<>> &names) {
+                         const std::map<std::string, std::string, std::less<>> &names,
+                         std::vector<std::string_view> *replaced = nullptr) {
   std::string out;
   for (size_t k = 0; k < text.size();) {
     if (!identifierChar(text[k]) || (k > 0 && identifierChar(text[k - 1]))) {
@@ -6513,6 +6515,8 @@ std::string replaceNames(std::string_view text,
     std::string_view name = text.substr(k, e - k);
     auto it = names.find(name);
     out += it != names.end() ? std::string_view(it->second) : name;
+    if (it != names.end() && replaced)
+      replaced->push_back(name);
     k = e;
   }
   return out;
@@ -6689,30 +6693,13 @@ void Reader::substituteConstants(Line &line) const {
     if (close == std::string::npos)
       break;
     std::string_view inner(t.data() + open + 1, close - open - 1);
-    std::string replaced, unit;
-    bool any = false;
-    for (size_t p = 0; p < inner.size();) {
-      auto wordChar = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-      };
-      if (!wordChar(inner[p])) {
-        replaced += inner[p++];
-        continue;
-      }
-      size_t q = p;
-      while (q < inner.size() && wordChar(inner[q]))
-        ++q;
-      std::string_view name = inner.substr(p, q - p);
-      if (auto it = constants_.find(name); it != constants_.end()) {
-        replaced += it->second;
-        any = true;
-        if (unit.empty())
-          unit = unitOfName(name);
-      } else {
-        replaced += name;
-      }
-      p = q;
-    }
+    std::vector<std::string_view> names;
+    std::string replaced = replaceNames(inner, constants_, &names);
+    bool any = !names.empty();
+    std::string unit;
+    for (std::string_view name : names)
+      if (unit.empty())
+        unit = unitOfName(name);
     if (!any) {
       out.append(t, k, close + 1 - k);
       k = close + 1;
