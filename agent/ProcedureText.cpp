@@ -1746,6 +1746,7 @@ private:
   void markExceptions();
   void markCurrentProcedure();
   void markIntroduction();
+  void orderReversedSchedule();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -3847,7 +3848,45 @@ bool removalThenAddition(const std::vector<Draft> &drafts, int cur, const std::v
 
 /// "All incubations are ...", "Each incubation step is ...", "Every wash
 /// is ...": a sentence whose subject is every step of a kind.
-bool blanketCondition(const std::vector<Token> &toks) {
+/// The numbers of a formula's right-hand side ("U/L = c * 0.100 / (0.050
+/// * 30) * dilution"): the operands of a product or a quotient after an
+/// "=", up to the end of its clause. A slash inside a word ("w/", "O/N")
+/// is no operator.
+std::vector<double> formulaTerms(std::string_view text) {
+  std::vector<double> terms;
+  std::vector<Token> toks = prose::tokenize(text);
+  auto operatorAt = [&](size_t k) {
+    const Token &t = toks[k];
+    if (t.isPunct("*") || t.isPunct("×") || t.isPunct("÷"))
+      return true;
+    if (!t.isPunct("/"))
+      return false;
+    auto loose = [](char c) { return c == ' ' || c == '(' || c == ')' || isDigitChar(c); };
+    return t.begin > 0 && t.end < text.size() && loose(text[t.begin - 1]) && loose(text[t.end]);
+  };
+  for (size_t k = 0; k < toks.size(); ++k) {
+    if (!toks[k].isPunct("="))
+      continue;
+    size_t e = k + 1;
+    while (e < toks.size() && !toks[e].isPunct(";") && !toks[e].isPunct("\"") &&
+           !toks[e].isPunct("="))
+      ++e;
+    for (size_t n = k + 1; n < e; ++n) {
+      if (!toks[n].isNumber())
+        continue;
+      auto beside = [&](size_t m) {
+        return m > k && m < e &&
+               (operatorAt(m) || toks[m].isPunct("(") || toks[m].isPunct(")"));
+      };
+      if (beside(n - 1) || beside(n + 1))
+        terms.push_back(toks[n].number);
+    }
+    k = e - 1;
+  }
+  return terms;
+}
+
+bool blanketCondition(const std::vector<Token> &toks, bool *definition = nullptr) {
   size_t k = 0;
   while (k < toks.size() && !toks[k].isWord())
     ++k;
@@ -3865,8 +3904,14 @@ bool blanketCondition(const std::vector<Token> &toks) {
   ++n;
   if (n < toks.size() && (toks[n].is("step") || toks[n].is("steps")))
     ++n;
+  if (n < toks.size() && definition)
+    *definition = toks[n].isPunct(":") || toks[n].is("at");
+  // "All washes: 3x 300 uL/well wash buffer", "All incubations at RT": a
+  // heading's colon or a bare condition sets the kind's values for every
+  // step of it, as "all incubations are at RT" does.
   return n < toks.size() && (toks[n].is("are") || toks[n].is("is") || toks[n].is("should") ||
-                             toks[n].is("must") || toks[n].is("were") || toks[n].is("take"));
+                             toks[n].is("must") || toks[n].is("were") || toks[n].is("take") ||
+                             toks[n].isPunct(":") || toks[n].is("at"));
 }
 
 /// "What A570 do you expect for it?", "Why do we subtract the blank?": a
@@ -5592,8 +5637,34 @@ void Reader::readSentence(unsigned index) {
     // "All incubations are performed with gentle shaking (approx. 300 rpm)",
     // "Each incubation is done with the plate covered": a condition of the
     // steps the procedure gives one by one, no step of its own.
-    if (blanketCondition(toks) && a.cls != ActionClass::Note && a.cls != ActionClass::Analyze)
-      a.cls = ActionClass::Note;
+    // "All washes: 3x 300 uL wash buffer" defines the wash that the steps
+    // then name ("14:30 Wash."): a step of the kind to copy from, none of
+    // the procedure's own.
+    // "calc = c * 0.100 / (0.050 * 30); 0.100 mL reaction, 0.050 mL sample,
+    // 30 min": values with no verb whose numbers are all terms of a
+    // formula in the same unit say what the terms are, not steps.
+    if (!d.explicitVerb && a.cls != ActionClass::Note && a.cls != ActionClass::Analyze) {
+      std::vector<double> terms = formulaTerms(unit.text);
+      std::vector<Token> own = prose::tokenize(a.text);
+      bool any = false, allTerms = !terms.empty();
+      for (const Token &t : own)
+        if (t.isNumber()) {
+          any = true;
+          allTerms = allTerms && std::any_of(terms.begin(), terms.end(), [&](double x) {
+                       return std::abs(x - t.number) < 1e-9;
+                     });
+        }
+      if (any && allTerms)
+        a.cls = ActionClass::Note;
+    }
+    bool definition = false;
+    if (blanketCondition(toks, &definition) && a.cls != ActionClass::Note &&
+        a.cls != ActionClass::Analyze) {
+      if (!definition)
+        a.cls = ActionClass::Note;
+    } else {
+      definition = false;
+    }
     // "IC50 values were obtained by four-parameter logistic regression in
     // GraphPad Prism": an analysis a person does in other software. The
     // software may stand in a bracket that opens the next sentence
@@ -5643,7 +5714,8 @@ void Reader::readSentence(unsigned index) {
     a.orderLoose = s.loose;
     a.inProcedure = (unit.kind == UnitKind::Procedure ||
                      (unit.kind == UnitKind::Analysis && a.cls == ActionClass::Analyze)) &&
-                    !describesEmbodiments(unit.text) && !describesEmbodiments(s.text);
+                    !describesEmbodiments(unit.text) && !describesEmbodiments(s.text) &&
+                    !definition;
     // "Pipette by hand into the plate, per Plate Map, each well in
     // triplicate" under a batch record's "Preparation (manual)": liquid
     // put into the plate's wells is the plate's first step, not a liquid
@@ -8131,6 +8203,87 @@ void Reader::markCurrentProcedure() {
 /// the procedure is a list (three steps or more in list items or table
 /// rows); other steps of such a paragraph keep their place ("Coat the
 /// plate overnight at 4 °C" above the second day's list).
+/// A run sheet planned backwards from a fixed time (a reader booking) and
+/// listed latest first: "15:00 Read ...", "14:55 Stop ...", ..., "08:50
+/// Wash." The lab works it bottom up, so the steps' order is the entries'
+/// order reversed. An entry is a line that starts with a clock time and
+/// the lines under it up to the next such line; the list is reversed when
+/// at least five entries, consecutive in the text, mostly count down (a
+/// day's separator, "--- Wed 13 Nov ---", may start an earlier day at a
+/// later hour once). What stands before or after the list keeps its place.
+void Reader::orderReversedSchedule() {
+  auto clockAt = [](std::string_view raw) -> int {
+    raw = trimView(raw);
+    size_t k = 0;
+    while (k < raw.size() && k < 2 && isDigitChar(raw[k]))
+      ++k;
+    if (k == 0 || k + 3 > raw.size() || (raw[k] != ':' && raw[k] != '.') ||
+        !isDigitChar(raw[k + 1]) || !isDigitChar(raw[k + 2]) ||
+        (k + 3 < raw.size() && (isDigitChar(raw[k + 3]) || raw[k + 3] == ':')))
+      return -1;
+    int hours = std::atoi(std::string(raw.substr(0, k)).c_str());
+    int minutes = std::atoi(std::string(raw.substr(k + 1, 2)).c_str());
+    if (hours > 23 || minutes > 59)
+      return -1;
+    return hours * 60 + minutes;
+  };
+  // Entries of the longest run of clock-stamped lines; a run ends at a
+  // blank line that no stamped line follows within three lines.
+  struct Entry {
+    uint32_t line;
+    int minutes;
+  };
+  std::vector<Entry> best, run;
+  uint32_t lastLine = 0;
+  auto close = [&] {
+    if (run.size() > best.size())
+      best = run;
+    run.clear();
+  };
+  for (const Line &l : lines_) {
+    int at = l.blank ? -1 : clockAt(l.raw);
+    if (at < 0)
+      continue;
+    if (!run.empty() && l.number > lastLine + 12)
+      close();
+    run.push_back({l.number, at});
+    lastLine = l.number;
+  }
+  close();
+  if (best.size() < 5)
+    return;
+  unsigned down = 0, up = 0;
+  for (size_t k = 1; k < best.size(); ++k) {
+    down += best[k].minutes < best[k - 1].minutes;
+    up += best[k].minutes > best[k - 1].minutes;
+  }
+  if (up > 1 || down < 4 || down < 3 * up + 3)
+    return;
+  // The list ends where its last entry's lines do: the first blank line or
+  // rule ("-----") after it.
+  uint32_t end = best.back().line;
+  while (end < lines_.size() && !lines_[end].blank && !lines_[end].separator)
+    ++end;
+  auto entryOf = [&](const Action &a) -> int {
+    if (a.loc.line < best.front().line || a.loc.line > end)
+      return -1;
+    int e = 0;
+    for (size_t k = 0; k < best.size(); ++k)
+      if (best[k].line <= a.loc.line)
+        e = static_cast<int>(k);
+    return e;
+  };
+  // Before the list, the list's entries last first, after the list.
+  auto rank = [&](const Action &a) {
+    int e = entryOf(a);
+    if (e >= 0)
+      return static_cast<int>(best.size()) - e;
+    return a.loc.line < best.front().line ? 0 : static_cast<int>(best.size()) + 1;
+  };
+  std::stable_sort(out_.actions.begin(), out_.actions.end(),
+                   [&](const Action &a, const Action &b) { return rank(a) < rank(b); });
+}
+
 void Reader::markIntroduction() {
   auto step = [&](const Action &a) { return a.inProcedure && !a.weak && robotClass(a.cls); };
   auto listed = [&](const Action &a) {
@@ -8375,6 +8528,7 @@ std::optional<ProcedureText> Reader::run() {
   markOtherSitesVersions();
   markCurrentProcedure();
   markIntroduction();
+  orderReversedSchedule();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))
