@@ -8264,24 +8264,28 @@ void Reader::orderReversedSchedule() {
   uint32_t end = best.back().line;
   while (end < lines_.size() && !lines_[end].blank && !lines_[end].separator)
     ++end;
-  auto entryOf = [&](const Action &a) -> int {
-    if (a.loc.line < best.front().line || a.loc.line > end)
-      return -1;
-    int e = 0;
-    for (size_t k = 0; k < best.size(); ++k)
-      if (best[k].line <= a.loc.line)
-        e = static_cast<int>(k);
-    return e;
-  };
-  // Before the list, the list's entries last first, after the list.
+  // Before the list, the list's entries last first, after the list. The
+  // entry of an action is the last stamped line at or above it.
   auto rank = [&](const Action &a) {
-    int e = entryOf(a);
-    if (e >= 0)
-      return static_cast<int>(best.size()) - e;
-    return a.loc.line < best.front().line ? 0 : static_cast<int>(best.size()) + 1;
+    if (a.loc.line < best.front().line)
+      return 0;
+    if (a.loc.line > end)
+      return static_cast<int>(best.size()) + 1;
+    auto after = std::upper_bound(best.begin(), best.end(), a.loc.line,
+                                  [](uint32_t line, const Entry &e) { return line < e.line; });
+    return static_cast<int>(best.end() - after) + 1;
   };
-  std::stable_sort(out_.actions.begin(), out_.actions.end(),
-                   [&](const Action &a, const Action &b) { return rank(a) < rank(b); });
+  std::vector<std::pair<int, size_t>> order;
+  order.reserve(out_.actions.size());
+  for (size_t k = 0; k < out_.actions.size(); ++k)
+    order.emplace_back(rank(out_.actions[k]), k);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<Action> sorted;
+  sorted.reserve(out_.actions.size());
+  for (const auto &[r, k] : order)
+    sorted.push_back(std::move(out_.actions[k]));
+  out_.actions = std::move(sorted);
 }
 
 void Reader::markIntroduction() {
