@@ -54,6 +54,7 @@ struct WellItem {
     Col,      ///< col 1          (a)
     Cols,     ///< cols 1..3      (a, b)
     Name,     ///< blank / calibrant / sample / control / S3 / a parameter
+    NameRange, ///< Std1..Std6: layout liquids of one family (a, b)
     All,      ///< all
   };
   Kind kind = Kind::Well;

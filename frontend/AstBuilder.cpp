@@ -305,6 +305,11 @@ ast::WellItem AstBuilder::wellItem(PlateParser::WellItemContext *ctx) {
                  item.a = rn->wellSetName()->getText();
                  item.role = rn->role()->getText();
                },
+               [&](PlateParser::NameRangeItemContext *nr) {
+                 item.kind = K::NameRange;
+                 item.a = nr->name(0)->getText();
+                 item.b = nr->name(1)->getText();
+               },
                [&](PlateParser::NameItemContext *n) {
                  item.kind = K::Name;
                  item.a = n->name()->getText();

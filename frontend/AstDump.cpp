@@ -130,6 +130,7 @@ public:
     case WellItem::Kind::Col: text = "Col " + item.a; break;
     case WellItem::Kind::Cols: text = "Cols " + item.a + ".." + item.b; break;
     case WellItem::Kind::Name: text = "NameRef " + item.a; break;
+    case WellItem::Kind::NameRange: text = "NameRange " + item.a + ".." + item.b; break;
     case WellItem::Kind::All: text = "All"; break;
     }
     line(depth, "", fmt::format("{} {}", text, at(item.loc)));

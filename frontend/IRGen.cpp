@@ -773,6 +773,10 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
       return true; // an undeclared one is reported as a reagent (E226)
     if (it.kind == ast::WellItem::Kind::Well)
       return param(it.a) != nullptr || liquidByName_.count(it.a) > 0;
+    // `Std1..Std9` over six standards is still a list of names; the
+    // expansion reports the members nothing declares.
+    if (it.kind == ast::WellItem::Kind::NameRange)
+      return liquidByName_.count(it.a) > 0 || liquidByName_.count(it.b) > 0;
     return it.kind == ast::WellItem::Kind::Block && liquidByName_.count(it.a) > 0 &&
            liquidByName_.count(it.b) > 0;
   };
@@ -792,7 +796,7 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
   } else if (named) {
     for (const ast::WellItem &it : e.wells.items) {
       std::vector<std::string> members = {it.a};
-      if (it.kind == ast::WellItem::Kind::Block) {
+      if (it.kind == ast::WellItem::Kind::Block || it.kind == ast::WellItem::Kind::NameRange) {
         auto expanded = layout::expandNameRange(it.a, it.b);
         if (!expanded) {
           report(DiagId::BadNameRange, it.loc, it.a, it.b);

@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Sema.h"
+#include "frontend/Layout.h"
 
 #include <cctype>
+#include <functional>
 
 namespace plate::sema {
 
@@ -102,7 +104,9 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
     return set;
   };
 
-  auto item = [&](const ast::WellItem &it, Wells &into) {
+  // Recursive: a name range resolves each of its names as an item.
+  std::function<void(const ast::WellItem &, Wells &)> item = [&](const ast::WellItem &it,
+                                                                  Wells &into) {
     using K = ast::WellItem::Kind;
     switch (it.kind) {
     case K::Well: {
@@ -176,6 +180,30 @@ std::optional<Wells> Sema::wells(const ast::WellSetExpr &expr, std::string_view 
       return;
     case K::Name:
       break;
+    case K::NameRange: {
+      // `Std1..Std6`: the layout liquids of one family, each as if named.
+      auto members = layout::expandNameRange(it.a, it.b);
+      if (!members) {
+        report(DiagId::BadNameRange, it.loc, it.a, it.b);
+        ok = false;
+        return;
+      }
+      for (const std::string &member : *members) {
+        // A member the layout lacks (`Std1..Std9` over six standards) has
+        // no nearest name to offer: the range, not a spelling, is wrong.
+        if (!liquidByName_.count(member) && !param(member)) {
+          report(DiagId::UndefinedWellSetName, it.loc, member);
+          ok = false;
+          continue;
+        }
+        ast::WellItem one = it;
+        one.kind = K::Name;
+        one.a = member;
+        one.b.clear();
+        item(one, into);
+      }
+      return;
+    }
     }
     // A name: a Wells parameter, a role, a layout liquid.
     if (const Binding *binding = param(it.a)) {

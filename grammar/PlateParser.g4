@@ -193,6 +193,7 @@ wellItem
   | COL NUMBER                     # colItem
   | COLS NUMBER RANGE NUMBER       # colsItem
   | ALL                            # allItem
+  | name RANGE name                # nameRangeItem
   | name                           # nameItem
   | role wellSetName               # roleNameItem
   | WELL_WORD WELL                 # explicitWell

@@ -170,6 +170,17 @@ void Analysis::indexQuantity(const ast::QuantityExpr &quantity) {
 
 void Analysis::indexWells(const ast::WellSetExpr &wells) {
   auto item = [&](const ast::WellItem &item) {
+    // `Std1..Std6`: both ends are uses of their names (names are ASCII).
+    if (item.kind == ast::WellItem::Kind::NameRange && item.loc.isValid() &&
+        item.loc.length >= item.a.size() + item.b.size()) {
+      SourceLoc first = item.loc, last = item.loc;
+      first.length = static_cast<uint32_t>(item.a.size());
+      last.col += item.loc.length - static_cast<uint32_t>(item.b.size());
+      last.length = static_cast<uint32_t>(item.b.size());
+      addUse(item.a, first);
+      addUse(item.b, last);
+      return;
+    }
     // A bare `D1` may be a liquid named like a well; `well D1` never is.
     bool named = item.kind == ast::WellItem::Kind::Name ||
                  (item.kind == ast::WellItem::Kind::Well && !item.wellWord);
