@@ -70,7 +70,7 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"colsItem", ""},
       {"allItem", "every well the layout uses"},
       {"nameItem", "a role (sample) or layout name (S3) = its wells"},
-      {"nameRangeItem", "Std1..Std6 = the wells of those layout names (one family)"},
+      {"nameRangeItem", "Std1..Std6 = those layout names' wells"},
       {"roleNameItem", "the liquid NAME of that role, also when NAME looks like a well (sample D1)"},
       {"explicitWell", "the well, when the layout also has a liquid of that name"},
       // roles
