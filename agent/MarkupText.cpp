@@ -13,6 +13,9 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace plate::agent {
@@ -697,6 +700,332 @@ std::string withTranscriptAsSpeech(std::string_view text) {
     if (end < text.size())
       w.copy(end);
     start = end + 1;
+  }
+  return w.take();
+}
+
+//===--- A liquid handler's XML method ---------------------------------------===//
+
+namespace {
+
+struct XmlElement {
+  size_t begin = 0, end = 0; ///< `<` .. one past `>`
+  std::string name;
+  bool closing = false;
+  std::vector<std::pair<std::string, std::string>> attributes;
+
+  const std::string *get(std::initializer_list<std::string_view> keys) const {
+    for (std::string_view key : keys)
+      for (const auto &[k, v] : attributes)
+        if (prose::lowerAscii(k) == key)
+          return &v;
+    return nullptr;
+  }
+};
+
+/// The element that starts at `at` (a `<` followed by a letter or `/`),
+/// its attributes with quoted values; nullopt when it does not close.
+std::optional<XmlElement> elementAt(std::string_view text, size_t at) {
+  XmlElement e;
+  e.begin = at;
+  size_t i = at + 1;
+  if (i < text.size() && text[i] == '/') {
+    e.closing = true;
+    ++i;
+  }
+  size_t nameStart = i;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                             text[i] == '_' || text[i] == '-' || text[i] == ':'))
+    ++i;
+  if (i == nameStart)
+    return std::nullopt;
+  e.name = std::string(text.substr(nameStart, i - nameStart));
+  while (i < text.size() && i - at < 4000) {
+    char c = text[i];
+    if (c == '>') {
+      e.end = i + 1;
+      return e;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      size_t keyStart = i;
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) ||
+                                 text[i] == '_' || text[i] == '-' || text[i] == ':'))
+        ++i;
+      std::string key(text.substr(keyStart, i - keyStart));
+      if (i + 1 < text.size() && text[i] == '=' && (text[i + 1] == '"' || text[i + 1] == '\'')) {
+        char quote = text[i + 1];
+        size_t close = text.find(quote, i + 2);
+        if (close == std::string_view::npos)
+          return std::nullopt;
+        // A value over a line break (a long message, a quote left open)
+        // is one line of the sentence it becomes.
+        std::string value(text.substr(i + 2, close - i - 2));
+        for (char &v : value)
+          if (v == '\n' || v == '\r' || v == '\t')
+            v = ' ';
+        e.attributes.emplace_back(std::move(key), std::move(value));
+        i = close + 1;
+      }
+      continue;
+    }
+    ++i;
+  }
+  return std::nullopt;
+}
+
+bool stepElement(const XmlElement &e) {
+  std::string name = prose::lowerAscii(e.name);
+  return !e.closing && e.attributes.size() >= 2 &&
+         (name == "step" || name == "action" || name == "command" || name == "operation" ||
+          name == "task");
+}
+
+/// "PT1H30M20S" as "1 h 30 min 20 s"; empty when it is no ISO 8601
+/// duration or lasts nothing.
+std::string isoDuration(std::string_view v) {
+  if (v.size() < 3 || v[0] != 'P')
+    return {};
+  std::string out;
+  bool time = false, any = false;
+  std::string number;
+  for (size_t i = 1; i < v.size(); ++i) {
+    char c = v[i];
+    if (c == 'T') {
+      time = true;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      number += c;
+      continue;
+    }
+    if (number.empty())
+      return {};
+    const char *unit = c == 'H' ? "h" : c == 'S' ? "s" : c == 'D' ? "d" : c == 'M' ? (time ? "min" : "") : "";
+    if (!*unit)
+      return {};
+    if (std::strtod(number.c_str(), nullptr) > 0) {
+      out += (out.empty() ? "" : " ") + number + " " + unit;
+      any = true;
+    }
+    number.clear();
+  }
+  return any && number.empty() ? out : std::string();
+}
+
+/// "37 C", "405 nm", "300 uL": a number with its unit already written.
+bool numberWithUnit(const std::string &v) {
+  char *end = nullptr;
+  std::strtod(v.c_str(), &end);
+  return !v.empty() && end && end != v.c_str() && *end == ' ' && end[1] != '\0';
+}
+
+bool isNumber(const std::string &v) {
+  char *end = nullptr;
+  std::strtod(v.c_str(), &end);
+  return !v.empty() && end && *end == '\0';
+}
+
+std::string trimmedNumber(double value) {
+  std::string s = std::to_string(value);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.')
+    s.pop_back();
+  return s;
+}
+
+/// The words of a CamelCase type ("UserPrompt" -> "User prompt").
+std::string typeWords(const std::string &type) {
+  std::string out;
+  for (size_t i = 0; i < type.size(); ++i) {
+    char c = type[i];
+    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) &&
+        std::islower(static_cast<unsigned char>(type[i - 1])))
+      out += ' ', c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += c;
+  }
+  return out;
+}
+
+/// The sentence a person would read out of a step element.
+std::string stepSentence(const XmlElement &e,
+                         const std::vector<std::pair<std::string, std::string>> &contents) {
+  std::string out;
+  if (const std::string *no = e.get({"no", "number", "index", "order", "seq", "step"}))
+    if (isNumber(*no))
+      out += *no + ". ";
+  bool operatorStep = false;
+  if (const std::string *op = e.get({"operatorstep", "manual", "userstep"}))
+    operatorStep = prose::lowerAscii(*op) == "true" || *op == "1" || prose::lowerAscii(*op) == "yes";
+  const std::string *type = e.get({"type", "action", "kind", "command"});
+  std::string verb = type ? typeWords(*type) : typeWords(e.name);
+  std::string lowerVerb = prose::lowerAscii(verb);
+  if (operatorStep || lowerVerb.find("prompt") != std::string::npos ||
+      lowerVerb.find("message") != std::string::npos || lowerVerb.find("pause") != std::string::npos) {
+    out += "By hand: ";
+    if (const std::string *message = e.get({"message", "text", "prompt", "instruction"}))
+      out += *message;
+    else
+      out += verb;
+    if (!out.empty() && out.back() != '.')
+      out += '.';
+    return out;
+  }
+  out += verb;
+  auto unitOf = [&](std::initializer_list<std::string_view> keys, const char *fallback) {
+    const std::string *u = e.get(keys);
+    return u ? *u : std::string(fallback);
+  };
+  if (const std::string *v = e.get({"volume", "vol", "volumeul", "amount"})) {
+    if (isNumber(*v))
+      out += " " + *v + " " + unitOf({"unit", "volumeunit", "volunit"}, "uL");
+    else if (numberWithUnit(*v))
+      out += " " + *v;
+  }
+  if (const std::string *source = e.get({"source", "from", "src"})) {
+    std::string from = *source;
+    for (const auto &[id, content] : contents)
+      if (id == *source)
+        from = content;
+    out += " from " + from;
+  }
+  if (const std::string *v = e.get({"duration", "time", "incubationtime"})) {
+    std::string d = isoDuration(*v);
+    if (d.empty() && isNumber(*v))
+      d = *v + " " + unitOf({"durationunit", "timeunit"}, "s");
+    else if (d.empty())
+      d = *v;
+    if (!d.empty())
+      out += " " + d;
+  }
+  if (const std::string *v = e.get({"setpoint", "temperature", "temp"}); v && numberWithUnit(*v))
+    out += " at " + *v;
+  if (const std::string *v = e.get({"setpoint", "temperature", "temp"}); v && isNumber(*v)) {
+    std::string unit = prose::lowerAscii(unitOf({"setpointunit", "temperatureunit", "tempunit"}, "degC"));
+    double t = std::strtod(v->c_str(), nullptr);
+    if (unit.find('f') != std::string::npos)
+      t = (t - 32) * 5 / 9;
+    out += " at " + trimmedNumber(t) + " °C";
+  }
+  if (const std::string *v = e.get({"orbitalfreq", "frequency", "freq", "speed", "rpm"});
+      v && numberWithUnit(*v))
+    out += " at " + *v;
+  if (const std::string *v = e.get({"orbitalfreq", "frequency", "freq", "speed", "rpm"});
+      v && isNumber(*v)) {
+    std::string unit = prose::lowerAscii(unitOf({"frequnit", "speedunit", "unit"}, "rpm"));
+    double f = std::strtod(v->c_str(), nullptr);
+    out += " at " + trimmedNumber(unit == "hz" ? f * 60 : f) + " rpm";
+  }
+  if (const std::string *v = e.get({"cycles", "repeats", "count", "washcycles"}); v && isNumber(*v) &&
+      lowerVerb.find("read") == std::string::npos)
+    out += " " + *v + " times";
+  if (const std::string *v = e.get({"measwavelength", "wavelength", "excitation"}))
+    if (isNumber(*v) || numberWithUnit(*v))
+      out += " at " + *v + (isNumber(*v) ? " nm" : "");
+  if (const std::string *v = e.get({"refwavelength", "referencewavelength", "reference"}))
+    if (isNumber(*v) || numberWithUnit(*v))
+      out += ", reference " + *v + (isNumber(*v) ? " nm" : "");
+  if (const std::string *v = e.get({"lightprotect", "protectfromlight", "dark"});
+      v && prose::lowerAscii(*v) == "true")
+    out += " in the dark";
+  if (lowerVerb.find("reduction") != std::string::npos || lowerVerb.find("calc") != std::string::npos ||
+      lowerVerb.find("analys") != std::string::npos) {
+    for (const char *key : {"curvefit", "calc", "comment"})
+      if (const std::string *v = e.get({key}))
+        out += "; " + *v;
+  }
+  out += '.';
+  return out;
+}
+
+} // namespace
+
+bool looksLikeXmlMethod(std::string_view text) {
+  if (looksLikeHtml(text))
+    return false;
+  int steps = 0;
+  for (size_t at = text.find('<'); at != std::string_view::npos && steps < 3;
+       at = text.find('<', at + 1))
+    if (auto e = elementAt(text, at); e && stepElement(*e))
+      ++steps;
+  return steps >= 3;
+}
+
+std::string withXmlMethodAsText(std::string_view text) {
+  // Labware whose content a step names by its id ("source=\"TRG1\"").
+  std::vector<std::pair<std::string, std::string>> contents;
+  for (size_t at = text.find('<'); at != std::string_view::npos; at = text.find('<', at + 1))
+    if (auto e = elementAt(text, at); e && !stepElement(*e))
+      if (const std::string *id = e->get({"id", "name"}))
+        if (const std::string *content = e->get({"content", "contents", "liquid", "reagent"}))
+          contents.emplace_back(*id, *content);
+  OffsetKeepingWriter w(text, false);
+  for (size_t i = 0; i < text.size();) {
+    if (startsWith(text, i, "<!--")) {
+      // The export's cover note: its text stays, the markers go.
+      w.blank(i, i + 4, true);
+      size_t end = text.find("-->", i + 4);
+      size_t stop = end == std::string_view::npos ? text.size() : end;
+      for (size_t k = i + 4; k < stop; ++k)
+        w.copy(k);
+      if (end != std::string_view::npos)
+        w.blank(end, end + 3, true);
+      i = end == std::string_view::npos ? text.size() : end + 3;
+      continue;
+    }
+    if (text[i] == '<' && i + 1 < text.size() &&
+        (std::isalpha(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '/' ||
+         text[i + 1] == '?' || text[i + 1] == '!')) {
+      std::optional<XmlElement> e = text[i + 1] == '?' || text[i + 1] == '!'
+                                        ? std::nullopt
+                                        : elementAt(text, i);
+      size_t end = e ? e->end : text.find('>', i);
+      end = end == std::string_view::npos ? text.size() : (e ? end : end + 1);
+      bool disabled = false;
+      if (e)
+        if (const std::string *enabled = e->get({"enabled", "active"}))
+          disabled = prose::lowerAscii(*enabled) == "false" || *enabled == "0";
+      if (!e || !stepElement(*e) || disabled) {
+        w.blank(i, end, true);
+        i = end;
+        continue;
+      }
+      // The sentence over the element's lines, each line taking what fits
+      // of it (a break between words); the rest of each line blank.
+      std::string sentence = stepSentence(*e, contents);
+      size_t from = i;
+      size_t said = 0;
+      while (from < end) {
+        size_t lineEnd = text.find_first_of("\r\n", from);
+        if (lineEnd == std::string_view::npos || lineEnd > end)
+          lineEnd = end;
+        size_t room = lineEnd - from;
+        size_t take = 0;
+        if (said < sentence.size()) {
+          take = std::min(room, sentence.size() - said);
+          if (said + take < sentence.size()) {
+            size_t space = sentence.rfind(' ', said + take);
+            if (space != std::string::npos && space > said)
+              take = space - said + 1;
+          }
+          // Never cut a UTF-8 character.
+          while (take > 0 && said + take < sentence.size() &&
+                 (static_cast<unsigned char>(sentence[said + take]) & 0xC0) == 0x80)
+            --take;
+        }
+        w.replace(from, lineEnd, std::string_view(sentence).substr(said, take), true);
+        said += take;
+        if (lineEnd >= end)
+          break;
+        w.copy(lineEnd);
+        from = lineEnd + 1;
+        // Keep the next line's indentation, so the step reads as wrapped.
+        while (from < end && (text[from] == ' ' || text[from] == '\t'))
+          w.copy(from++);
+      }
+      i = end;
+      continue;
+    }
+    w.copy(i++);
   }
   return w.take();
 }

@@ -48,6 +48,22 @@ bool looksLikeTranscript(std::string_view text);
 /// caption repeats the narration's values beside it.
 std::string withTranscriptAsSpeech(std::string_view text);
 
+/// Three or more step elements with attributes (`<Step no="6"
+/// type="Dispense" volume="50" unit="uL" .../>`): a method exported from
+/// another liquid handler's software.
+bool looksLikeXmlMethod(std::string_view text);
+
+/// What the method does, as a person reading the export would tell it:
+/// each step element as a numbered sentence ("6. Dispense 50 uL from
+/// pNPP substrate ...", "7. Shake 20 s at 900 rpm.") written over the
+/// element's own lines, its values read from the vendor's attributes (a
+/// volume and its unit, ISO 8601 durations, a set point, a frequency in
+/// Hz as rpm, wavelengths); a step with `enabled="false"` as blanks, an
+/// operator step as "By hand:" and its message. Comments keep their text
+/// (an export's cover note); other elements (labware, the plate map) and
+/// closing tags become blanks.
+std::string withXmlMethodAsText(std::string_view text);
+
 } // namespace plate::agent
 
 #endif // PLATE_AGENT_MARKUPTEXT_H

@@ -8404,6 +8404,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withHtmlAsText(text_);
     text_ = revisedText_;
   }
+  if (looksLikeXmlMethod(text_)) {
+    revisedText_ = withXmlMethodAsText(text_);
+    text_ = revisedText_;
+  }
   if (looksLikeTranscript(text_)) {
     revisedText_ = withTranscriptAsSpeech(text_);
     text_ = revisedText_;

@@ -83,11 +83,37 @@ TEST(MarkupText, TranscriptAsSpoken) {
   EXPECT_EQ(text.find("Add"), video.find("Add"));
 }
 
+TEST(MarkupText, XmlMethodAsRead) {
+  std::string method =
+      "<?xml version=\"1.0\"?>\n<!-- Step 2 is off. -->\n<M>\n"
+      "<Trough id=\"T1\" content=\"TMB\"/>\n"
+      "<Step no=\"1\" type=\"Dispense\" volume=\"50\" unit=\"uL\" source=\"T1\"/>\n"
+      "<Step no=\"2\" type=\"Dispense\" enabled=\"false\" volume=\"9\" unit=\"uL\"/>\n"
+      "<Step no=\"3\"\n"
+      "      type=\"Shake\" orbitalFreq=\"15\" freqUnit=\"Hz\" duration=\"PT1M30S\"/>\n"
+      "<Step no=\"4\" type=\"UserPrompt\" operatorStep=\"true\" message=\"Seal it\"/>\n"
+      "<Step no=\"5\" type=\"Incubate\" setpoint=\"98.6\" setpointUnit=\"degF\" "
+      "duration=\"PT30M\" lightProtect=\"true\"/>\n</M>\n";
+  ASSERT_TRUE(looksLikeXmlMethod(method));
+  EXPECT_FALSE(looksLikeHtml(method));
+  std::string text = withXmlMethodAsText(method);
+  expectOffsetsKept(method, text);
+  // The cover comment's text stays; disabled steps, labware and closing
+  // tags are blanks; a step too long for its first line goes on in the
+  // next, indented.
+  EXPECT_EQ(shown(text), "\n Step 2 is off.\n\n\n1. Dispense 50 uL from TMB.\n\n3. Shake 1\n min 30 s "
+                         "at 900 rpm.\n4. By hand: Seal it.\n5. Incubate 30 min at 37 °C in the "
+                         "dark.");
+}
+
 TEST(MarkupText, PlainTextIsNeitherMarkup) {
   std::string text = "1. Add 100 uL TMB (see table) -> 15 min RT.\n2. Read at 450 nm; 5 % CO2.\n";
   EXPECT_FALSE(looksLikeHtml(text));
   EXPECT_FALSE(looksLikeLatex(text));
   EXPECT_FALSE(looksLikeTranscript("09:00 coat\n10:30 wash\nread at 12:00\n"));
+  // Two step elements, or steps without attributes, are no method export.
+  EXPECT_FALSE(looksLikeXmlMethod("<Step no=\"1\" type=\"Read\"/>\n<Step no=\"2\" type=\"Read\"/>\n"));
+  EXPECT_FALSE(looksLikeXmlMethod(text));
 }
 
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
@@ -98,7 +124,10 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "&micro;", "&nbsp;", "&#956;", "&#x3bc;", "&amp", "<", ">",
                           "\\SI{", "}", "{", "\\micro", "\\litre", "%", "~", "--", "&", "\\\\",
                           "\\", "$", "_", "^", "100", " ", "\n", "µ", "a", "Add", "\xC2\xA0",
-                          "[00:01:10] ", "00:12 ", "NARRATOR: ", "ON SCREEN: ", ":"};
+                          "[00:01:10] ", "00:12 ", "NARRATOR: ", "ON SCREEN: ", ":",
+                          "<Step no=\"1\" type=\"Dispense\" volume=\"50\" unit=\"uL\"",
+                          "/>", "\"", "=\"", " enabled=\"false\"", " duration=\"PT", "<?xml ",
+                          "?>", " source=\"T1\"", "<T id=\"T1\" content=\"µL\"/>"};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -108,6 +137,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withHtmlAsText(in));
     expectOffsetsKept(in, withLatexAsText(in));
     expectOffsetsKept(in, withTranscriptAsSpeech(in));
+    expectOffsetsKept(in, withXmlMethodAsText(in));
   }
 }
 
