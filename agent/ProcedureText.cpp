@@ -828,6 +828,52 @@ std::string withAsciiForFullWidth(std::string_view text) {
 /// deleted and the reviewers' comments read as blanks, an insertion as its
 /// words; offsets and line breaks are kept, so locations hold. A marker
 /// without its closing bracket within a paragraph's length is left as it is.
+/// A typewriter's correction: the typist struck the wrong characters out
+/// with x's and typed on ("20 min.xxxxxxx 30 min.", "Add 2xxx 200 λ").
+/// A run of three or more x's glued to the text before it, and then a
+/// space, strikes out the words before it that its length covers (at
+/// least the word it is glued to, never past the line's start); the run
+/// and the struck words become blanks.
+std::string withoutTypedOverText(std::string_view text) {
+  std::string out(text);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] != 'x' && out[i] != 'X')
+      continue;
+    size_t end = i;
+    while (end < out.size() && (out[end] == 'x' || out[end] == 'X'))
+      ++end;
+    size_t run = end - i;
+    bool glued = i > 0 && out[i - 1] != ' ' && out[i - 1] != '\t' && out[i - 1] != '\n' &&
+                 out[i - 1] != '\r' && !std::isalpha(static_cast<unsigned char>(out[i - 1]));
+    bool closed = end == out.size() || out[end] == ' ' || out[end] == '\n' || out[end] == '\r';
+    if (run < 3 || !glued || !closed) {
+      i = end;
+      continue;
+    }
+    // The struck words: back from the run, whole words while they fit.
+    size_t from = i;
+    size_t word = i;
+    while (word > 0 && out[word - 1] != ' ' && out[word - 1] != '\n' && out[word - 1] != '\r')
+      --word;
+    from = word;
+    while (from > 0 && out[from - 1] == ' ') {
+      size_t prev = from - 1;
+      while (prev > 0 && out[prev - 1] == ' ')
+        --prev;
+      size_t start = prev;
+      while (start > 0 && out[start - 1] != ' ' && out[start - 1] != '\n' && out[start - 1] != '\r')
+        --start;
+      if (start == prev || i - start > run)
+        break;
+      from = start;
+    }
+    for (size_t k = from; k < end; ++k)
+      out[k] = ' ';
+    i = end;
+  }
+  return out;
+}
+
 std::string withoutTrackedChanges(std::string_view text) {
   std::string out(text);
   enum class Change { Delete, Insert };
@@ -1747,6 +1793,7 @@ private:
   void markCurrentProcedure();
   void markIntroduction();
   void orderReversedSchedule();
+  void resolveProgramReferences();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -8203,6 +8250,157 @@ void Reader::markCurrentProcedure() {
 /// the procedure is a list (three steps or more in list items or table
 /// rows); other steps of such a paragraph keep their place ("Coat the
 /// plate overnight at 4 °C" above the second day's list).
+/// "Washer: run P3", "Shaker: program S2", "Reader: ELISA-450 protocol",
+/// with a table at the end whose rows define the lab's saved programs
+/// ("| P3 | Washer | 3 cycles x 60 µL wash buffer, no soak |"): the rows
+/// are definitions, no steps of their own (their values are stated), and
+/// each step that runs a program does what its row says, in the place it
+/// names it. A table is such a legend when three or more of its rows'
+/// first cells are run by name in units outside it, after a word that
+/// runs a program ("run", "program", "protocol", "template") or before
+/// one. A step that already says some of it ("run D80 with block/
+/// diluent", an addition without its volume) takes the row's values; a
+/// row that does several things is a guess at which the step means.
+void Reader::resolveProgramReferences() {
+  auto firstCell = [](const std::string &text) {
+    size_t comma = text.find(", ");
+    std::string id = text.substr(0, comma == std::string::npos ? text.size() : comma);
+    while (!id.empty() && id.back() == ' ')
+      id.pop_back();
+    bool letter = false, digit = false;
+    for (char c : id) {
+      letter |= std::isalpha(static_cast<unsigned char>(c)) != 0;
+      digit |= isDigitChar(c);
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+        return std::string();
+    }
+    return letter && digit && id.size() <= 16 ? id : std::string();
+  };
+  // Definitions: a table row and the rows under it with an empty first
+  // cell.
+  struct Definition {
+    std::string id;
+    std::vector<unsigned> units;
+  };
+  std::vector<Definition> definitions;
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    const TextUnit &unit = out_.units[u];
+    if (!unit.tableRow)
+      continue;
+    std::string id = firstCell(unit.text);
+    if (!id.empty())
+      definitions.push_back({id, {u}});
+  }
+  if (definitions.size() < 3)
+    return;
+  static const std::set<std::string, std::less<>> runs = {
+      "run", "runs", "program", "programme", "prog", "protocol", "template", "method", "routine"};
+  struct Reference {
+    size_t definition;
+    unsigned unit;
+    size_t offset;
+  };
+  std::vector<Reference> references;
+  std::set<size_t> referenced;
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    const TextUnit &unit = out_.units[u];
+    if (unit.tableRow || unit.kind != UnitKind::Procedure)
+      continue;
+    std::vector<Token> toks = prose::tokenize(unit.text);
+    for (size_t k = 0; k < toks.size(); ++k)
+      for (size_t d = 0; d < definitions.size(); ++d) {
+        // A hyphenated ID ("ELISA-450") is several tokens: match the text.
+        const std::string &id = definitions[d].id;
+        if (unit.text.compare(toks[k].begin, id.size(), id) != 0)
+          continue;
+        size_t after = toks[k].begin + id.size();
+        if (after < unit.text.size() && (std::isalnum(static_cast<unsigned char>(unit.text[after])) ||
+                                         unit.text[after] == '-'))
+          continue;
+        size_t next = k + 1;
+        while (next < toks.size() && toks[next].begin < after)
+          ++next;
+        bool cue = (k > 0 && runs.count(toks[k - 1].lower)) ||
+                   (next < toks.size() && runs.count(toks[next].lower));
+        if (!cue)
+          continue;
+        references.push_back({d, u, toks[k].begin});
+        referenced.insert(d);
+      }
+  }
+  if (referenced.size() < 3)
+    return;
+  // Continuation rows belong to the definition above them.
+  for (size_t d = 0; d < definitions.size(); ++d) {
+    unsigned u = definitions[d].units.front() + 1;
+    while (u < out_.units.size() && out_.units[u].tableRow && firstCell(out_.units[u].text).empty() &&
+           out_.units[u].loc.line == out_.units[u - 1].loc.line + 1 &&
+           (d + 1 == definitions.size() || u < definitions[d + 1].units.front()))
+      definitions[d].units.push_back(u++);
+  }
+  std::vector<std::vector<size_t>> rowActions(definitions.size());
+  for (size_t a = 0; a < out_.actions.size(); ++a)
+    for (size_t d = 0; d < definitions.size(); ++d)
+      if (std::count(definitions[d].units.begin(), definitions[d].units.end(), out_.actions[a].unit)) {
+        if (referenced.count(d)) {
+          out_.actions[a].inProcedure = false;
+          if (robotClass(out_.actions[a].cls))
+            rowActions[d].push_back(a);
+        }
+      }
+  std::vector<Action> copies;
+  for (const Reference &r : references) {
+    const std::vector<size_t> &rows = rowActions[r.definition];
+    if (rows.empty())
+      continue;
+    SourceLoc at = locate(r.unit, r.offset, definitions[r.definition].id.size());
+    for (size_t a : rows) {
+      const Action &def = out_.actions[a];
+      // The step's own mention of the same kind, in its sentence, takes
+      // the row's values.
+      Action *own = nullptr;
+      for (Action &mine : out_.actions)
+        if (mine.unit == r.unit && mine.inProcedure && mine.cls == def.cls &&
+            mine.copiedFrom.empty() && !mine.hasNumeric())
+          own = &mine;
+      Action copy = def;
+      if (own) {
+        for (size_t p = 0; p < kParamCount; ++p)
+          if (own->params[p].empty())
+            own->params[p] = def.params[p];
+        own->weak = false;
+        own->copiedFrom = definitions[r.definition].id;
+        own->copiedLoc = def.loc;
+        own->inexactCopy = rows.size() > 1;
+        continue;
+      }
+      copy.unit = r.unit;
+      copy.loc = at;
+      copy.text = out_.units[r.unit].text;
+      copy.inProcedure = true;
+      copy.weak = false;
+      copy.domain = Domain::Unstated;
+      copy.copiedFrom = definitions[r.definition].id;
+      copy.copiedLoc = def.loc;
+      copy.inexactCopy = rows.size() > 1;
+      // Its sentence: the first of the step's own actions, if any.
+      for (const Action &mine : out_.actions)
+        if (mine.unit == r.unit) {
+          copy.sentence = mine.sentence;
+          break;
+        }
+      copies.push_back(std::move(copy));
+    }
+  }
+  if (copies.empty())
+    return;
+  for (Action &copy : copies)
+    out_.actions.push_back(std::move(copy));
+  std::stable_sort(out_.actions.begin(), out_.actions.end(), [](const Action &a, const Action &b) {
+    return std::make_pair(a.loc.line, a.loc.col) < std::make_pair(b.loc.line, b.loc.col);
+  });
+}
+
 /// A run sheet planned backwards from a fixed time (a reader booking) and
 /// listed latest first: "15:00 Read ...", "14:55 Stop ...", ..., "08:50
 /// Wash." The lab works it bottom up, so the steps' order is the entries'
@@ -8416,6 +8614,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withLatexAsText(text_);
     text_ = revisedText_;
   }
+  if (text_.find("xxx") != std::string_view::npos || text_.find("XXX") != std::string_view::npos) {
+    revisedText_ = withoutTypedOverText(text_);
+    text_ = revisedText_;
+  }
   if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {
     revisedText_ = withoutTrackedChanges(text_);
     text_ = revisedText_;
@@ -8536,6 +8738,7 @@ std::optional<ProcedureText> Reader::run() {
   markOtherSitesVersions();
   markCurrentProcedure();
   markIntroduction();
+  resolveProgramReferences();
   orderReversedSchedule();
   finish();
   for (const TextUnit &unit : out_.units) {

@@ -216,6 +216,10 @@ std::optional<Unit> proseUnit(std::string_view word) {
       {"nanometres", Unit::Nanometer},
       // Spoken lab slang: "twenty mikes", "five mils".
       {"mikes", Unit::MicroLiter},     {"mils", Unit::MilliLiter},
+      // Older notation, still in photocopied methods: lambda for the
+      // microlitre, the millimicron for the nanometre, cc for mL.
+      {"λ", Unit::MicroLiter},         {"mμ", Unit::Nanometer},         {"mµ", Unit::Nanometer},
+      {"cc", Unit::MilliLiter},        {"r.p.m", Unit::Rpm},
   };
   std::string lower = prose::lowerAscii(word);
   if (auto it = prose.find(lower); it != prose.end())
