@@ -1098,8 +1098,19 @@ bool horizontalRule(std::string_view t) {
   if (t.size() < 3)
     return false;
   char c = t[0];
-  return (c == '=' || c == '-' || c == '_' || c == '*' || c == '~') &&
-         std::all_of(t.begin(), t.end(), [c](char ch) { return ch == c || ch == ' '; });
+  if (c != '=' && c != '-' && c != '_' && c != '*' && c != '~')
+    return false;
+  // "-------------------- [ORANGE]": a rule with a short tag at its end
+  // (a note's colour, a card's name) still separates what it stands
+  // between.
+  size_t end = t.size();
+  if (t.back() == ']') {
+    size_t open = t.rfind('[');
+    if (open != std::string_view::npos && open >= 10 && end - open <= 42)
+      end = open;
+  }
+  return std::all_of(t.begin(), t.begin() + static_cast<long>(end),
+                     [c](char ch) { return ch == c || ch == ' '; });
 }
 
 /// "-----+--------+-----": the rule under a table's header drawn with
@@ -1793,6 +1804,7 @@ private:
   void markCurrentProcedure();
   void markIntroduction();
   void orderReversedSchedule();
+  void markOrderDisclaimer();
   void resolveProgramReferences();
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
@@ -4885,6 +4897,24 @@ void Reader::readSentence(unsigned index) {
                (toks[k - 1].is("assay") || toks[k - 1].is("total") || toks[k - 1].is("run") ||
                 toks[k - 1].is("hands-on") || toks[k - 1].is("processing") ||
                 toks[k - 1].is("turnaround") || toks[k - 1].is("working"))))
+            cls = ActionClass::Note;
+        }
+        // "plate = cmpd 7, 48 h, A549, 5000 cells/well": a name, an equals
+        // sign and a list with no verb anywhere is a label of what the
+        // name is, not a step.
+        {
+          size_t first = 0;
+          while (first < toks.size() && !toks[first].isWord())
+            ++first;
+          size_t eq = first + 1;
+          if (eq < toks.size() && toks[eq].isWord() && !toks[eq].isNumber())
+            ++eq;
+          bool label = first < toks.size() && eq < toks.size() && toks[eq].isPunct("=") &&
+                       eq < q->first &&
+                       std::none_of(toks.begin(), toks.end(), [](const Token &t) {
+                         return t.isWord() && isAnyVerb(t.lower);
+                       });
+          if (label)
             cls = ActionClass::Note;
         }
         // "-> 0.45 mg/mL final, 220 uL": after an arrow, every value up to the
@@ -8401,6 +8431,23 @@ void Reader::resolveProgramReferences() {
   });
 }
 
+/// "Transcribed from the Post-its ... in the order they were stuck on --
+/// not the order you do them": a text that says its parts are not in the
+/// order of the work gives no evidence of order, so no order finding on
+/// it is certain.
+void Reader::markOrderDisclaimer() {
+  std::string lower = prose::lowerAscii(text_);
+  for (const char *phrase :
+       {"not the order you", "not in the order", "not in time order", "in no particular order",
+        "not in chronological order", "not in sequence", "not the order they are done",
+        "not the order to do"})
+    if (lower.find(phrase) != std::string::npos) {
+      for (Action &a : out_.actions)
+        a.orderLoose = true;
+      return;
+    }
+}
+
 /// A run sheet planned backwards from a fixed time (a reader booking) and
 /// listed latest first: "15:00 Read ...", "14:55 Stop ...", ..., "08:50
 /// Wash." The lab works it bottom up, so the steps' order is the entries'
@@ -8740,6 +8787,7 @@ std::optional<ProcedureText> Reader::run() {
   markIntroduction();
   resolveProgramReferences();
   orderReversedSchedule();
+  markOrderDisclaimer();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))
