@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 #include "agent/MarkupText.h"
 #include "agent/ProseScan.h"
+#include "ir/Units.h"
 
 #include <llvm/Support/ConvertUTF.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -825,14 +827,6 @@ bool isNumber(const std::string &v) {
   return !v.empty() && end && *end == '\0';
 }
 
-std::string trimmedNumber(double value) {
-  std::string s = std::to_string(value);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.')
-    s.pop_back();
-  return s;
-}
-
 /// The words of a CamelCase type ("UserPrompt" -> "User prompt").
 std::string typeWords(const std::string &type) {
   std::string out;
@@ -904,7 +898,7 @@ std::string stepSentence(const XmlElement &e,
     double t = std::strtod(v->c_str(), nullptr);
     if (unit.find('f') != std::string::npos)
       t = (t - 32) * 5 / 9;
-    out += " at " + trimmedNumber(t) + " °C";
+    out += " at " + formatNumber(std::round(t * 100) / 100) + " °C";
   }
   if (const std::string *v = e.get({"orbitalfreq", "frequency", "freq", "speed", "rpm"});
       v && numberWithUnit(*v))
@@ -913,7 +907,7 @@ std::string stepSentence(const XmlElement &e,
       v && isNumber(*v)) {
     std::string unit = prose::lowerAscii(unitOf({"frequnit", "speedunit", "unit"}, "rpm"));
     double f = std::strtod(v->c_str(), nullptr);
-    out += " at " + trimmedNumber(unit == "hz" ? f * 60 : f) + " rpm";
+    out += " at " + formatNumber(std::round((unit == "hz" ? f * 60 : f) * 100) / 100) + " rpm";
   }
   if (const std::string *v = e.get({"cycles", "repeats", "count", "washcycles"}); v && isNumber(*v) &&
       lowerVerb.find("read") == std::string::npos)

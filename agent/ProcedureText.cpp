@@ -5654,6 +5654,8 @@ void Reader::readSentence(unsigned index) {
     return t.is("seed") || t.is("seeded") || t.is("seeding") || t.is("plated");
   });
   std::vector<Action> built(done.size());
+  // The unit's formula terms, read once for all of the sentence's actions.
+  std::optional<std::vector<double>> unitFormulaTerms;
   for (size_t k = 0; k < done.size(); ++k) {
     Draft &d = done[k];
     Action &a = built[k];
@@ -5711,17 +5713,13 @@ void Reader::readSentence(unsigned index) {
       if (laterAlternative || earlierAlternative)
         a.conditional = true;
     }
-    // "All incubations are performed with gentle shaking (approx. 300 rpm)",
-    // "Each incubation is done with the plate covered": a condition of the
-    // steps the procedure gives one by one, no step of its own.
-    // "All washes: 3x 300 uL wash buffer" defines the wash that the steps
-    // then name ("14:30 Wash."): a step of the kind to copy from, none of
-    // the procedure's own.
     // "calc = c * 0.100 / (0.050 * 30); 0.100 mL reaction, 0.050 mL sample,
     // 30 min": values with no verb whose numbers are all terms of a
     // formula in the same unit say what the terms are, not steps.
     if (!d.explicitVerb && a.cls != ActionClass::Note && a.cls != ActionClass::Analyze) {
-      std::vector<double> terms = formulaTerms(unit.text);
+      if (!unitFormulaTerms)
+        unitFormulaTerms = formulaTerms(unit.text);
+      const std::vector<double> &terms = *unitFormulaTerms;
       std::vector<Token> own = prose::tokenize(a.text);
       bool any = false, allTerms = !terms.empty();
       for (const Token &t : own)
@@ -5734,6 +5732,12 @@ void Reader::readSentence(unsigned index) {
       if (any && allTerms)
         a.cls = ActionClass::Note;
     }
+    // "All incubations are performed with gentle shaking (approx. 300 rpm)",
+    // "Each incubation is done with the plate covered": a condition of the
+    // steps the procedure gives one by one, no step of its own.
+    // "All washes: 3x 300 uL wash buffer" defines the wash that the steps
+    // then name ("14:30 Wash."): a step of the kind to copy from, none of
+    // the procedure's own.
     bool definition = false;
     if (blanketCondition(toks, &definition) && a.cls != ActionClass::Note &&
         a.cls != ActionClass::Analyze) {
