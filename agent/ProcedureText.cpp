@@ -213,6 +213,8 @@ std::string_view trimView(std::string_view s) {
 
 bool isDigitChar(char c) { return c >= '0' && c <= '9'; }
 
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 /// A lower-case Roman numeral as a step label: "i" to "xii".
 bool romanNumeral(std::string_view s) {
   static const std::set<std::string, std::less<>> numerals = {
@@ -823,11 +825,6 @@ std::string withAsciiForFullWidth(std::string_view text) {
   return out;
 }
 
-/// "Incubate [deleted: 45 min][inserted: 1 h] at RT", "[Comment JS: ...]":
-/// a draft with its changes tracked reads as the revised text. What was
-/// deleted and the reviewers' comments read as blanks, an insertion as its
-/// words; offsets and line breaks are kept, so locations hold. A marker
-/// without its closing bracket within a paragraph's length is left as it is.
 /// A typewriter's correction: the typist struck the wrong characters out
 /// with x's and typed on ("20 min.xxxxxxx 30 min.", "Add 2xxx 200 λ").
 /// A run of three or more x's glued to the text before it, and then a
@@ -874,6 +871,493 @@ std::string withoutTypedOverText(std::string_view text) {
   return out;
 }
 
+namespace {
+
+/// "SUB_VOL", "T_SUB", "RUN_ID": a template parameter's name, in capitals.
+bool parameterName(std::string_view word) {
+  if (word.size() < 2 || !std::isupper(static_cast<unsigned char>(word[0])))
+    return false;
+  return std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isupper(static_cast<unsigned char>(c)) || isDigitChar(c) || c == '_';
+  });
+}
+
+struct Placeholder {
+  size_t begin, end; ///< the whole of "${NAME}"
+  std::string name;
+};
+
+/// `{{NAME}}`, `${NAME}` and `<<NAME>>`, the placeholders of the common
+/// template engines, with the name in any case.
+std::vector<Placeholder> placeholders(std::string_view text) {
+  static const std::pair<std::string_view, std::string_view> forms[] = {
+      {"{{", "}}"}, {"${", "}"}, {"<<", ">>"}};
+  std::vector<Placeholder> found;
+  for (size_t i = 0; i < text.size(); ++i)
+    for (const auto &[open, close] : forms) {
+      if (text.compare(i, open.size(), open) != 0)
+        continue;
+      size_t from = i + open.size();
+      size_t to = text.find(close, from);
+      if (to == std::string_view::npos || to - from > 40)
+        continue;
+      std::string_view name = trimView(text.substr(from, to - from));
+      if (name.empty() || isDigitChar(name[0]) ||
+          !std::all_of(name.begin(), name.end(), identifierChar))
+        continue;
+      found.push_back({i, to + close.size(), std::string(name)});
+      i = to + close.size() - 1;
+      break;
+    }
+  return found;
+}
+
+} // namespace
+
+namespace {
+
+/// The columns of a side-by-side comparison of alternatives, "Condition A
+/// Condition B Condition C" over rows of values: where each column starts
+/// in its line, and its label.
+struct AlternativeColumns {
+  std::string word;                ///< "condition"
+  std::vector<std::string> labels; ///< "A", "B", "C"
+  std::vector<size_t> starts;      ///< byte offsets in the header line
+};
+
+/// The cells of a line laid out in columns: runs of text separated by two
+/// or more blanks or a tab, as [begin, end) byte offsets.
+std::vector<std::pair<size_t, size_t>> spacedCells(std::string_view line) {
+  std::vector<std::pair<size_t, size_t>> cells;
+  for (size_t k = 0; k < line.size();) {
+    while (k < line.size() && (line[k] == ' ' || line[k] == '\t'))
+      ++k;
+    size_t begin = k;
+    while (k < line.size() && line[k] != '\t' &&
+           !(line[k] == ' ' && k + 1 < line.size() && (line[k + 1] == ' ' || line[k + 1] == '\t')))
+      ++k;
+    if (k > begin)
+      cells.emplace_back(begin, k);
+  }
+  return cells;
+}
+
+std::optional<AlternativeColumns> alternativeHeader(std::string_view line) {
+  AlternativeColumns columns;
+  for (auto [at, end] : spacedCells(line)) {
+    std::string_view cell = trimView(line.substr(at, end - at));
+    size_t space = cell.find(' ');
+    if (space == std::string_view::npos || cell.find(' ', space + 1) != std::string_view::npos)
+      continue;
+    std::string word = prose::lowerAscii(cell.substr(0, space));
+    std::string_view label = cell.substr(space + 1);
+    bool shortLabel = !label.empty() && label.size() <= 3 &&
+                      std::all_of(label.begin(), label.end(), [](char c) {
+                        return std::isupper(static_cast<unsigned char>(c)) || isDigitChar(c);
+                      });
+    if (!shortLabel || !std::isalpha(static_cast<unsigned char>(word[0])))
+      continue;
+    if (!columns.word.empty() && word != columns.word)
+      return std::nullopt;
+    columns.word = word;
+    columns.labels.emplace_back(label);
+    columns.starts.push_back(at);
+  }
+  std::set<std::string> distinct(columns.labels.begin(), columns.labels.end());
+  if (columns.labels.size() < 3 || distinct.size() != columns.labels.size())
+    return std::nullopt;
+  return columns;
+}
+
+/// What a text adopts among the labels: "we go with C", "condition C was
+/// chosen", "adopted: C"; and what it takes from another column ("except
+/// the substrate (TMB) time of B"): the row's words, the kind of value and
+/// that column's label.
+struct Adoption {
+  std::string label;
+  std::vector<std::string> rowWords;
+  std::optional<Dimension> kind;
+  std::string otherLabel;
+};
+
+std::optional<Adoption> adoptionIn(std::string_view text, const AlternativeColumns &columns) {
+  std::vector<Token> toks = prose::tokenize(text);
+  auto isLabel = [&](const Token &t) {
+    return std::find(columns.labels.begin(), columns.labels.end(), t.text) != columns.labels.end();
+  };
+  static const std::set<std::string, std::less<>> verbs = {
+      "adopt", "adopted", "choose", "chose", "chosen", "select", "selected", "pick",
+      "picked", "prefer", "preferred", "recommend", "recommended", "winner", "adopting",
+      "choosing", "selecting", "decision"};
+  std::optional<Adoption> adoption;
+  for (size_t k = 0; k < toks.size() && !adoption; ++k) {
+    // The verb, then at most the column word and "with"/"on"/"for"/":".
+    bool cue = verbs.count(toks[k].lower) > 0 ||
+               ((toks[k].is("go") || toks[k].is("going") || toks[k].is("went") ||
+                 toks[k].is("settled") || toks[k].is("settle") || toks[k].is("decided")) &&
+                k + 1 < toks.size() &&
+                (toks[k + 1].is("with") || toks[k + 1].is("on") || toks[k + 1].is("for")));
+    if (!cue)
+      continue;
+    size_t j = k + 1;
+    while (j < toks.size() && j <= k + 3 &&
+           (toks[j].is("with") || toks[j].is("on") || toks[j].is("for") || toks[j].isPunct(":") ||
+            toks[j].is(columns.word) || toks[j].is("is") || toks[j].is("was")))
+      ++j;
+    if (j < toks.size() && isLabel(toks[j]))
+      adoption = Adoption{toks[j].text, {}, std::nullopt, {}};
+    // "Condition C was adopted": the label before the verb.
+    else if (k >= 2 && (toks[k - 1].is("was") || toks[k - 1].is("is")) && isLabel(toks[k - 2]) &&
+             verbs.count(toks[k].lower))
+      adoption = Adoption{toks[k - 2].text, {}, std::nullopt, {}};
+    if (!adoption)
+      continue;
+    // "..., except the substrate (TMB) time of B".
+    for (size_t e = j + 1; e < toks.size() && e < j + 8; ++e) {
+      if (!toks[e].is("except") && !toks[e].is("but"))
+        continue;
+      std::vector<std::string> words;
+      for (size_t w = e + 1; w < toks.size() && w < e + 10; ++w) {
+        static const std::map<std::string, Dimension, std::less<>> kinds = {
+            {"time", Dimension::Time},          {"duration", Dimension::Time},
+            {"volume", Dimension::Volume},      {"temperature", Dimension::Temperature},
+            {"temp", Dimension::Temperature},   {"speed", Dimension::Speed},
+            {"wavelength", Dimension::Wavelength}};
+        auto kind = kinds.find(toks[w].lower);
+        if (kind != kinds.end()) {
+          size_t o = w + 1;
+          while (o < toks.size() && o <= w + 3 &&
+                 (toks[o].is("of") || toks[o].is("from") || toks[o].is(columns.word)))
+            ++o;
+          if (o < toks.size() && isLabel(toks[o]) && toks[o].text != adoption->label) {
+            adoption->rowWords = words;
+            adoption->kind = kind->second;
+            adoption->otherLabel = toks[o].text;
+          }
+          break;
+        }
+        if (toks[w].isWord() && !toks[w].is("the") && !toks[w].is("for") && !toks[w].is("with") &&
+            !toks[w].is("a") && !toks[w].is("an") && !toks[w].is("of"))
+          words.push_back(toks[w].lower);
+      }
+      break;
+    }
+  }
+  return adoption;
+}
+
+/// The quantities of one dimension in a cell: where each is and its text.
+std::vector<std::pair<size_t, size_t>> quantitiesOf(std::string_view cell, Dimension kind) {
+  std::vector<std::pair<size_t, size_t>> found;
+  for (size_t k = 0; k < cell.size();) {
+    if (!isDigitChar(cell[k]) || (k > 0 && (std::isalnum(static_cast<unsigned char>(cell[k - 1])) ||
+                                            cell[k - 1] == '.'))) {
+      ++k;
+      continue;
+    }
+    size_t begin = k;
+    while (k < cell.size() && (isDigitChar(cell[k]) || cell[k] == '.' || cell[k] == ','))
+      ++k;
+    size_t unitBegin = k;
+    while (unitBegin < cell.size() && cell[unitBegin] == ' ')
+      ++unitBegin;
+    size_t unitEnd = unitBegin;
+    while (unitEnd < cell.size() && cell[unitEnd] != ' ' && cell[unitEnd] != ',' &&
+           cell[unitEnd] != ';' && cell[unitEnd] != ')')
+      ++unitEnd;
+    std::optional<Unit> unit = proseUnit(cell.substr(unitBegin, unitEnd - unitBegin));
+    if (unit && unitInfo(*unit).dimension == kind) {
+      found.emplace_back(begin, unitEnd);
+      k = unitEnd;
+    }
+  }
+  return found;
+}
+
+} // namespace
+
+/// An optimisation's write-up: a table of the alternatives tried
+/// ("Condition A  Condition B  Condition C" over rows of volumes, times and
+/// temperatures per step) and a decision ("we go with C"). The columns of
+/// the alternatives not adopted read as blanks, so the table reads as the
+/// adopted procedure, row by row; what the decision takes from another
+/// column ("except the substrate (TMB) time of B") replaces the value of
+/// that kind in the adopted cell of the rows it names. Without a decision
+/// no column is a procedure to run, and all of them read as blanks. The
+/// table ends at a blank line; lines are kept, so locations hold to the
+/// line.
+std::string withAdoptedAlternative(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos)
+      end = text.size();
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  std::string out(text);
+  for (size_t h = 0; h < lines.size(); ++h) {
+    std::optional<AlternativeColumns> columns = alternativeHeader(lines[h]);
+    if (!columns)
+      continue;
+    std::optional<Adoption> adoption = adoptionIn(text, *columns);
+    size_t adopted = columns->labels.size();
+    if (adoption)
+      adopted = static_cast<size_t>(
+          std::find(columns->labels.begin(), columns->labels.end(), adoption->label) -
+          columns->labels.begin());
+    auto lineOffset = [&](size_t i) { return static_cast<size_t>(lines[i].data() - text.data()); };
+    auto columnOf = [&](size_t at) {
+      size_t c = columns->starts.size();
+      for (size_t k = 0; k < columns->starts.size(); ++k)
+        if (at + 2 >= columns->starts[k])
+          c = k;
+      return c;
+    };
+    // The header keeps only the adopted label's cell.
+    std::string rowLabel;
+    // (offset, length, text): applied last, from the end, as they may
+    // change a line's length.
+    std::vector<std::tuple<size_t, size_t, std::string>> edits;
+    for (size_t i = h; i < lines.size() && !trimView(lines[i]).empty(); ++i) {
+      std::string_view line = lines[i];
+      if (i > h && !line.empty() && line[0] != ' ' && line[0] != '\t') {
+        size_t end = 0;
+        while (end < line.size() && !(line[end] == ' ' && end + 1 < line.size() && line[end + 1] == ' '))
+          ++end;
+        rowLabel = prose::lowerAscii(line.substr(0, end));
+      }
+      bool exceptionRow =
+          adoption && adoption->kind && i > h &&
+          std::any_of(adoption->rowWords.begin(), adoption->rowWords.end(),
+                      [&](const std::string &w) { return hasAnyWord(rowLabel, {w}); });
+      // Cells of this line, by column.
+      std::vector<std::pair<size_t, size_t>> cells(columns->starts.size(), {0, 0});
+      for (auto [begin, end] : spacedCells(line)) {
+        size_t c = columnOf(begin);
+        if (c < cells.size())
+          cells[c] = {begin, end};
+      }
+      std::string replacement;
+      if (exceptionRow && adopted < cells.size()) {
+        size_t other = static_cast<size_t>(
+            std::find(columns->labels.begin(), columns->labels.end(), adoption->otherLabel) -
+            columns->labels.begin());
+        if (other < cells.size()) {
+          std::string_view from = line.substr(cells[other].first, cells[other].second - cells[other].first);
+          auto q = quantitiesOf(from, *adoption->kind);
+          if (!q.empty())
+            replacement = std::string(from.substr(q[0].first, q[0].second - q[0].first));
+        }
+      }
+      for (size_t c = 0; c < cells.size(); ++c) {
+        auto [begin, end] = cells[c];
+        if (end == begin)
+          continue;
+        if (c != adopted) {
+          for (size_t k = begin; k < end; ++k)
+            out[lineOffset(i) + k] = ' ';
+          continue;
+        }
+        if (replacement.empty())
+          continue;
+        std::string_view cell = line.substr(begin, end - begin);
+        auto q = quantitiesOf(cell, *adoption->kind);
+        if (!q.empty())
+          edits.emplace_back(lineOffset(i) + begin + q[0].first, q[0].second - q[0].first,
+                             replacement);
+      }
+    }
+    for (auto edit = edits.rbegin(); edit != edits.rend(); ++edit)
+      out.replace(std::get<0>(*edit), std::get<1>(*edit), std::get<2>(*edit));
+    break;
+  }
+  return out;
+}
+
+/// A template rendered for one run: the steps name parameters in
+/// placeholders ("Dispense ${SUB_VOL} of substrate", "Shake <<SHAKE_T>> at
+/// {{SHAKE_RPM}}") and a block fills them in, a name and its value per line
+/// ("SUB_VOL   100 µL   comment", "T_SUB = 30 min"). Each placeholder reads
+/// as its value, and so does a name of the block with an underscore where
+/// the text names it bare ("x SAMPLE_DIL"); the block's lines define and ask
+/// for nothing, so they read as blanks. A parameter left empty ("(left
+/// empty)", "-") keeps its name, so a default the text states beside it
+/// still reads. A block is three or more such lines in a row, two of them
+/// named by placeholders; without one the text is left as it is. Lines are
+/// kept, so locations hold to the line.
+std::string withPlaceholdersFilled(std::string_view text) {
+  std::vector<Placeholder> uses = placeholders(text);
+  if (uses.size() < 2)
+    return std::string(text);
+  std::set<std::string, std::less<>> used;
+  for (const Placeholder &p : uses)
+    used.insert(p.name);
+  struct LineSpan {
+    size_t begin, end;
+  };
+  std::vector<LineSpan> lines;
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos)
+      end = text.size();
+    lines.push_back({begin, end});
+    begin = end + 1;
+  }
+  // A definition: the name first, then spaces, "=" or ":", then the value
+  // up to a gap of two spaces or a tab (the next column: a comment).
+  auto definition = [&](const LineSpan &line, std::string &name,
+                        std::optional<std::string> &value) {
+    std::string_view l = text.substr(line.begin, line.end - line.begin);
+    if (!l.empty() && l.back() == '\r')
+      l.remove_suffix(1);
+    size_t k = 0;
+    while (k < l.size() && (l[k] == ' ' || l[k] == '\t'))
+      ++k;
+    size_t nameEnd = k;
+    while (nameEnd < l.size() && identifierChar(l[nameEnd]))
+      ++nameEnd;
+    name = std::string(l.substr(k, nameEnd - k));
+    if (!parameterName(name) || (nameEnd < l.size() && l[nameEnd] != ' ' && l[nameEnd] != '\t' &&
+                                 l[nameEnd] != '=' && l[nameEnd] != ':'))
+      return false;
+    size_t v = nameEnd;
+    while (v < l.size() && (l[v] == ' ' || l[v] == '\t' || l[v] == '=' || l[v] == ':'))
+      ++v;
+    size_t vEnd = v;
+    while (vEnd < l.size() && l[vEnd] != '\t' && !(l[vEnd] == ' ' && vEnd + 1 < l.size() && l[vEnd + 1] == ' '))
+      ++vEnd;
+    std::string_view raw = trimView(l.substr(v, vEnd - v));
+    std::string lower = prose::lowerAscii(raw);
+    bool empty = raw.empty() || raw[0] == '(' || lower == "-" || lower == "n/a" || lower == "tbd" ||
+                 raw == "\xE2\x80\x94" || raw == "\xE2\x80\x93";
+    value = empty ? std::nullopt : std::optional<std::string>(std::string(raw));
+    return true;
+  };
+  std::map<std::string, std::string, std::less<>> values;
+  std::vector<bool> blank(lines.size(), false);
+  for (size_t i = 0; i < lines.size();) {
+    size_t j = i;
+    std::vector<std::pair<std::string, std::optional<std::string>>> block;
+    std::string name;
+    std::optional<std::string> value;
+    while (j < lines.size() && definition(lines[j], name, value)) {
+      block.emplace_back(name, value);
+      ++j;
+    }
+    size_t named = static_cast<size_t>(std::count_if(
+        block.begin(), block.end(), [&](const auto &d) { return used.count(d.first) > 0; }));
+    if (block.size() >= 3 && named >= 2) {
+      for (size_t k = i; k < j; ++k)
+        blank[k] = true;
+      for (auto &[n, v] : block)
+        if (v)
+          values[n] = *v;
+    }
+    i = j == i ? i + 1 : j;
+  }
+  if (values.empty())
+    return std::string(text);
+  // A parameter left empty takes the default the text states for it
+  // ("(SHAKE_T default: 30 s if left empty)"): its name, "default", and a
+  // number with its unit.
+  auto defaultAfter = [&](size_t at) -> std::optional<std::string> {
+    std::string_view rest = text.substr(at, 40);
+    std::string lower = prose::lowerAscii(rest);
+    size_t k = 0;
+    while (k < lower.size() && (lower[k] == ' ' || lower[k] == ':' || lower[k] == '='))
+      ++k;
+    if (lower.compare(k, 7, "default") != 0)
+      return std::nullopt;
+    k += 7;
+    while (k < lower.size() && (lower[k] == ' ' || lower[k] == ':' || lower[k] == '='))
+      ++k;
+    if (lower.compare(k, 3, "is ") == 0)
+      k += 3;
+    size_t v = k;
+    while (k < rest.size() && (isDigitChar(rest[k]) || rest[k] == '.'))
+      ++k;
+    if (k == v)
+      return std::nullopt;
+    while (k < rest.size() && rest[k] == ' ')
+      ++k;
+    size_t unitEnd = k;
+    while (unitEnd < rest.size() && rest[unitEnd] != ' ' && rest[unitEnd] != ')' &&
+           rest[unitEnd] != ',' && rest[unitEnd] != ';' && rest[unitEnd] != '\n')
+      ++unitEnd;
+    if (unitEnd == k || !proseUnit(rest.substr(k, unitEnd - k)))
+      return std::nullopt;
+    return std::string(rest.substr(v, unitEnd - v));
+  };
+  std::set<std::string, std::less<>> defaulted;
+  for (const Placeholder &p : uses) {
+    if (values.count(p.name))
+      continue;
+    for (size_t at = text.find(p.name); at != std::string_view::npos;
+         at = text.find(p.name, at + 1)) {
+      bool whole = (at == 0 || !identifierChar(text[at - 1])) &&
+                   (at + p.name.size() >= text.size() || !identifierChar(text[at + p.name.size()]));
+      if (!whole)
+        continue;
+      if (std::optional<std::string> d = defaultAfter(at + p.name.size())) {
+        values[p.name] = *d;
+        defaulted.insert(p.name);
+        break;
+      }
+    }
+  }
+  std::string out;
+  out.reserve(text.size());
+  size_t nextUse = 0; // placeholders are found in text order
+  for (size_t li = 0; li < lines.size(); ++li) {
+    const LineSpan &line = lines[li];
+    if (li > 0)
+      out += '\n';
+    std::string_view l = text.substr(line.begin, line.end - line.begin);
+    if (blank[li]) {
+      for (char c : l)
+        out += c == '\r' ? '\r' : ' ';
+      continue;
+    }
+    for (size_t k = 0; k < l.size();) {
+      while (nextUse < uses.size() && uses[nextUse].begin < line.begin + k)
+        ++nextUse;
+      if (nextUse < uses.size() && uses[nextUse].begin == line.begin + k &&
+          uses[nextUse].end <= line.end) {
+        const Placeholder &p = uses[nextUse++];
+        auto v = values.find(p.name);
+        out += v != values.end() ? v->second : p.name;
+        k = p.end - line.begin;
+        continue;
+      }
+      // A bare name of the block, whole.
+      if (identifierChar(l[k]) && (k == 0 || !identifierChar(l[k - 1]))) {
+        size_t e = k;
+        while (e < l.size() && identifierChar(l[e]))
+          ++e;
+        std::string_view word = l.substr(k, e - k);
+        auto v = values.find(word);
+        // "(SHAKE_T default: 30 s)" names the parameter, not its value.
+        if (v != values.end() && word.find('_') != std::string_view::npos &&
+            !(defaulted.count(word) && defaultAfter(line.begin + e))) {
+          out += v->second;
+        } else {
+          out += word;
+        }
+        k = e;
+        continue;
+      }
+      out += l[k++];
+    }
+  }
+  return out;
+}
+
+/// "Incubate [deleted: 45 min][inserted: 1 h] at RT", "[Comment JS: ...]":
+/// a draft with its changes tracked reads as the revised text. What was
+/// deleted and the reviewers' comments read as blanks, an insertion as its
+/// words; offsets and line breaks are kept, so locations hold. A marker
+/// without its closing bracket within a paragraph's length is left as it is.
 std::string withoutTrackedChanges(std::string_view text) {
   std::string out(text);
   enum class Change { Delete, Insert };
@@ -1138,6 +1622,12 @@ bool endsJoining(std::string_view s) {
   char c = s.back();
   if (c == ',' || c == ';' || c == '(' || c == '-' || c == '/' || c == '&' || c == '+')
     return true;
+  // "... -> 6x wash 350 ul ->" over "200 ul TMB -> ...": a flow that ends
+  // its line in an arrow goes on in the next.
+  if (s.size() >= 2 && (s.substr(s.size() - 2) == "->" || s.substr(s.size() - 2) == "=>"))
+    return true;
+  if (s.size() >= 3 && s.substr(s.size() - 3) == "→")
+    return true;
   size_t space = s.find_last_of(" \t");
   std::string last = prose::lowerAscii(space == std::string_view::npos ? s : s.substr(space + 1));
   static const std::set<std::string, std::less<>> joiners = {
@@ -1162,6 +1652,31 @@ bool startsLower(std::string_view s) {
   bool wrappedSum = s.size() > 2 && s[0] == '=' && s[1] == ' ' && isDigitChar(s[2]);
   return !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '(' || isDigitChar(s[0]) ||
                         static_cast<unsigned char>(s[0]) >= 0x80 || wrappedSum);
+}
+
+/// "50 µl NED → all used wells": a quick card's line that opens with a
+/// volume and sends it somewhere with an arrow is an entry of its own. A
+/// line that only wraps a sentence ("... incubate for" over "30 min at
+/// RT") continues with a value, not with a volume that goes somewhere.
+bool arrowEntry(std::string_view text) {
+  text = trimView(text);
+  size_t digits = 0;
+  while (digits < text.size() && (isDigitChar(text[digits]) || text[digits] == '.'))
+    ++digits;
+  if (digits == 0)
+    return false;
+  size_t unitBegin = digits;
+  while (unitBegin < text.size() && text[unitBegin] == ' ')
+    ++unitBegin;
+  size_t unitEnd = unitBegin;
+  while (unitEnd < text.size() && text[unitEnd] != ' ' && text[unitEnd] != '/')
+    ++unitEnd;
+  std::optional<Unit> unit = proseUnit(text.substr(unitBegin, unitEnd - unitBegin));
+  if (!unit || unitInfo(*unit).dimension != Dimension::Volume)
+    return false;
+  std::string_view rest = text.substr(unitEnd);
+  return rest.find("→") != std::string_view::npos || rest.find("->") != std::string_view::npos ||
+         rest.find("=>") != std::string_view::npos;
 }
 
 /// "Layout:", "Plate map:", "robot:", "Day 1 (by hand):": a short prefix
@@ -2686,7 +3201,7 @@ void Reader::buildUnits() {
         // noun that the reader counts with the analysis verbs; it starts no
         // instruction, so the wrapped line continues the sentence.
         bool verb = startsWithVerb(line.text) && !curveModelWord(first);
-        bool prefix = !colonPrefix(line.text).empty();
+        bool prefix = !colonPrefix(line.text).empty() || arrowEntry(line.text);
         // A long line without a full stop was wrapped; short lines without
         // one are bench notes, a line each.
         if (prevText.size() >= 55 && !prefix && !verb)
@@ -6612,8 +7127,6 @@ std::string_view withoutComment(std::string_view t) {
   return trimView(hash == std::string_view::npos ? t : t.substr(0, hash));
 }
 
-bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 /// `name(...)`: a call as a statement of its own.
 std::optional<std::string> calledName(std::string_view code) {
   size_t k = 0;
@@ -7663,7 +8176,14 @@ void Reader::markDeviations() {
     std::string lower = prose::lowerAscii(trimView(out_.units[u].text));
     while (!lower.empty() && !std::isalpha(static_cast<unsigned char>(lower[0])))
       lower.erase(0, 1);
-    if (opensDeviations(lower))
+    // A training exercise's key to the mistakes planted in the protocol
+    // above it ("ANSWER KEY (trainers only)" over "Error 1 - step 4, wrong
+    // volume"), under a heading of its own: a bullet of a demonstrator's
+    // notes ("- Answer key pre-lab: 5/495 ...") answers a calculation.
+    bool answerKey = out_.units[u].kind == UnitKind::Header &&
+                     (lower.rfind("answer key", 0) == 0 || lower.rfind("answer sheet", 0) == 0 ||
+                      lower.rfind("model answers", 0) == 0);
+    if (opensDeviations(lower) || answerKey)
       begin = u;
   }
   if (begin == out_.units.size())
@@ -8663,6 +9183,18 @@ std::optional<ProcedureText> Reader::run() {
   }
   if (looksLikeLatex(text_)) {
     revisedText_ = withLatexAsText(text_);
+    text_ = revisedText_;
+  }
+  {
+    std::string adopted = withAdoptedAlternative(text_);
+    if (adopted != text_) {
+      revisedText_ = std::move(adopted);
+      text_ = revisedText_;
+    }
+  }
+  if (text_.find("{{") != std::string_view::npos || text_.find("${") != std::string_view::npos ||
+      text_.find("<<") != std::string_view::npos) {
+    revisedText_ = withPlaceholdersFilled(text_);
     text_ = revisedText_;
   }
   if (text_.find("xxx") != std::string_view::npos || text_.find("XXX") != std::string_view::npos) {

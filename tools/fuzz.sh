@@ -56,7 +56,7 @@ case "$target" in
   align)
     # Protocol texts: the corpus's and the lit tests' (never the held-out
     # ones: they are not to be read).
-    copy_seeds "$root/test/corpus" "$root/test/lit/agent/Inputs" -name '*.txt' ;;
+    copy_seeds "$root/test/corpus" "$root/test/lit/agent/Inputs" "$root/test/lit/align/Inputs" -name '*.txt' ;;
   validate)
     # The bytes are choices (test/fuzz/ScriptFromBytes.h): a few fixed
     # seeds of varied lengths start it off.
