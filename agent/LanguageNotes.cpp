@@ -96,7 +96,7 @@ std::string_view languageRules() {
          "takes two names).\n"
          "Wells start empty: seeded cells are a MANUAL reagent "
          "(`dispense 100 uL of cells to all except blank`; medium to blanks).\n"
-         "Step labels: 3. 9.1 2a) iv. (b) M1. Step 3: (kept in diagnostics).\n"
+         "Step labels: 3. 9.1 2a) iv. (b) M1. Step 3: 08:50 (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";
 }

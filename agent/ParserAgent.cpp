@@ -568,7 +568,7 @@ std::string languageReference(const Platform &platform) {
                     "<KIT_TITLE>text</KIT_TITLE> <LAYOUT>...</LAYOUT> <REAGENTS>...</REAGENTS> "
                     "then <MANUAL>...</MANUAL> and <INSTRUMENT>...</INSTRUMENT> (these may "
                     "alternate; INSTRUMENT is required). A line may start with the document's "
-                    "step label: `3.`, `9.1`, `2a)`, `iv.`, `M1.`.\n";
+                    "step label: `3.`, `9.1`, `2a)`, `iv.`, `M1.`, `08:50`.\n";
   out += "\nStatement forms ([] optional, a|b alternatives, UPPER = a value):\n";
   for (const std::string &form : statementForms())
     out += form + "\n";

@@ -651,10 +651,34 @@ bool isLabelWord(std::string_view word) {
   return false;
 }
 
+size_t clockLabelLength(const std::vector<Token *> &line) {
+  if (line.size() >= 3 && line[0]->getType() == PlateLexer::NUMBER &&
+      line[1]->getType() == PlateLexer::COLON && line[2]->getType() == PlateLexer::NUMBER &&
+      adjacent(line[0], line[1]) && adjacent(line[1], line[2]))
+    return 3;
+  return 0;
+}
+
+std::optional<std::string> clockLabelText(std::string_view hours, std::string_view minutes) {
+  auto allDigits = [](std::string_view s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  };
+  if (hours.size() > 2 || minutes.size() != 2 || !allDigits(hours) || !allDigits(minutes))
+    return std::nullopt;
+  int h = std::stoi(std::string(hours)), m = std::stoi(std::string(minutes));
+  if (h > 23 || m > 59)
+    return std::nullopt;
+  return std::string(hours) + ":" + std::string(minutes);
+}
+
 size_t stepLabelLength(const std::vector<Token *> &line, bool markRequired) {
-  if (!markRequired)
+  if (!markRequired) {
+    if (size_t length = clockLabelLength(line))
+      return length;
     if (size_t length = wordLabelLength(line))
       return length;
+  }
   size_t i = 0;
   if (i < line.size() && line[i]->getType() == PlateLexer::STEP)
     ++i;
@@ -719,6 +743,18 @@ std::string writtenText(antlr4::tree::ParseTree *tree) {
 }
 
 std::string AstBuilder::stepLabel(PlateParser::StepLabelContext *label) {
+  if (auto *clock = label->clockLabel()) {
+    std::vector<Token *> tokens = {clock->NUMBER(0)->getSymbol(), clock->COLON()->getSymbol(),
+                                   clock->NUMBER(1)->getSymbol()};
+    std::optional<std::string> text;
+    if (clockLabelLength(tokens))
+      text = clockLabelText(tokens[0]->getText(), tokens[2]->getText());
+    if (text)
+      return *text;
+    diags_.report(DiagId::BadStepLabel, locator_.span(label), writtenText(label))
+        .step(clock->getText());
+    return clock->getText();
+  }
   if (auto *number = label->labelNumber())
     return stepLabel(number, label);
   std::string word = label->labelWord()->getText();

@@ -46,11 +46,21 @@ private:
 
 /// How many tokens at the start of `line` are a step label (`Step`, the
 /// number tokens, an adjacent letter, the mark `.`, `)` or `:`; on statement
-/// lines also a word with its mark, `iv.`, or one in parentheses, `(b)`); 0
+/// lines also a word with its mark, `iv.`, one in parentheses, `(b)`, or a
+/// clock time, `08:50`); 0
 /// when the line has none. Mirrors `stepLabel` of PlateParser.g4, and `lineLabel`
 /// when `markRequired`. Used before a line is parsed, for the step of its
 /// lexical errors and for the first word of the line.
 size_t stepLabelLength(const std::vector<antlr4::Token *> &line, bool markRequired);
+
+/// 3 when `line` starts with a clock time as run sheets label steps
+/// (`08:50`: a number, `:` and a number, without blanks), else 0.
+size_t clockLabelLength(const std::vector<antlr4::Token *> &line);
+
+/// `08:50` for a clock label's hours and minutes, or nullopt when they spell
+/// no time of day (one or two digits of hours up to 23, two of minutes up to
+/// 59).
+std::optional<std::string> clockLabelText(std::string_view hours, std::string_view minutes);
 
 /// Whether a word label (`b)`, `iv.`) is one letter or a Roman numeral
 /// (i to xxxix, in one case).

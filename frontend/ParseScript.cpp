@@ -770,6 +770,8 @@ std::vector<TokenList> ScriptParser::splitLines(const TokenList &body) {
 }
 
 std::string ScriptParser::stepOf(const TokenList &line, bool markRequired) {
+  if (!markRequired && frontend::clockLabelLength(line))
+    return frontend::clockLabelText(line[0]->getText(), line[2]->getText()).value_or("");
   size_t length = frontend::stepLabelLength(line, markRequired);
   if (length == 0)
     return {};

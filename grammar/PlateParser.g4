@@ -45,7 +45,8 @@ platformLine : name EOF ;
 // (no blanks inside, one letter at most: `9.1`, not `9 .1` or `2ab`) is
 // checked by the frontend (E115), so the rule can stay this simple.
 stepLabel
-  : STEP? labelNumber ( DOT | RPAREN | COLON )?
+  : clockLabel
+  | STEP? labelNumber ( DOT | RPAREN | COLON )?
   | STEP? labelWord ( DOT | RPAREN | COLON )
   | LPAREN ( labelNumber | labelWord ) RPAREN
   ;
@@ -60,6 +61,10 @@ labelWord : IDENT | WELL ;
 // In LAYOUT and REAGENTS the mark is required: a bare number there starts
 // a grid header.
 lineLabel : STEP? labelNumber ( DOT | RPAREN | COLON ) ;
+
+// Run sheets and timetables label a step with its clock time: `08:50`,
+// `14:30`. The builder checks the shape (E115).
+clockLabel : NUMBER COLON NUMBER ;
 
 labelNumber : NUMBER+ IDENT? ;
 

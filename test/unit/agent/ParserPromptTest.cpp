@@ -63,8 +63,9 @@ TEST(ParserPromptTest, FormsComeFromTheGrammar) {
   // 24 and 28 (the whole held-out corpus) failed to compile on `Wash` as a
   // name and on stated loads below the steps' use plus the dead volume; and
   // to about 1928 when `wash` and `mix` became names (round 31); and to
-  // about 1945 with a range of layout names in a well set (`Std1..Std6`,
-  // round 34's reply that did not compile).
+  // about 1942 with a range of layout names in a well set (`Std1..Std6`,
+  // round 34's reply that did not compile); and to 1945 with clock-time
+  // step labels (`08:50`, round 35's reply to a run sheet).
   EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1950u);
 }
 
