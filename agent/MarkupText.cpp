@@ -8,6 +8,7 @@
 #include "ir/Units.h"
 
 #include <llvm/Support/ConvertUTF.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -840,6 +841,212 @@ std::string typeWords(const std::string &type) {
   return out;
 }
 
+/// `sentence` written over source bytes [from, end): each line of the span
+/// takes what fits of it (a break between words), the rest of each line is
+/// blank, and the lines after the first keep their indentation, so the
+/// sentence reads as wrapped.
+void writeOver(OffsetKeepingWriter &w, std::string_view text, size_t from, size_t end,
+               const std::string &sentence) {
+  size_t said = 0;
+  while (from < end) {
+    size_t lineEnd = text.find_first_of("\r\n", from);
+    if (lineEnd == std::string_view::npos || lineEnd > end)
+      lineEnd = end;
+    size_t room = lineEnd - from;
+    size_t take = 0;
+    if (said < sentence.size()) {
+      take = std::min(room, sentence.size() - said);
+      if (said + take < sentence.size() && sentence[said + take] != ' ') {
+        // A word that does not fit goes to the next line whole ("{" is a
+        // line of a JSON object too short for any word).
+        size_t space = sentence.rfind(' ', said + take);
+        take = space != std::string::npos && space >= said ? space - said + 1 : 0;
+      }
+      // Never cut a UTF-8 character.
+      while (take > 0 && said + take < sentence.size() &&
+             (static_cast<unsigned char>(sentence[said + take]) & 0xC0) == 0x80)
+        --take;
+    }
+    w.replace(from, lineEnd, std::string_view(sentence).substr(said, take), true);
+    said += take;
+    if (lineEnd >= end)
+      break;
+    w.copy(lineEnd);
+    from = lineEnd + 1;
+    while (from < end && (text[from] == ' ' || text[from] == '\t'))
+      w.copy(from++);
+  }
+}
+
+/// The objects of a JSON document's array of steps ("steps": [{...},
+/// ...], or "procedure", "method", "actions"): each object's span in the
+/// text and its value. Strings are skipped as JSON writes them.
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> jsonSteps(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
+  for (std::string_view key : {"\"steps\"", "\"procedure\"", "\"method_steps\"", "\"actions\"",
+                               "\"protocol_steps\""}) {
+    for (size_t at = text.find(key); at != std::string_view::npos && steps.empty();
+         at = text.find(key, at + 1)) {
+      size_t k = at + key.size();
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+        ++k;
+      if (k >= text.size() || text[k] != ':')
+        continue;
+      ++k;
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k])))
+        ++k;
+      if (k >= text.size() || text[k] != '[')
+        continue;
+      // The array's elements, depth 1.
+      int depth = 0;
+      size_t objectStart = 0;
+      for (size_t i = k; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '"') {
+          for (++i; i < text.size() && text[i] != '"'; ++i)
+            if (text[i] == '\\')
+              ++i;
+          continue;
+        }
+        if (c == '[' || c == '{') {
+          if (depth == 1 && c == '{')
+            objectStart = i;
+          ++depth;
+        } else if (c == ']' || c == '}') {
+          --depth;
+          if (depth == 1 && c == '}') {
+            nlohmann::json step = nlohmann::json::parse(text.substr(objectStart, i + 1 - objectStart),
+                                                        nullptr, false);
+            if (step.is_object())
+              steps.push_back({{objectStart, i + 1}, std::move(step)});
+          }
+          if (depth == 0)
+            break;
+        }
+      }
+    }
+    if (!steps.empty())
+      break;
+  }
+  return steps;
+}
+
+/// A JSON step as the attributes of an exported step element: a quantity
+/// object ({"value": 100, "unit": "uL"}) as the value and KEYunit, a text
+/// value ({"text": "overnight"}) as its text, an object of other fields
+/// ("incubation": {"duration": ..., "temperature": ...}) as its fields.
+void flattenJsonStep(const nlohmann::json &object, XmlElement &e) {
+  // "reference_wavelength", "volumeUl": keys compared lower case, without
+  // separators.
+  auto normal = [](const std::string &key) {
+    std::string out;
+    for (char c : prose::lowerAscii(key))
+      if (c != '_' && c != '-' && c != ' ')
+        out += c;
+    return out;
+  };
+  auto has = [&](const std::string &key) { return e.get({normal(key)}) != nullptr; };
+  auto scalar = [](const nlohmann::json &v) -> std::optional<std::string> {
+    if (v.is_string())
+      return v.get<std::string>();
+    if (v.is_number())
+      return formatNumber(v.get<double>());
+    if (v.is_boolean())
+      return std::string(v.get<bool>() ? "true" : "false");
+    return std::nullopt;
+  };
+  for (const auto &[key, value] : object.items()) {
+    if (has(key))
+      continue;
+    if (std::optional<std::string> v = scalar(value)) {
+      e.attributes.emplace_back(normal(key), *v);
+      continue;
+    }
+    if (!value.is_object())
+      continue;
+    if (value.contains("value")) {
+      if (std::optional<std::string> v = scalar(value["value"]))
+        e.attributes.emplace_back(normal(key), *v);
+      if (value.contains("unit"))
+        if (std::optional<std::string> u = scalar(value["unit"]))
+          e.attributes.emplace_back(normal(key) + "unit", *u);
+    } else if (value.contains("text")) {
+      if (std::optional<std::string> v = scalar(value["text"]))
+        e.attributes.emplace_back(normal(key), *v);
+    } else {
+      flattenJsonStep(value, e);
+    }
+  }
+}
+
+
+/// The sentence a person would read out of a JSON step object, flattened:
+/// "3. wash 3 times with 300 uL of wash buffer.", "4. By hand: load
+/// samples 100 uL.", "7. incubate 2 h at RT."
+std::string jsonStepSentence(const XmlElement &e, bool byHand) {
+  std::string out;
+  if (const std::string *no = e.get({"seq", "no", "step", "stepno", "number", "index", "order"}))
+    if (isNumber(*no))
+      out += *no + ". ";
+  if (byHand)
+    out += "By hand: ";
+  std::string verb = "step";
+  if (const std::string *op = e.get({"op", "type", "action", "operation", "steptype", "command", "kind"})) {
+    verb = typeWords(*op);
+    std::replace(verb.begin(), verb.end(), '_', ' ');
+  }
+  out += verb;
+  std::string lowerVerb = prose::lowerAscii(verb);
+  bool wash = lowerVerb.find("wash") != std::string::npos;
+  bool read = lowerVerb.find("read") != std::string::npos;
+  auto quantity = [&](std::initializer_list<std::string_view> keys, const char *fallback)
+      -> std::optional<std::string> {
+    for (std::string_view key : keys)
+      if (const std::string *v = e.get({key})) {
+        if (isNumber(*v)) {
+          const std::string *unit = e.get({std::string(key) + "unit"});
+          return *v + " " + (unit ? *unit : std::string(fallback));
+        }
+        return *v;
+      }
+    return std::nullopt;
+  };
+  if (const std::string *cycles = e.get({"cycles", "repeats", "washcycles"});
+      cycles && isNumber(*cycles) && !read)
+    out += " " + *cycles + " times";
+  if (auto volume = quantity({"volume", "vol", "volumeul", "amount"}, "uL"))
+    out += (wash ? " with " : " ") + *volume;
+  if (const std::string *liquid = e.get({"reagent", "liquid", "source", "material", "solution"})) {
+    std::string name = *liquid;
+    std::replace(name.begin(), name.end(), '_', ' ');
+    out += " of " + name;
+  }
+  if (auto duration = quantity({"duration", "time", "incubationtime"}, "s")) {
+    std::string iso = isoDuration(*duration);
+    out += " " + (iso.empty() ? *duration : iso);
+  }
+  if (auto temperature = quantity({"temperature", "temp", "setpoint"}, "°C")) {
+    std::string t = *temperature;
+    // "4 C", "37 degC": the unit as the reader spells it.
+    for (const char *unit : {" C", " degC", " deg C", " celsius"})
+      if (t.size() > std::strlen(unit) && t.compare(t.size() - std::strlen(unit), std::strlen(unit), unit) == 0)
+        t = t.substr(0, t.size() - std::strlen(unit)) + " °C";
+    out += " at " + t;
+  }
+  if (auto speed = quantity({"speed", "rpm", "shakespeed", "frequency"}, "rpm"))
+    out += " at " + *speed;
+  if (auto wavelength = quantity({"wavelength", "wavelengthnm", "measwavelength"}, "nm"))
+    out += " at " + *wavelength;
+  if (auto reference = quantity({"referencewavelength", "reference", "refwavelength", "wavelengthref"}, "nm"))
+    out += ", reference " + *reference;
+  for (const char *key : {"dark", "lightprotected", "protectfromlight", "lightprotect"})
+    if (const std::string *v = e.get({key}); v && prose::lowerAscii(*v) == "true")
+      out += " in the dark";
+  out += '.';
+  return out;
+}
+
+
 /// The sentence a person would read out of a step element.
 std::string stepSentence(const XmlElement &e,
                          const std::vector<std::pair<std::string, std::string>> &contents) {
@@ -933,6 +1140,65 @@ std::string stepSentence(const XmlElement &e,
 
 } // namespace
 
+bool looksLikeJsonMethod(std::string_view text) {
+  size_t brace = text.find('{');
+  if (brace == std::string_view::npos)
+    return false;
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps = jsonSteps(text);
+  int withType = 0;
+  for (const auto &step : steps)
+    for (const char *key : {"op", "type", "action", "operation", "step_type", "command", "kind"})
+      if (step.second.contains(key) && step.second[key].is_string()) {
+        ++withType;
+        break;
+      }
+  return withType >= 3;
+}
+
+std::string withJsonMethodAsText(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps = jsonSteps(text);
+  OffsetKeepingWriter w(text, false);
+  size_t i = 0;
+  for (const auto &[span, step] : steps) {
+    w.blank(i, span.first, true);
+    XmlElement e;
+    e.name = "step";
+    flattenJsonStep(step, e);
+    bool byHand = false;
+    if (const std::string *who = e.get({"executor", "performedby", "by", "who", "actor"})) {
+      std::string lower = prose::lowerAscii(*who);
+      for (const char *person : {"operator", "manual", "person", "user", "technician", "hand",
+                                 "bench", "human", "scientist"})
+        if (lower.find(person) != std::string::npos)
+          byHand = true;
+    }
+    std::string sentence = jsonStepSentence(e, byHand);
+    // On the object's longest line when it fits there whole: JSON puts a
+    // field per line, too short for a sentence spread over them.
+    size_t best = span.first, bestRoom = 0;
+    for (size_t from = span.first; from < span.second;) {
+      size_t lineEnd = text.find_first_of("\r\n", from);
+      if (lineEnd == std::string_view::npos || lineEnd > span.second)
+        lineEnd = span.second;
+      if (lineEnd - from > bestRoom) {
+        best = from;
+        bestRoom = lineEnd - from;
+      }
+      from = lineEnd + 1;
+    }
+    if (bestRoom >= sentence.size()) {
+      w.blank(span.first, best, true);
+      writeOver(w, text, best, best + bestRoom, sentence);
+      w.blank(best + bestRoom, span.second, true);
+    } else {
+      writeOver(w, text, span.first, span.second, sentence);
+    }
+    i = span.second;
+  }
+  w.blank(i, text.size(), true);
+  return w.take();
+}
+
 bool looksLikeXmlMethod(std::string_view text) {
   if (looksLikeHtml(text))
     return false;
@@ -983,39 +1249,7 @@ std::string withXmlMethodAsText(std::string_view text) {
         i = end;
         continue;
       }
-      // The sentence over the element's lines, each line taking what fits
-      // of it (a break between words); the rest of each line blank.
-      std::string sentence = stepSentence(*e, contents);
-      size_t from = i;
-      size_t said = 0;
-      while (from < end) {
-        size_t lineEnd = text.find_first_of("\r\n", from);
-        if (lineEnd == std::string_view::npos || lineEnd > end)
-          lineEnd = end;
-        size_t room = lineEnd - from;
-        size_t take = 0;
-        if (said < sentence.size()) {
-          take = std::min(room, sentence.size() - said);
-          if (said + take < sentence.size()) {
-            size_t space = sentence.rfind(' ', said + take);
-            if (space != std::string::npos && space > said)
-              take = space - said + 1;
-          }
-          // Never cut a UTF-8 character.
-          while (take > 0 && said + take < sentence.size() &&
-                 (static_cast<unsigned char>(sentence[said + take]) & 0xC0) == 0x80)
-            --take;
-        }
-        w.replace(from, lineEnd, std::string_view(sentence).substr(said, take), true);
-        said += take;
-        if (lineEnd >= end)
-          break;
-        w.copy(lineEnd);
-        from = lineEnd + 1;
-        // Keep the next line's indentation, so the step reads as wrapped.
-        while (from < end && (text[from] == ' ' || text[from] == '\t'))
-          w.copy(from++);
-      }
+      writeOver(w, text, i, end, stepSentence(*e, contents));
       i = end;
       continue;
     }

@@ -64,6 +64,20 @@ bool looksLikeXmlMethod(std::string_view text);
 /// closing tags become blanks.
 std::string withXmlMethodAsText(std::string_view text);
 
+/// A JSON document with an array of three or more step objects that name
+/// what they do ("steps": [{"op": "dispense", "volume": {"value": 100,
+/// "unit": "uL"}, ...}]): a protocol exported from a LIMS's web API.
+bool looksLikeJsonMethod(std::string_view text);
+
+/// What the steps do, each object as the sentence the XML reader makes of a
+/// step element, written over the object's lines: its number, "By hand:"
+/// where an operator does it, the operation, volume, reagent, cycles,
+/// duration, temperature (in words too: "RT"), speed and wavelengths read
+/// from the object's fields (quantities as {"value", "unit"}, words as
+/// {"text"}, nested objects as their fields). The rest of the document
+/// (metadata, reagents, the plate map, notes) reads as blanks.
+std::string withJsonMethodAsText(std::string_view text);
+
 } // namespace plate::agent
 
 #endif // PLATE_AGENT_MARKUPTEXT_H

@@ -1175,6 +1175,70 @@ std::string withAdoptedAlternative(std::string_view text) {
   return out;
 }
 
+/// A form's field whose options are tick boxes or radio buttons, the chosen
+/// ones ticked ("Incubation:  [ ] 1 h   [x] 2 h   [ ] 3 h", "(•) 450 nm
+/// ( ) 405 nm", "☑ shake 300 rpm ☐ no shaking"): on a line with two or
+/// more boxes of which one or more is ticked, an unticked box and its
+/// option (up to the next box or a gap of two blanks) read as blanks, and
+/// a ticked box as blanks before its option. A checklist's box at the start
+/// of a step ("[ ] Add 100 µL TMB") is alone on its line and is left as it
+/// is: unticked there means not yet done, not not chosen. Offsets are kept.
+std::string withUntickedOptionsBlank(std::string_view text) {
+  static const std::string_view unticked[] = {"[ ]", "( )", "\xE2\x98\x90" /* ☐ */,
+                                              "\xE2\x96\xA1" /* □ */, "\xE2\x97\x8B" /* ○ */};
+  static const std::string_view ticked[] = {
+      "[x]", "[X]", "[\xE2\x9C\x93]" /* [✓] */, "[\xE2\x9C\x94]" /* [✔] */,
+      "(\xE2\x80\xA2)" /* (•) */, "(x)", "(X)", "(*)", "\xE2\x98\x91" /* ☑ */,
+      "\xE2\x98\x92" /* ☒ */, "\xE2\x97\x89" /* ◉ */};
+  std::string out(text);
+  auto boxAt = [&](size_t k, bool &isTicked) -> size_t {
+    for (std::string_view b : unticked)
+      if (text.compare(k, b.size(), b) == 0) {
+        isTicked = false;
+        return b.size();
+      }
+    for (std::string_view b : ticked)
+      if (text.compare(k, b.size(), b) == 0) {
+        isTicked = true;
+        return b.size();
+      }
+    return 0;
+  };
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos)
+      end = text.size();
+    struct Box {
+      size_t at, size;
+      bool ticked;
+    };
+    std::vector<Box> boxes;
+    for (size_t k = begin; k < end; ++k) {
+      bool isTicked = false;
+      if (size_t size = boxAt(k, isTicked)) {
+        boxes.push_back({k, size, isTicked});
+        k += size - 1;
+      }
+    }
+    bool anyTicked = std::any_of(boxes.begin(), boxes.end(), [](const Box &b) { return b.ticked; });
+    if (boxes.size() >= 2 && anyTicked)
+      for (size_t i = 0; i < boxes.size(); ++i) {
+        size_t stop = boxes[i].at + boxes[i].size;
+        if (!boxes[i].ticked) {
+          size_t limit = i + 1 < boxes.size() ? boxes[i + 1].at : end;
+          while (stop < limit && !(text[stop] == ' ' && stop > boxes[i].at + boxes[i].size + 1 &&
+                                   stop + 1 < limit && text[stop + 1] == ' '))
+            ++stop;
+        }
+        for (size_t k = boxes[i].at; k < stop; ++k)
+          if (out[k] != '\r')
+            out[k] = ' ';
+      }
+    begin = end + 1;
+  }
+  return out;
+}
+
 /// A template rendered for one run: the steps name parameters in
 /// placeholders ("Dispense ${SUB_VOL} of substrate", "Shake <<SHAKE_T>> at
 /// {{SHAKE_RPM}}") and a block fills them in, a name and its value per line
@@ -2321,6 +2385,10 @@ private:
   void orderReversedSchedule();
   void markOrderDisclaimer();
   void resolveProgramReferences();
+  void expandRowSeries();
+  /// Actions made by reading (copies of a legend's row, of a series'
+  /// first transfer) among the others, in the order of where they stand.
+  void insertInTextOrder(std::vector<Action> made);
   SourceLoc locate(unsigned unit, size_t offset, size_t length) const;
   Domain domainAround(const Sentence &s, size_t first, size_t last,
                       const std::vector<std::pair<size_t, size_t>> &spans, size_t self) const;
@@ -2741,6 +2809,15 @@ void Reader::splitLines() {
           break;
         // Keep offsets: replace the dots by ':' and spaces of equal length.
         bool leader = end2 - dots >= 4 || (end2 < line.text.size() && line.text[end2] == ' ');
+        // "then B → C, ... down to row G": three dots after a comma leave
+        // out the middle of a series, an ellipsis (as many bytes).
+        size_t before = dots;
+        while (before > 0 && line.text[before - 1] == ' ')
+          --before;
+        if (end2 - dots == 3 && before > 0 && line.text[before - 1] == ',') {
+          line.text.replace(dots, 3, "…");
+          continue;
+        }
         if (!leader)
           break;
         line.text[dots] = ':';
@@ -5290,6 +5367,13 @@ void Reader::readSentence(unsigned index) {
         ActionClass cls = impliedClass(p);
         if (p == Param::Volume && recipeTerms.count(q->first))
           cls = ActionClass::Note;
+        // "Take 50 µL out of row G and discard": a volume taken out of the
+        // wells is a removal ("take 50 µl from row A into row B" moves it).
+        if (p == Param::Volume && q->first > 0 &&
+            (toks[q->first - 1].is("take") || toks[q->first - 1].is("taking") ||
+             toks[q->first - 1].is("withdraw")) &&
+            q->last < toks.size() && (toks[q->last].is("out") || toks[q->last].is("off")))
+          cls = ActionClass::Aspirate;
         // "fit: linear, ΔA vs Trolox, 6 min": in an analysis, a time names
         // the read it fits, no incubation.
         if (p == Param::Time && cur >= 0 &&
@@ -8208,6 +8292,18 @@ void Reader::markDeviations() {
     return;
   std::set<std::string> named;
   std::set<ActionClass> kindsUnnamed;
+  // What an amendment changes: only values ("block 1 h", "300 µL, not 400
+  // µL"), or the step itself (by hand, left out, replaced, moved). Per
+  // named step and per kind, whether every amendment of it changes values
+  // only.
+  std::map<std::string, bool> namedValuesOnly;
+  std::map<ActionClass, bool> kindValuesOnly;
+  // What the amendments of a named step are about: the kinds of their
+  // actions ("'Mix' in steps 2 and 4 = 30 s at 700 rpm" is about the
+  // shake of step 2, not its addition). A step named by an amendment
+  // without actions of its own is amended whole.
+  std::map<std::string, std::set<ActionClass>> namedKinds;
+  std::set<std::string> namedWhole;
   // "b) Order / who does what. The compounds are stamped in by hand first":
   // amendments that change the order leave the steps they amend no place
   // in the time order.
@@ -8227,22 +8323,91 @@ void Reader::markDeviations() {
     reorders |= std::any_of(toks.begin(), toks.end(), [](const Token &t) {
       return t.is("order") || t.is("sequence") || t.is("reordered") || t.is("swapped");
     });
+    bool structural = std::any_of(toks.begin(), toks.end(), [](const Token &t) {
+      return t.is("hand") || t.is("manual") || t.is("manually") || t.is("bench") ||
+             t.is("omit") || t.is("omitted") || t.is("skip") || t.is("skipped") || t.is("no") ||
+             t.is("not") || t.is("instead") || t.is("replace") || t.is("replaced") ||
+             t.is("remove") || t.is("removed") || t.is("drop") || t.is("dropped") ||
+             t.is("delete") || t.is("deleted") || t.is("order") || t.is("sequence") ||
+             t.is("before") || t.is("after") || t.is("moved") || t.is("swapped") ||
+             t.is("reordered") || t.is("extra") || t.is("additional") || t.is("add") ||
+             t.is("added") || t.is("twice") || t.is("once") || t.is("repeat") ||
+             t.is("robot") || t.is("deck") || t.is("only") || t.is("except");
+    });
+    // "300 µL, not 400 µL" sets a value against the one it replaces: a
+    // value's "not" changes no step.
+    for (size_t k = 0; k + 1 < toks.size() && structural; ++k)
+      if (toks[k].is("not") && toks[k + 1].isNumber()) {
+        structural = std::any_of(toks.begin(), toks.end(), [&](const Token &t) {
+          return &t != &toks[k] && (t.is("hand") || t.is("manual") || t.is("manually") ||
+                                    t.is("bench") || t.is("omit") || t.is("skip") ||
+                                    t.is("no") || t.is("instead") || t.is("replace") ||
+                                    t.is("remove") || t.is("order") || t.is("before") ||
+                                    t.is("after") || t.is("robot") || t.is("deck") ||
+                                    t.is("only") || t.is("except") || t.is("twice") ||
+                                    t.is("once") || t.is("extra") || t.is("add"));
+        });
+        break;
+      }
     bool namesStep = false;
     for (size_t k = 0; k + 1 < toks.size(); ++k) {
       bool bracketed = k + 2 < toks.size() && toks[k].isPunct("(") && toks[k + 2].isPunct(")") &&
                        toks[k + 1].isNumber();
       // "Step 7 should read 90 minutes": an erratum names its step.
       bool stepWord = toks[k].is("step") && toks[k + 1].isNumber();
-      if (bracketed || stepWord) {
-        named.insert(toks[k + 1].text);
+      auto name = [&](const std::string &label) {
+        named.insert(label);
+        bool acts = false;
+        for (const Action &a : out_.actions)
+          if (a.unit == u && robotClass(a.cls)) {
+            namedKinds[label].insert(a.cls);
+            acts = true;
+          }
+        if (!acts)
+          namedWhole.insert(label);
+        auto [it, fresh] = namedValuesOnly.emplace(label, !structural);
+        if (!fresh)
+          it->second = it->second && !structural;
         namesStep = true;
+      };
+      if (bracketed || stepWord)
+        name(toks[k + 1].text);
+      // "Steps 2-4 are done by hand", "steps 7 and 8", "steps 2, 5": each
+      // step of the list or range.
+      if (toks[k].is("steps") && toks[k + 1].isNumber()) {
+        size_t j = k + 1;
+        std::string previous;
+        while (j < toks.size() && toks[j].isNumber()) {
+          const std::string &label = toks[j].text;
+          bool range = !previous.empty() && j > 0 &&
+                       (toks[j - 1].isPunct("-") || toks[j - 1].isPunct("–") || toks[j - 1].is("to"));
+          int from = std::atoi(previous.c_str()), to = std::atoi(label.c_str());
+          if (range && to > from && to - from <= 20 &&
+              std::all_of(previous.begin(), previous.end(), isDigitChar) &&
+              std::all_of(label.begin(), label.end(), isDigitChar))
+            for (int n = from + 1; n < to; ++n)
+              name(std::to_string(n));
+          name(label);
+          previous = label;
+          if (j + 2 < toks.size() &&
+              (toks[j + 1].isPunct("-") || toks[j + 1].isPunct("–") || toks[j + 1].isPunct(",") ||
+               toks[j + 1].is("and") || toks[j + 1].is("to")) &&
+              toks[j + 2].isNumber())
+            j += 2;
+          else
+            break;
+        }
       }
     }
     for (Action &a : out_.actions) {
       if (a.unit != u)
         continue;
-      if (!namesStep && robotClass(a.cls))
+      if (!namesStep && robotClass(a.cls)) {
         kindsUnnamed.insert(a.cls);
+        auto [it, fresh] = kindValuesOnly.emplace(a.cls, !structural);
+        if (!fresh)
+          it->second = it->second && !structural;
+      }
       a.inProcedure = false;
     }
   }
@@ -8250,9 +8415,14 @@ void Reader::markDeviations() {
     if (a.unit >= begin || !a.inProcedure)
       continue;
     const std::string &label = out_.units[a.unit].label;
-    if ((!label.empty() && named.count(label)) || kindsUnnamed.count(a.cls)) {
+    bool byName = !label.empty() && named.count(label) &&
+                  (namedWhole.count(label) || namedKinds[label].count(a.cls));
+    bool byKind = kindsUnnamed.count(a.cls) > 0;
+    if (byName || byKind) {
       a.superseded = true;
       a.orderLoose |= reorders;
+      a.supersededValuesOnly = !reorders && (!byName || namedValuesOnly[label]) &&
+                               (!byKind || kindValuesOnly[a.cls]);
     }
   }
 }
@@ -8946,10 +9116,108 @@ void Reader::resolveProgramReferences() {
       copies.push_back(std::move(copy));
     }
   }
-  if (copies.empty())
+  insertInTextOrder(std::move(copies));
+}
+
+/// "Transfer 50 µL from row A to row B, mix (3x, 50 µL), then B → C, …
+/// down to row G": a dilution series told by its first transfer and where
+/// it ends. The sentence's transfer, and the mix that follows it, are
+/// repeated for every row or column up to the last one named after the
+/// ellipsis ("…", "...", "and so on", "etc."): copies at the ellipsis.
+/// Which transfers the text means is the reader's count, so the copies are
+/// inexact and a finding on them is never certain.
+void Reader::expandRowSeries() {
+  std::vector<Action> copies;
+  for (unsigned index = 0; index < sentences_.size(); ++index) {
+    // The series may run on past a full stop of "..." into the next
+    // sentences of its unit.
+    std::vector<Token> toks;
+    std::vector<std::pair<unsigned, size_t>> origin; // sentence, its token
+    for (unsigned j = index; j < sentences_.size() && j <= index + 3 &&
+                             sentences_[j].unit == sentences_[index].unit;
+         ++j)
+      for (size_t k = 0; k < sentences_[j].tokens.size(); ++k) {
+        toks.push_back(sentences_[j].tokens[k]);
+        origin.emplace_back(j, k);
+      }
+    size_t ellipsis = toks.size();
+    for (size_t k = 0; k < toks.size() && ellipsis == toks.size(); ++k)
+      if (toks[k].isPunct("…") || toks[k].isPunct("...") || toks[k].is("etc") ||
+          (toks[k].isPunct(".") && k + 2 < toks.size() && toks[k + 1].isPunct(".") &&
+           toks[k + 2].isPunct(".")) ||
+          (toks[k].is("so") && k > 0 && toks[k - 1].is("and") && k + 1 < toks.size() &&
+           toks[k + 1].is("on")))
+        ellipsis = k;
+    if (ellipsis == toks.size())
+      continue;
+    // A row is a letter A-P, a column a number 1-24.
+    auto place = [](const Token &t) -> int {
+      if (t.text.size() == 1 && t.text[0] >= 'A' && t.text[0] <= 'P')
+        return t.text[0] - 'A' + 1;
+      if (t.isNumber() && t.text.size() <= 2 && std::isdigit(static_cast<unsigned char>(t.text[0])))
+        return std::atoi(t.text.c_str());
+      return 0;
+    };
+    auto isLine = [](const Token &t) {
+      return t.is("row") || t.is("rows") || t.is("column") || t.is("columns") || t.is("col");
+    };
+    // "from row A to row B": the first transfer's step.
+    int first = 0, second = 0;
+    for (size_t k = 0; k + 4 < ellipsis && !second; ++k)
+      if (toks[k].is("from") && isLine(toks[k + 1]) && place(toks[k + 2]) && toks[k + 3].is("to")) {
+        size_t j = k + 4;
+        if (j < ellipsis && isLine(toks[j]))
+          ++j;
+        if (j < ellipsis && place(toks[j])) {
+          first = place(toks[k + 2]);
+          second = place(toks[j]);
+        }
+      }
+    // "... down to row G": the last.
+    int last = 0;
+    for (size_t k = ellipsis + 1; k + 2 < toks.size() && !last; ++k)
+      if (toks[k].is("to") && isLine(toks[k + 1]) && place(toks[k + 2]))
+        last = place(toks[k + 2]);
+    int step = second - first;
+    if (!first || step <= 0 || last <= second || (last - first) % step != 0 ||
+        (last - first) / step > 24)
+      continue;
+    int total = (last - first) / step;
+    // The sentence's transfer and the mix after it.
+    std::vector<size_t> pattern;
+    for (size_t a = 0; a < out_.actions.size(); ++a) {
+      const Action &act = out_.actions[a];
+      if (act.sentence != index || act.copiedLoc.isValid())
+        continue;
+      if (act.cls == ActionClass::Transfer && pattern.empty())
+        pattern.push_back(a);
+      else if (act.cls == ActionClass::Mix && pattern.size() == 1)
+        pattern.push_back(a);
+    }
+    if (pattern.empty())
+      continue;
+    const Sentence &where = sentences_[origin[ellipsis].first];
+    const Token &mark = where.tokens[origin[ellipsis].second];
+    SourceLoc at = locate(where.unit, where.offset + mark.begin, mark.end - mark.begin);
+    for (int n = 1; n < total; ++n)
+      for (size_t a : pattern) {
+        Action copy = out_.actions[a];
+        copy.loc = at;
+        copy.copiedFrom = "the series' first transfer";
+        copy.copiedLoc = out_.actions[a].loc;
+        copy.inexactCopy = true;
+        copy.repeatCopy = true;
+        copies.push_back(std::move(copy));
+      }
+  }
+  insertInTextOrder(std::move(copies));
+}
+
+void Reader::insertInTextOrder(std::vector<Action> made) {
+  if (made.empty())
     return;
-  for (Action &copy : copies)
-    out_.actions.push_back(std::move(copy));
+  for (Action &action : made)
+    out_.actions.push_back(std::move(action));
   std::stable_sort(out_.actions.begin(), out_.actions.end(), [](const Action &a, const Action &b) {
     return std::make_pair(a.loc.line, a.loc.col) < std::make_pair(b.loc.line, b.loc.col);
   });
@@ -9177,6 +9445,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withXmlMethodAsText(text_);
     text_ = revisedText_;
   }
+  if (looksLikeJsonMethod(text_)) {
+    revisedText_ = withJsonMethodAsText(text_);
+    text_ = revisedText_;
+  }
   if (looksLikeTranscript(text_)) {
     revisedText_ = withTranscriptAsSpeech(text_);
     text_ = revisedText_;
@@ -9191,6 +9463,16 @@ std::optional<ProcedureText> Reader::run() {
       revisedText_ = std::move(adopted);
       text_ = revisedText_;
     }
+  }
+  if (text_.find("[x]") != std::string_view::npos || text_.find("[X]") != std::string_view::npos ||
+      text_.find("(\xE2\x80\xA2)") != std::string_view::npos ||
+      text_.find("\xE2\x98\x91") != std::string_view::npos ||
+      text_.find("\xE2\x98\x92") != std::string_view::npos ||
+      text_.find("(x)") != std::string_view::npos || text_.find("(*)") != std::string_view::npos ||
+      text_.find("\xE2\x97\x89") != std::string_view::npos ||
+      text_.find("[\xE2\x9C") != std::string_view::npos) {
+    revisedText_ = withUntickedOptionsBlank(text_);
+    text_ = revisedText_;
   }
   if (text_.find("{{") != std::string_view::npos || text_.find("${") != std::string_view::npos ||
       text_.find("<<") != std::string_view::npos) {
@@ -9322,6 +9604,7 @@ std::optional<ProcedureText> Reader::run() {
   markCurrentProcedure();
   markIntroduction();
   resolveProgramReferences();
+  expandRowSeries();
   orderReversedSchedule();
   markOrderDisclaimer();
   finish();

@@ -121,6 +121,9 @@ struct Action {
   /// A later section of deviations ("D1 (7.2) we use 10 µl, not 50 µl")
   /// changes this step: its values may not be the ones the lab runs.
   bool superseded = false;
+  /// Every amendment that supersedes this step changes only its values
+  /// ("All washes: 300 µL, not 400 µL"): the step itself stays asked for.
+  bool supersededValuesOnly = false;
   /// A verb names the step ("read at 405 nm"); not only a value of a
   /// sentence that describes ("the 405 nm filter is what we use").
   bool named = false;

@@ -1185,7 +1185,8 @@ void Aligner::gapFindings() {
     }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
-                   sameAnalysis < 0 && analysisNote < 0 && !t.superseded && !restatedVolume &&
+                   sameAnalysis < 0 && analysisNote < 0 &&
+                   (!t.superseded || t.supersededValuesOnly) && !restatedVolume &&
                    restatement < 0 && !correctedNext && handNote < 0;
     std::string why;
     if (certain)

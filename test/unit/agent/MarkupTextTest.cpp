@@ -116,6 +116,31 @@ TEST(MarkupText, PlainTextIsNeitherMarkup) {
   EXPECT_FALSE(looksLikeXmlMethod(text));
 }
 
+TEST(MarkupText, JsonMethodAsRead) {
+  std::string method =
+      "HTTP/1.1 200 OK\n\n{\n  \"id\": \"RUN-7\",\n  \"steps\": [\n"
+      "    {\n      \"seq\": 1,\n      \"op\": \"wash\",\n      \"executor\": \"robot\",\n"
+      "      \"reagent\": \"wash_buffer\",\n      \"cycles\": 3,\n"
+      "      \"volume\": {\"value\": 300, \"unit\": \"uL\"}\n    },\n"
+      "    {\n      \"seq\": 2,\n      \"op\": \"load_samples\",\n"
+      "      \"executor\": \"operator\",\n      \"volume\": {\"value\": 50, \"unit\": \"uL\"},\n"
+      "      \"note\": \"robot pauses\"\n    },\n"
+      "    {\n      \"seq\": 3,\n      \"op\": \"incubate\",\n"
+      "      \"incubation\": {\"duration\": {\"value\": 30, \"unit\": \"min\"},\n"
+      "                     \"temperature\": {\"text\": \"RT\"}}\n    }\n  ],\n"
+      "  \"samples\": [{\"id\": \"S1\", \"description\": \"LPS 2 h\"}]\n}\n";
+  ASSERT_TRUE(looksLikeJsonMethod(method));
+  std::string text = withJsonMethodAsText(method);
+  expectOffsetsKept(method, text);
+  // Each step on its object's longest line; the HTTP header, the
+  // metadata and the samples' descriptions ("LPS 2 h") are blanks.
+  EXPECT_EQ(shown(text), "\n\n\n\n\n\n\n\n\n\n\n1. wash 3 times with 300 uL of wash buffer.\n\n\n\n\n\n"
+                         "2. By hand: load samples 50 uL.\n\n\n\n\n\n3. incubate 30 min at RT.");
+  // Two steps, or steps that name no operation, are no method export.
+  EXPECT_FALSE(looksLikeJsonMethod("{\"steps\": [{\"op\": \"read\"}, {\"op\": \"wash\"}]}"));
+  EXPECT_FALSE(looksLikeJsonMethod("{\"steps\": [{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]}"));
+}
+
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
 // and joined at random (unclosed tags, comments and braces, entities
 // without their semicolon, lone backslashes).
@@ -127,7 +152,9 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "[00:01:10] ", "00:12 ", "NARRATOR: ", "ON SCREEN: ", ":",
                           "<Step no=\"1\" type=\"Dispense\" volume=\"50\" unit=\"uL\"",
                           "/>", "\"", "=\"", " enabled=\"false\"", " duration=\"PT", "<?xml ",
-                          "?>", " source=\"T1\"", "<T id=\"T1\" content=\"µL\"/>"};
+                          "?>", " source=\"T1\"", "<T id=\"T1\" content=\"µL\"/>",
+                          "{", "}", "[", "]", "\"steps\": [", "{\"op\": \"wash\", ",
+                          "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\""};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -138,6 +165,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withLatexAsText(in));
     expectOffsetsKept(in, withTranscriptAsSpeech(in));
     expectOffsetsKept(in, withXmlMethodAsText(in));
+    expectOffsetsKept(in, withJsonMethodAsText(in));
   }
 }
 
