@@ -959,6 +959,14 @@ std::optional<AlternativeColumns> alternativeHeader(std::string_view line) {
       continue;
     if (!columns.word.empty() && word != columns.word)
       return std::nullopt;
+    // Words that name alternatives; "Plate 1  Plate 2  Plate 3" or "Day 1
+    // Day 2" are parts of one run, every column of which is done.
+    static const std::set<std::string, std::less<>> alternatives = {
+        "condition", "conditions", "option", "options", "variant", "variants", "version",
+        "protocol", "method", "setting", "settings", "trial", "arm", "setup", "set-up",
+        "scheme", "approach", "candidate", "cond", "opt"};
+    if (!alternatives.count(word))
+      return std::nullopt;
     columns.word = word;
     columns.labels.emplace_back(label);
     columns.starts.push_back(at);
