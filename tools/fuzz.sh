@@ -134,7 +134,8 @@ case "$target" in
   *) dict=() ;;
 esac
 export PLATE_STDLIB="$root/stdlib"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+# intercept_tls_get_addr=0: see tools/test.sh.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 log="$build/fuzz-$target.log"
 echo "fuzz: $target for ${seconds}s (log $log)" >&2
