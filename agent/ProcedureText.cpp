@@ -8331,32 +8331,19 @@ void Reader::markDeviations() {
     reorders |= std::any_of(toks.begin(), toks.end(), [](const Token &t) {
       return t.is("order") || t.is("sequence") || t.is("reordered") || t.is("swapped");
     });
-    bool structural = std::any_of(toks.begin(), toks.end(), [](const Token &t) {
-      return t.is("hand") || t.is("manual") || t.is("manually") || t.is("bench") ||
-             t.is("omit") || t.is("omitted") || t.is("skip") || t.is("skipped") || t.is("no") ||
-             t.is("not") || t.is("instead") || t.is("replace") || t.is("replaced") ||
-             t.is("remove") || t.is("removed") || t.is("drop") || t.is("dropped") ||
-             t.is("delete") || t.is("deleted") || t.is("order") || t.is("sequence") ||
-             t.is("before") || t.is("after") || t.is("moved") || t.is("swapped") ||
-             t.is("reordered") || t.is("extra") || t.is("additional") || t.is("add") ||
-             t.is("added") || t.is("twice") || t.is("once") || t.is("repeat") ||
-             t.is("robot") || t.is("deck") || t.is("only") || t.is("except");
-    });
+    // Words of an amendment that changes the step itself, not its values.
     // "300 µL, not 400 µL" sets a value against the one it replaces: a
-    // value's "not" changes no step.
-    for (size_t k = 0; k + 1 < toks.size() && structural; ++k)
-      if (toks[k].is("not") && toks[k + 1].isNumber()) {
-        structural = std::any_of(toks.begin(), toks.end(), [&](const Token &t) {
-          return &t != &toks[k] && (t.is("hand") || t.is("manual") || t.is("manually") ||
-                                    t.is("bench") || t.is("omit") || t.is("skip") ||
-                                    t.is("no") || t.is("instead") || t.is("replace") ||
-                                    t.is("remove") || t.is("order") || t.is("before") ||
-                                    t.is("after") || t.is("robot") || t.is("deck") ||
-                                    t.is("only") || t.is("except") || t.is("twice") ||
-                                    t.is("once") || t.is("extra") || t.is("add"));
-        });
-        break;
-      }
+    // "not" before a number changes no step.
+    static const std::set<std::string, std::less<>> stepChanges = {
+        "hand", "manual", "manually", "bench", "omit", "omitted", "skip", "skipped", "no",
+        "not", "instead", "replace", "replaced", "remove", "removed", "drop", "dropped",
+        "delete", "deleted", "order", "sequence", "before", "after", "moved", "swapped",
+        "reordered", "extra", "additional", "add", "added", "twice", "once", "repeat",
+        "robot", "deck", "only", "except"};
+    bool structural = false;
+    for (size_t k = 0; k < toks.size() && !structural; ++k)
+      structural = stepChanges.count(toks[k].lower) > 0 &&
+                   !(toks[k].is("not") && k + 1 < toks.size() && toks[k + 1].isNumber());
     bool namesStep = false;
     for (size_t k = 0; k + 1 < toks.size(); ++k) {
       bool bracketed = k + 2 < toks.size() && toks[k].isPunct("(") && toks[k + 2].isPunct(")") &&
