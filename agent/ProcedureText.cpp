@@ -77,6 +77,10 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
         {"incubate", "incubates", "incubated", "incubating", "leave", "left", "develop",
          "develops", "developed", "developing", "heat", "heats", "heated", "react", "keep",
          "kept", "store", "stored", "hold"});
+    // Drying a washed plate at room temperature is a timed stand like any
+    // incubation ("air-dry >= 1 h, RT, lid off"). A bare "dry" is not: "tap
+    // dry", "dried plates keep", "never let the dye dry".
+    put(ActionClass::Incubate, {"air-dry", "air-dried", "air-drying", "airdry"});
     put(ActionClass::Shake, {"shake", "shakes", "shaken", "shaking", "agitate", "agitated"});
     put(ActionClass::Read, {"read", "reads", "measure", "measures", "measured", "measuring",
                             "record", "recorded", "scan", "scanned"});
