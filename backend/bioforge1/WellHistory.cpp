@@ -133,7 +133,10 @@ void History::wellLookedAt(Well well, WellEventKind kind, uint32_t origin, doubl
 }
 
 void History::plateEvent(const PlateEvent &event) {
-  if (!plate_.empty()) {
+  // The pieces of one statement's wait are one event; the same statement
+  // again after a well changed or was read (`repeat 3 { incubate; read }`)
+  // is another.
+  if (!plate_.empty() && serial_ == serialAfterPlate_) {
     PlateEvent &last = plate_.back();
     if (last.origin == event.origin && last.celsius == event.celsius && last.rpm == event.rpm &&
         last.lidOn == event.lidOn && last.onMagnet == event.onMagnet) {
@@ -142,7 +145,7 @@ void History::plateEvent(const PlateEvent &event) {
     }
   }
   plate_.push_back(event);
-  ++serial_;
+  serialAfterPlate_ = ++serial_;
 }
 
 namespace {

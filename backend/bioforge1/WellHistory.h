@@ -147,6 +147,9 @@ private:
   std::vector<Composition> contents_;
   std::vector<PlateEvent> plate_;
   uint64_t serial_ = 0;
+  /// serial_ right after the last plate event: equal while no well has
+  /// changed or been read since.
+  uint64_t serialAfterPlate_ = 0;
 };
 
 struct Difference {
