@@ -707,6 +707,27 @@ std::string withTranscriptAsSpeech(std::string_view text) {
   return w.take();
 }
 
+//===--- Typeset ligatures ---------------------------------------------------===//
+
+std::string withLettersForLigatures(std::string_view text) {
+  // U+FB00..U+FB06: ff, fi, fl, ffi, ffl, long s + t, st.
+  static constexpr std::array<std::string_view, 7> letters = {"ff", "fi", "fl", "ffi",
+                                                              "ffl", "st", "st"};
+  OffsetKeepingWriter w(text, false);
+  for (size_t i = 0; i < text.size();) {
+    if (i + 3 <= text.size() && static_cast<unsigned char>(text[i]) == 0xEF &&
+        static_cast<unsigned char>(text[i + 1]) == 0xAC &&
+        static_cast<unsigned char>(text[i + 2]) >= 0x80 &&
+        static_cast<unsigned char>(text[i + 2]) <= 0x86) {
+      w.replace(i, i + 3, letters[static_cast<unsigned char>(text[i + 2]) - 0x80]);
+      i += 3;
+      continue;
+    }
+    w.copy(i++);
+  }
+  return w.take();
+}
+
 //===--- A liquid handler's XML method ---------------------------------------===//
 
 namespace {

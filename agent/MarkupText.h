@@ -64,6 +64,12 @@ bool looksLikeXmlMethod(std::string_view text);
 /// closing tags become blanks.
 std::string withXmlMethodAsText(std::string_view text);
 
+/// What a PDF's typesetting joined into one glyph, as its letters:
+/// "ﬁnal", "ﬂuorescence", "efﬁciency" read as "final", "fluorescence",
+/// "efficiency" (U+FB00..U+FB06). A three-byte glyph of two letters owes
+/// one blank, at the word's end.
+std::string withLettersForLigatures(std::string_view text);
+
 /// A JSON document with an array of three or more step objects that name
 /// what they do ("steps": [{"op": "dispense", "volume": {"value": 100,
 /// "unit": "uL"}, ...}]): a protocol exported from a LIMS's web API.

@@ -2288,6 +2288,9 @@ private:
   ProcedureText out_;
   /// Per unit: text offset -> (line, column) pieces.
   std::vector<std::vector<std::pair<size_t, SourceLoc>>> unitMaps_;
+  /// Per unit, the offsets of the hyphens that end a line inside a word
+  /// ("incu-" over "bated", a typeset column's hyphenation).
+  std::map<unsigned, std::set<size_t>> lineEndHyphens_;
   std::vector<Sentence> sentences_;
   /// Every unit with each label, in text order: lists that restart their
   /// numbers per section ("3." of the reagent preparation, "3." of the
@@ -2344,6 +2347,7 @@ private:
   void markCodeCells();
   void maskAmendments();
   void splitSentences();
+  void joinHyphenatedWords(unsigned unit, Sentence &s) const;
   void readSentence(unsigned index);
   void resolveSentence(unsigned index, size_t begin);
   bool foldWashCycle(const Sentence &s, size_t begin, size_t repeatAt);
@@ -3049,6 +3053,9 @@ void Reader::findFormHeaders() {
 /// caption's opening, its number then a colon, a full stop or a dash.
 bool figureCaption(std::string_view text) {
   std::string lower = prose::lowerAscii(trimView(text));
+  // "[Fig. 3. ...]": a caption set apart in brackets.
+  if (!lower.empty() && (lower.front() == '[' || lower.front() == '('))
+    lower.erase(0, 1);
   for (std::string_view lead : {"suppl. ", "supplementary "})
     if (lower.rfind(lead, 0) == 0)
       lower.erase(0, lead.size());
@@ -3422,6 +3429,14 @@ void Reader::buildUnits() {
       Domain &column = unitColumnDomain_[static_cast<size_t>(current)];
       if (lineColumnDomain_[i] != Domain::Unstated && lineColumnDomain_[i] != column)
         column = column == Domain::Unstated ? lineColumnDomain_[i] : Domain::Both;
+      // "den-" + "sity": a typeset column's hyphenation splits a word over
+      // lines; a lower-case letter after it is the word's rest (a capital
+      // or a digit makes it a compound or a range told over the break).
+      if (unit.text.size() >= 3 && unit.text.back() == '-' &&
+          std::isalpha(static_cast<unsigned char>(unit.text[unit.text.size() - 2])) &&
+          std::isalpha(static_cast<unsigned char>(unit.text[unit.text.size() - 3])) &&
+          !line.text.empty() && line.text[0] >= 'a' && line.text[0] <= 'z')
+        lineEndHyphens_[static_cast<unsigned>(current)].insert(unit.text.size() - 1);
       unit.text += ' ';
       for (const Line::Piece &piece : line.pieces)
         unitMaps_.back().emplace_back(unit.text.size() + piece.text,
@@ -3884,6 +3899,26 @@ void Reader::maskAmendments() {
   }
 }
 
+/// "incu-" + "bated" told over a line break is the word "incubated": the
+/// word before the hyphen takes the rest's letters and its end, so the verb
+/// and the noun read as written before the column was typeset.
+void Reader::joinHyphenatedWords(unsigned unit, Sentence &s) const {
+  auto hyphens = lineEndHyphens_.find(unit);
+  if (hyphens == lineEndHyphens_.end())
+    return;
+  std::vector<Token> &toks = s.tokens;
+  for (size_t k = 0; k + 2 < toks.size(); ++k) {
+    if (!toks[k].isWord() || !toks[k + 1].isPunct("-") || !toks[k + 2].isWord() ||
+        !hyphens->second.count(s.offset + toks[k + 1].begin) || toks[k + 1].glued == false)
+      continue;
+    toks[k].text += toks[k + 2].text;
+    toks[k].lower += toks[k + 2].lower;
+    toks[k].end = toks[k + 2].end;
+    toks.erase(toks.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+               toks.begin() + static_cast<std::ptrdiff_t>(k) + 3);
+  }
+}
+
 void Reader::splitSentences() {
   static const std::set<std::string, std::less<>> abbreviations = {
       "e.g", "i.e", "approx", "ca", "vs", "etc", "incl", "resp", "no", "fig", "p", "cf", "al",
@@ -3909,6 +3944,7 @@ void Reader::splitSentences() {
         s.text = std::string(piece);
         s.offset = start + lead;
         s.tokens = prose::tokenize(s.text);
+        joinHyphenatedWords(u, s);
         s.firstInUnit = firstInUnit;
         if (firstInUnit && !s.tokens.empty() &&
             !(s.tokens.front().isWord() && isAnyVerb(s.tokens.front().lower)) &&
@@ -9434,6 +9470,10 @@ std::optional<ProcedureText> Reader::run() {
       text_.find("\xEF\xBD") != std::string_view::npos ||
       text_.find("\xE3\x80") != std::string_view::npos) {
     revisedText_ = withAsciiForFullWidth(text_);
+    text_ = revisedText_;
+  }
+  if (text_.find("\xEF\xAC") != std::string_view::npos) {
+    revisedText_ = withLettersForLigatures(text_);
     text_ = revisedText_;
   }
   if (looksLikeHtml(text_)) {

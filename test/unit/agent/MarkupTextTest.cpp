@@ -141,6 +141,15 @@ TEST(MarkupText, JsonMethodAsRead) {
   EXPECT_FALSE(looksLikeJsonMethod("{\"steps\": [{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]}"));
 }
 
+TEST(MarkupText, LigaturesAsLetters) {
+  std::string in = "Brie\xEF\xAC\x82y, the \xEF\xAC\x81nal e\xEF\xAC\x83" "ciency\n\xEF\xAC\x80";
+  std::string text = withLettersForLigatures(in);
+  expectOffsetsKept(in, text);
+  // A glyph of two letters owes a blank, paid at the word's end.
+  EXPECT_EQ(shown(text), "Briefly, the final efficiency\nff");
+  EXPECT_EQ(withLettersForLigatures("no ligature"), "no ligature");
+}
+
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
 // and joined at random (unclosed tags, comments and braces, entities
 // without their semicolon, lone backslashes).
@@ -154,7 +163,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "/>", "\"", "=\"", " enabled=\"false\"", " duration=\"PT", "<?xml ",
                           "?>", " source=\"T1\"", "<T id=\"T1\" content=\"µL\"/>",
                           "{", "}", "[", "]", "\"steps\": [", "{\"op\": \"wash\", ",
-                          "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\""};
+                          "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\"", "\xEF\xAC\x81", "\xEF\xAC\x83", "\xEF\xAC"};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -166,6 +175,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withTranscriptAsSpeech(in));
     expectOffsetsKept(in, withXmlMethodAsText(in));
     expectOffsetsKept(in, withJsonMethodAsText(in));
+    expectOffsetsKept(in, withLettersForLigatures(in));
   }
 }
 
