@@ -1279,4 +1279,300 @@ std::string withXmlMethodAsText(std::string_view text) {
   return w.take();
 }
 
+//===--- A Gherkin feature ----------------------------------------------------===//
+
+namespace {
+
+struct GherkinLine {
+  size_t start = 0, end = 0;    ///< the line, without its break
+  size_t content = 0;           ///< first non-blank byte
+  std::string_view trimmed;     ///< without indentation or trailing blanks
+};
+
+std::vector<GherkinLine> gherkinLines(std::string_view text) {
+  std::vector<GherkinLine> lines;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find('\n', start);
+    end = end == std::string_view::npos ? text.size() : end;
+    GherkinLine line;
+    line.start = start;
+    line.end = end;
+    line.content = start;
+    while (line.content < end && (text[line.content] == ' ' || text[line.content] == '\t'))
+      ++line.content;
+    size_t last = end;
+    while (last > line.content && (text[last - 1] == ' ' || text[last - 1] == '\t' ||
+                                   text[last - 1] == '\r'))
+      --last;
+    line.trimmed = text.substr(line.content, last - line.content);
+    lines.push_back(line);
+    if (end == text.size())
+      break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+/// "Scenario:", "Scenario Outline:": the length of a section keyword with
+/// its colon, else 0.
+size_t sectionKeyword(std::string_view line) {
+  for (std::string_view keyword : {"Scenario Outline:", "Scenario Template:", "Scenario:",
+                                   "Background:", "Example:", "Rule:"})
+    if (line.substr(0, keyword.size()) == keyword)
+      return keyword.size();
+  return 0;
+}
+
+bool outlineKeyword(std::string_view line) {
+  return line.substr(0, 17) == "Scenario Outline:" || line.substr(0, 18) == "Scenario Template:";
+}
+
+/// "When ", "And ": the step keyword's length with its space, else 0.
+size_t stepKeyword(std::string_view line, std::string_view &keyword) {
+  for (std::string_view k : {"Given ", "When ", "Then ", "And ", "But ", "* "})
+    if (line.substr(0, k.size()) == k) {
+      keyword = k.substr(0, k.size() - 1);
+      return k.size();
+    }
+  return 0;
+}
+
+/// A table row's cells, trimmed: "| 1 | 10 min |" -> {"1", "10 min"}.
+std::vector<std::string> rowCells(std::string_view row) {
+  std::vector<std::string> cells;
+  if (row.empty() || row.front() != '|')
+    return cells;
+  size_t at = 1;
+  while (at < row.size()) {
+    size_t bar = row.find('|', at);
+    if (bar == std::string_view::npos)
+      break;
+    std::string_view cell = row.substr(at, bar - at);
+    while (!cell.empty() && cell.front() == ' ')
+      cell.remove_prefix(1);
+    while (!cell.empty() && cell.back() == ' ')
+      cell.remove_suffix(1);
+    cells.emplace_back(cell);
+    at = bar + 1;
+  }
+  return cells;
+}
+
+/// A step's words as a sentence: a full stop at the end unless a table or
+/// a text block follows (":") or one is there.
+std::string asSentence(std::string_view step) {
+  std::string out(step);
+  if (!out.empty() && out.back() != '.' && out.back() != ':')
+    out += '.';
+  return out;
+}
+
+} // namespace
+
+bool looksLikeGherkin(std::string_view text) {
+  int features = 0, sections = 0, steps = 0;
+  for (const GherkinLine &line : gherkinLines(text)) {
+    std::string_view keyword;
+    features += line.trimmed.substr(0, 8) == "Feature:";
+    sections += sectionKeyword(line.trimmed) > 0;
+    steps += stepKeyword(line.trimmed, keyword) > 0;
+  }
+  return features >= 1 && sections >= 1 && steps >= 3;
+}
+
+std::string withGherkinAsSteps(std::string_view text) {
+  std::vector<GherkinLine> lines = gherkinLines(text);
+  OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  auto copyLine = [&](const GherkinLine &line) {
+    for (size_t i = line.start; i < line.end; ++i)
+      w.copy(i);
+  };
+  auto lineBreak = [&](const GherkinLine &line) {
+    if (line.end < text.size())
+      w.copy(line.end);
+  };
+  bool pendingByHand = false, pendingByRobot = false, inThen = false;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const GherkinLine &line = lines[n];
+    std::string_view t = line.trimmed;
+    std::string_view keyword;
+    if (!t.empty() && t.front() == '@') {
+      // Tags say who does the scenario below: a heading says it for them.
+      for (std::string_view tag : {"@manual", "@operator", "@bench", "@by-hand", "@byhand",
+                                   "@human"})
+        pendingByHand = pendingByHand || t.find(tag) != std::string_view::npos;
+      for (std::string_view tag : {"@robot", "@instrument", "@automated", "@bioforge"})
+        pendingByRobot = pendingByRobot || t.find(tag) != std::string_view::npos;
+      w.blank(line.start, line.end, true);
+      lineBreak(line);
+      continue;
+    }
+    if (size_t k = sectionKeyword(t)) {
+      inThen = false;
+      bool byHand = pendingByHand, byRobot = pendingByRobot;
+      pendingByHand = pendingByRobot = false;
+      // The title names what the steps below do ("Operator prepares
+      // reagents and loads the lysates") and would read as a section of
+      // its own kind (a preparation); a tag that gives the scenario to a
+      // person heads its steps instead.
+      // Every scenario gets a heading, so that one given to a person ends
+      // where the next scenario starts.
+      std::string heading = byHand ? "By hand:" : byRobot ? "Robot:" : "Steps:";
+      w.blank(line.start, line.content, true);
+      w.replace(line.content, line.content + t.size(), heading, true);
+      w.blank(line.content + t.size(), line.end, true);
+      lineBreak(line);
+      if (!outlineKeyword(t))
+        continue;
+      // A Scenario Outline runs once per row of its Examples: the outline's
+      // steps with each row's values, told in turn over the outline's lines.
+      size_t body = n + 1, examples = body;
+      std::vector<std::string_view> templates;
+      bool templateThen = false;
+      while (examples < lines.size() && lines[examples].trimmed.substr(0, 9) != "Examples:" &&
+             lines[examples].trimmed.substr(0, 10) != "Scenarios:" &&
+             !sectionKeyword(lines[examples].trimmed) &&
+             (lines[examples].trimmed.empty() || lines[examples].trimmed.front() != '@')) {
+        std::string_view kw;
+        if (size_t sk = stepKeyword(lines[examples].trimmed, kw)) {
+          if (kw == "Then")
+            templateThen = true;
+          else if (kw == "Given" || kw == "When")
+            templateThen = false;
+          if (!templateThen)
+            templates.push_back(lines[examples].trimmed.substr(sk));
+        }
+        ++examples;
+      }
+      if (examples >= lines.size() || sectionKeyword(lines[examples].trimmed) ||
+          templates.empty())
+        continue; // no Examples: the outline's lines read as they are
+      std::vector<std::string> header;
+      std::vector<std::vector<std::string>> rows;
+      size_t last = examples;
+      for (size_t r = examples + 1; r < lines.size(); ++r) {
+        std::string_view rt = lines[r].trimmed;
+        if (rt.empty() || rt.front() == '#' || rt.substr(0, 9) == "Examples:")
+          continue;
+        if (rt.front() != '|')
+          break;
+        std::vector<std::string> cells = rowCells(rt);
+        if (header.empty())
+          header = std::move(cells);
+        else
+          rows.push_back(std::move(cells));
+        last = r;
+      }
+      // Each step of each run a sentence of its own, as many to a line as
+      // fit, over the outline's lines in turn.
+      std::vector<std::string> sentences;
+      for (const std::vector<std::string> &row : rows)
+        for (std::string_view step : templates) {
+          std::string filled(step);
+          for (size_t c = 0; c < header.size() && c < row.size(); ++c) {
+            std::string placeholder = "<" + header[c] + ">";
+            for (size_t at = filled.find(placeholder); at != std::string::npos;
+                 at = filled.find(placeholder, at + row[c].size()))
+              filled.replace(at, placeholder.size(), row[c]);
+          }
+          sentences.push_back(asSentence(filled));
+        }
+      // The runs' sentences over the outline's lines, all at the indent of
+      // its first step so that a sentence wraps as prose does; a blank line
+      // ends a paragraph, so no sentence goes across one.
+      size_t indent = lines[body].content - lines[body].start;
+      for (size_t r = body; r <= last; ++r)
+        if (!lines[r].trimmed.empty()) {
+          indent = lines[r].content - lines[r].start;
+          break;
+        }
+      auto roomOf = [&](size_t r) -> size_t {
+        size_t width = lines[r].end - lines[r].start;
+        return lines[r].trimmed.empty() || width <= indent ? 0 : width - indent;
+      };
+      std::vector<std::string> told(last + 1 - body);
+      size_t next = 0;
+      for (size_t r = body; r <= last && next < sentences.size();) {
+        size_t groupEnd = r;
+        while (groupEnd <= last && roomOf(groupEnd) > 0)
+          ++groupEnd;
+        // Whole sentences into lines [r, groupEnd), word by word.
+        size_t line = r, used = 0;
+        while (next < sentences.size() && line < groupEnd) {
+          std::vector<std::pair<size_t, std::string>> placed;
+          size_t at = line, col = used;
+          bool fits = true;
+          for (size_t from = 0; from < sentences[next].size();) {
+            size_t space = sentences[next].find(' ', from);
+            size_t to = space == std::string::npos ? sentences[next].size() : space;
+            std::string word = sentences[next].substr(from, to - from);
+            from = to + 1;
+            size_t need = word.size() + (col ? 1 : 0);
+            if (col + need > roomOf(at)) {
+              ++at;
+              col = 0;
+              need = word.size();
+              if (at >= groupEnd || need > roomOf(at)) {
+                fits = false;
+                break;
+              }
+            }
+            placed.push_back({at, word});
+            col += need;
+          }
+          if (!fits)
+            break;
+          for (const auto &[lineIndex, word] : placed) {
+            std::string &slot = told[lineIndex - body];
+            slot += (slot.empty() ? "" : " ") + word;
+          }
+          line = at;
+          used = col;
+          ++next;
+        }
+        r = groupEnd + 1;
+      }
+      if (rows.empty() || next < sentences.size())
+        continue; // no room to tell it: the outline's lines read as they are
+      for (size_t r = body; r <= last; ++r) {
+        if (told[r - body].empty())
+          w.blank(lines[r].start, lines[r].end, true);
+        else
+          w.replace(lines[r].start, lines[r].end, std::string(indent, ' ') + told[r - body], true);
+        lineBreak(lines[r]);
+      }
+      n = last;
+      continue;
+    }
+    if (size_t k = stepKeyword(t, keyword)) {
+      if (keyword == "Then")
+        inThen = true;
+      else if (keyword == "Given" || keyword == "When")
+        inThen = false;
+      if (inThen) {
+        // "Then every well holds 70 µL": what the run is checked against,
+        // not something to do.
+        w.blank(line.start, line.end, true);
+      } else {
+        // Without its keyword, and ended as a sentence: step lines carry
+        // no full stop, and a line after them is no wrapped rest.
+        for (size_t i = line.start; i < line.content; ++i)
+          w.copy(i);
+        w.replace(line.content, line.end, asSentence(t.substr(k)), true);
+      }
+      lineBreak(line);
+      continue;
+    }
+    // A data table under a Then is part of the check.
+    if (inThen && !t.empty() && t.front() == '|') {
+      w.blank(line.start, line.end, true);
+      lineBreak(line);
+      continue;
+    }
+    copyLine(line);
+    lineBreak(line);
+  }
+  return w.take();
+}
+
 } // namespace plate::agent

@@ -64,6 +64,19 @@ bool looksLikeXmlMethod(std::string_view text);
 /// closing tags become blanks.
 std::string withXmlMethodAsText(std::string_view text);
 
+/// A behaviour-driven acceptance spec: a "Feature:" line, a "Scenario:"
+/// (or Background, Scenario Outline) and three or more Given/When/Then
+/// steps.
+bool looksLikeGherkin(std::string_view text);
+
+/// What the spec asks to be done: step keywords as blanks, a Then step and
+/// its And/But lines (checks of the run, not actions) as blanks, tags as
+/// blanks, a scenario's title as the heading of its steps ("By hand: ..."
+/// when a tag such as @manual gives it to a person), and a Scenario
+/// Outline told once per row of its Examples, the row's values in its
+/// placeholders, over the outline's lines.
+std::string withGherkinAsSteps(std::string_view text);
+
 /// What a PDF's typesetting joined into one glyph, as its letters:
 /// "ﬁnal", "ﬂuorescence", "efﬁciency" read as "final", "fluorescence",
 /// "efficiency" (U+FB00..U+FB06). A three-byte glyph of two letters owes

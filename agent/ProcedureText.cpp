@@ -2291,6 +2291,10 @@ private:
   /// Per unit, the offsets of the hyphens that end a line inside a word
   /// ("incu-" over "bated", a typeset column's hyphenation).
   std::map<unsigned, std::set<size_t>> lineEndHyphens_;
+  /// A Gherkin feature: its scenarios are parts of one run in turn, never a
+  /// summary of one another however alike their steps ("add 20 µL, shake"
+  /// for the substrate and again for the stop solution).
+  bool scenariosInTurn_ = false;
   std::vector<Sentence> sentences_;
   /// Every unit with each label, in text order: lists that restart their
   /// numbers per section ("3." of the reagent preparation, "3." of the
@@ -7549,7 +7553,7 @@ void Reader::markSummaries() {
     }
     sectionOf[u] = section;
   }
-  if (section == 0 || section > 100)
+  if (section == 0 || section > 100 || scenariosInTurn_)
     return;
   std::vector<std::vector<const Action *>> strong(section + 1);
   for (const Action &a : out_.actions)
@@ -9487,6 +9491,11 @@ std::optional<ProcedureText> Reader::run() {
   if (looksLikeJsonMethod(text_)) {
     revisedText_ = withJsonMethodAsText(text_);
     text_ = revisedText_;
+  }
+  if (looksLikeGherkin(text_)) {
+    revisedText_ = withGherkinAsSteps(text_);
+    text_ = revisedText_;
+    scenariosInTurn_ = true;
   }
   if (looksLikeTranscript(text_)) {
     revisedText_ = withTranscriptAsSpeech(text_);

@@ -851,6 +851,14 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     Value::Kind bound = boundBefore(toks, q.first);
     if (bound == Value::Kind::Exact)
       bound = boundAfter(toks, q.last);
+    // "use within 2 to 4 hours", "up to 1-2 h": a time limit however it
+    // was pinned, not an interval to wait. A temperature "within 20-25 °C"
+    // stays the interval it names.
+    if (bound == Value::Kind::AtMost && q.value.kind == Value::Kind::Range &&
+        q.dimension == Dimension::Time) {
+      q.value.kind = Value::Kind::AtMost;
+      q.value.low = q.value.high;
+    }
     applyBound(q.value, bound);
     return q;
   };

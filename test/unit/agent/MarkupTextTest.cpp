@@ -150,6 +150,25 @@ TEST(MarkupText, LigaturesAsLetters) {
   EXPECT_EQ(withLettersForLigatures("no ligature"), "no ligature");
 }
 
+TEST(MarkupText, GherkinAsSteps) {
+  std::string feature =
+      "Feature: Griess\n  @manual\n  Scenario: Load\n    When the operator adds 50 uL of sample\n"
+      "    Then every well holds 50 uL\n  @robot\n  Scenario Outline: Develop\n"
+      "    When the robot adds <v> uL of <r> to every used well\n    And the plate stands <t>\n"
+      "    Then the colour is pink\n\n    Examples:\n      | v  | r             | t      |\n"
+      "      | 50 | sulfanilamide | 10 min |\n      | 50 | NED           | 5 min  |\n";
+  ASSERT_TRUE(looksLikeGherkin(feature));
+  std::string text = withGherkinAsSteps(feature);
+  expectOffsetsKept(feature, text);
+  // Keywords, tags and checks as blanks; the outline once per row, no
+  // sentence across the blank line before its Examples.
+  EXPECT_EQ(shown(text),
+            "Feature: Griess\n\n By hand:\n the operator adds 50 uL of sample.\n\n\n Robot:\n"
+            " the robot adds 50 uL of sulfanilamide to every used\n well. the plate stands\n"
+            " 10 min.\n\n the robot\n adds 50 uL of NED to every used\n well. the plate stands 5 min.");
+  EXPECT_FALSE(looksLikeGherkin("Given a plate\nWhen I add 50 uL\nThen it holds 50 uL\n"));
+}
+
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
 // and joined at random (unclosed tags, comments and braces, entities
 // without their semicolon, lone backslashes).
@@ -163,7 +182,10 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "/>", "\"", "=\"", " enabled=\"false\"", " duration=\"PT", "<?xml ",
                           "?>", " source=\"T1\"", "<T id=\"T1\" content=\"µL\"/>",
                           "{", "}", "[", "]", "\"steps\": [", "{\"op\": \"wash\", ",
-                          "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\"", "\xEF\xAC\x81", "\xEF\xAC\x83", "\xEF\xAC"};
+                          "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\"", "\xEF\xAC\x81", "\xEF\xAC\x83", "\xEF\xAC",
+                          "Feature: f\n", "  Scenario Outline: o\n", "    When the robot adds <v> uL\n",
+                          "    Then done\n", "    Examples:\n", "      | v |\n", "      | 50 |\n",
+                          "@manual\n", "    And "};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -176,6 +198,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withXmlMethodAsText(in));
     expectOffsetsKept(in, withJsonMethodAsText(in));
     expectOffsetsKept(in, withLettersForLigatures(in));
+    expectOffsetsKept(in, withGherkinAsSteps(in));
   }
 }
 
