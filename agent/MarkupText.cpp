@@ -9,6 +9,7 @@
 
 #include <llvm/Support/ConvertUTF.h>
 #include <nlohmann/json.hpp>
+#include <yaml.h>
 
 #include <algorithm>
 #include <array>
@@ -976,10 +977,28 @@ void flattenJsonStep(const nlohmann::json &object, XmlElement &e) {
       return std::string(v.get<bool>() ? "true" : "false");
     return std::nullopt;
   };
+  // "duration_s": 60, "temp_c": 30, "volume_ul": 20: a number whose key
+  // names its unit is the quantity under the key without it, as
+  // {"value", "unit"} is ("volumeul" stays a key the sentence knows).
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> unitSuffixes = {{
+      {"_s", "s"}, {"_sec", "s"}, {"_min", "min"}, {"_h", "h"}, {"_hr", "h"}, {"_c", "°C"},
+      {"_degc", "°C"}, {"_rpm", "rpm"}, {"_ml", "mL"}, {"_nm", "nm"}, {"_ul", "uL"}}};
   for (const auto &[key, value] : object.items()) {
     if (has(key))
       continue;
     if (std::optional<std::string> v = scalar(value)) {
+      std::string lower = prose::lowerAscii(key);
+      for (const auto &[suffix, unit] : unitSuffixes)
+        if (isNumber(*v) && lower.size() > suffix.size() + 1 &&
+            lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+            lower != "volume_ul" && lower != "wavelength_nm") {
+          std::string base = normal(lower.substr(0, lower.size() - suffix.size()));
+          if (!has(base)) {
+            e.attributes.emplace_back(base, *v);
+            e.attributes.emplace_back(base + "unit", std::string(unit));
+          }
+          break;
+        }
       e.attributes.emplace_back(normal(key), *v);
       continue;
     }
@@ -1013,8 +1032,15 @@ std::string jsonStepSentence(const XmlElement &e, bool byHand) {
     out += "By hand: ";
   std::string verb = "step";
   if (const std::string *op = e.get({"op", "type", "action", "operation", "steptype", "command", "kind"})) {
-    verb = typeWords(*op);
-    std::replace(verb.begin(), verb.end(), '_', ' ');
+    // "load_samples", "LoadSamples" are an identifier's words; an
+    // instruction ("dilute sera 1:100 ... (5 uL + 495 uL)") is kept as
+    // written.
+    if (op->find(' ') == std::string::npos) {
+      verb = typeWords(*op);
+      std::replace(verb.begin(), verb.end(), '_', ' ');
+    } else {
+      verb = *op;
+    }
   }
   out += verb;
   std::string lowerVerb = prose::lowerAscii(verb);
@@ -1063,6 +1089,25 @@ std::string jsonStepSentence(const XmlElement &e, bool byHand) {
   for (const char *key : {"dark", "lightprotected", "protectfromlight", "lightprotect"})
     if (const std::string *v = e.get({key}); v && prose::lowerAscii(*v) == "true")
       out += " in the dark";
+  // An analysis's model ("fit: linear", "model: 4PL").
+  if (lowerVerb.find("analy") != std::string::npos || lowerVerb.find("fit") != std::string::npos ||
+      lowerVerb.find("curve") != std::string::npos)
+    if (const std::string *model = e.get({"fit", "model", "curvefit", "curve", "regression"}))
+      out += " with a " + *model + " standard curve fit";
+  // A kinetic read's interval and count ("interval_min: 5, intervals: 6").
+  if (read)
+    if (auto interval = quantity({"interval", "readinterval", "every"}, "s")) {
+      std::string iso = isoDuration(*interval);
+      out += ", every " + (iso.empty() ? *interval : iso);
+      if (const std::string *n = e.get({"intervals", "reads", "cycles", "repeats", "count"});
+          n && isNumber(*n))
+        out += ", " + *n + " intervals";
+    }
+  if (wash)
+    if (auto soak = quantity({"soak", "soaktime", "soakduration"}, "s")) {
+      std::string iso = isoDuration(*soak);
+      out += ", with a " + (iso.empty() ? *soak : iso) + " soak";
+    }
   out += '.';
   return out;
 }
@@ -1176,26 +1221,202 @@ bool looksLikeJsonMethod(std::string_view text) {
   return withType >= 3;
 }
 
-std::string withJsonMethodAsText(std::string_view text) {
-  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps = jsonSteps(text);
+namespace {
+
+/// Who does a step object's work: a person where its executor says so or
+/// a flag marks it manual.
+bool stepByHand(const XmlElement &e) {
+  if (const std::string *who = e.get({"executor", "performedby", "by", "who", "actor"})) {
+    std::string lower = prose::lowerAscii(*who);
+    for (const char *person : {"operator", "manual", "person", "user", "technician", "hand",
+                               "bench", "human", "scientist"})
+      if (lower.find(person) != std::string::npos)
+        return true;
+  }
+  if (const std::string *flag = e.get({"manual", "byhand", "operatorstep", "userstep"}))
+    return prose::lowerAscii(*flag) == "true" || prose::lowerAscii(*flag) == "yes";
+  return false;
+}
+
+/// Each step's sentence over the lines from the first step to the last,
+/// in order, as numbered items: a sentence opens a line at one indent,
+/// wraps onto the lines after it indented under its text (as a list item
+/// does), and never crosses a blank line. A YAML item is a few short lines,
+/// and an alias (`- *wash`) one of five characters, too little for its
+/// sentence alone. Each sentence starts no earlier than its own item where
+/// it fits there, so a step stays near where the text has it. Empty when
+/// the lines have no room.
+std::string packedSteps(std::string_view text, size_t from, size_t to,
+                        const std::vector<std::string> &sentences,
+                        const std::vector<size_t> &itemStarts) {
+  struct Slot {
+    size_t start, end;
+    size_t hang = 0; ///< indent under the item's text
+    std::string told;
+  };
+  std::vector<Slot> slots;
+  for (size_t at = from; at < to;) {
+    size_t lineEnd = std::min(text.find('\n', at), text.size());
+    slots.push_back({at, lineEnd, 0, {}});
+    at = lineEnd + 1;
+  }
+  if (slots.empty())
+    return {};
+  // At the margin: the keys' indentation is room the sentences need.
+  size_t indent = 0;
+  auto roomOf = [&](size_t k, size_t hang) -> size_t {
+    std::string_view line = text.substr(slots[k].start, slots[k].end - slots[k].start);
+    bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    size_t width = line.size() - (!line.empty() && line.back() == '\r');
+    return blank || width <= indent + hang ? 0 : width - indent - hang;
+  };
+  // Lines [line, ...) for `sentence`, or nullopt where a word finds no room
+  // (with `stuck`, the line it did not fit).
+  auto place = [&](const std::string &sentence, size_t line, size_t &stuck)
+      -> std::optional<std::vector<std::pair<size_t, std::string>>> {
+    std::vector<std::pair<size_t, std::string>> placed;
+    size_t hang = sentence.find(". ") != std::string::npos ? sentence.find(". ") + 2 : 0;
+    size_t at = line, col = 0;
+    stuck = line;
+    if (roomOf(at, 0) == 0)
+      return std::nullopt;
+    // The number opens a line with the first word after it: alone ("10.")
+    // a line reads as a heading.
+    auto leadOnly = [](const std::string &chunk) {
+      for (size_t f = 0; f < chunk.size();) {
+        size_t t = std::min(chunk.find(' ', f), chunk.size());
+        std::string_view part = std::string_view(chunk).substr(f, t - f);
+        bool label = part.size() >= 2 && part.back() == '.' &&
+                     std::all_of(part.begin(), part.end() - 1,
+                                 [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        if (!label && part != "By" && part != "hand:")
+          return false;
+        f = t + 1;
+      }
+      return true;
+    };
+    std::vector<std::string> words;
+    for (size_t f = 0; f < sentence.size();) {
+      size_t space = sentence.find(' ', f);
+      size_t t = space == std::string::npos ? sentence.size() : space;
+      std::string word = sentence.substr(f, t - f);
+      f = t + 1;
+      if (words.size() == 1 && leadOnly(words[0]))
+        words[0] += " " + word;
+      else
+        words.push_back(std::move(word));
+    }
+    for (const std::string &word : words) {
+      size_t need = word.size() + (col ? 1 : 0);
+      if (col + need > roomOf(at, at == line ? 0 : hang)) {
+        ++at;
+        col = 0;
+        need = word.size();
+        if (at >= slots.size() || need > roomOf(at, hang)) {
+          stuck = at;
+          return std::nullopt;
+        }
+      }
+      placed.push_back({at, word});
+      col += need;
+    }
+    return placed;
+  };
+  size_t line = 0;
+  for (size_t n = 0; n < sentences.size(); ++n) {
+    size_t earliest = line;
+    for (size_t k = 0; k < slots.size(); ++k)
+      if (n < itemStarts.size() && itemStarts[n] >= slots[k].start &&
+          itemStarts[n] <= slots[k].end)
+        line = std::max(line, k);
+    std::optional<std::vector<std::pair<size_t, std::string>>> placed;
+    for (int pass = 0; pass < 2 && !placed; ++pass) {
+      if (pass == 1)
+        line = earliest;
+      while (!placed && line < slots.size()) {
+        size_t stuck = line;
+        placed = place(sentences[n], line, stuck);
+        // Again from the line too short for the word ("- *wash"), which
+        // stays blank if the sentence cannot open there either: a blank
+        // line between two steps parts nothing that belongs together.
+        if (!placed)
+          line = std::max(stuck, line + 1);
+      }
+    }
+    if (!placed)
+      return {};
+    size_t hang = sentences[n].find(". ") != std::string::npos ? sentences[n].find(". ") + 2 : 0;
+    for (const auto &[k, word] : *placed) {
+      if (slots[k].told.empty() && k != placed->front().first)
+        slots[k].hang = hang;
+      slots[k].told += (slots[k].told.empty() ? "" : " ") + word;
+    }
+    line = placed->back().first + 1;
+  }
+  OffsetKeepingWriter w(text, false);
+  w.blank(0, from, true);
+  for (const Slot &slot : slots) {
+    if (slot.told.empty())
+      w.blank(slot.start, slot.end, true);
+    else
+      w.replace(slot.start, slot.end, std::string(indent + slot.hang, ' ') + slot.told, true);
+    if (slot.end < text.size())
+      w.copy(slot.end);
+  }
+  size_t after = slots.back().end + 1;
+  if (after < text.size())
+    w.blank(after, text.size(), true);
+  return w.take();
+}
+
+/// Each step object (its span and value) as its sentence written over its
+/// span, everything else as blanks. `packed`: the sentences numbered in
+/// turn and packed over the steps' lines (packedSteps) where they fit.
+std::string withStepObjectsAsText(
+    std::string_view text,
+    const std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> &steps,
+    bool packed = false) {
+  if (packed && !steps.empty()) {
+    std::vector<std::string> sentences;
+    for (const auto &[span, step] : steps) {
+      XmlElement e;
+      e.name = "step";
+      flattenJsonStep(step, e);
+      // "by hand" at the end: at the start, "By hand:" could end a line
+      // and read as a heading over the steps after it.
+      std::string sentence = jsonStepSentence(e, false);
+      if (stepByHand(e) && !sentence.empty() && sentence.back() == '.')
+        sentence.insert(sentence.size() - 1, " by hand");
+      if (!std::isdigit(static_cast<unsigned char>(sentence[0])))
+        sentence = std::to_string(sentences.size() + 1) + ". " + sentence;
+      sentences.push_back(std::move(sentence));
+    }
+    // From the first item's line.
+    size_t from = steps.front().first.first;
+    while (from > 0 && text[from - 1] != '\n')
+      --from;
+    // To the end: what follows the list (an analysis block, comments) is
+    // blanks, room for the last sentences.
+    size_t to = text.size();
+    std::vector<size_t> itemStarts;
+    for (const auto &[span, step] : steps)
+      itemStarts.push_back(span.first);
+    std::string told = packedSteps(text, from, to, sentences, itemStarts);
+    if (!told.empty())
+      return told;
+  }
   OffsetKeepingWriter w(text, false);
   size_t i = 0;
   for (const auto &[span, step] : steps) {
+    if (span.first < i || span.second > text.size() || span.first >= span.second)
+      continue;
     w.blank(i, span.first, true);
     XmlElement e;
     e.name = "step";
     flattenJsonStep(step, e);
-    bool byHand = false;
-    if (const std::string *who = e.get({"executor", "performedby", "by", "who", "actor"})) {
-      std::string lower = prose::lowerAscii(*who);
-      for (const char *person : {"operator", "manual", "person", "user", "technician", "hand",
-                                 "bench", "human", "scientist"})
-        if (lower.find(person) != std::string::npos)
-          byHand = true;
-    }
-    std::string sentence = jsonStepSentence(e, byHand);
-    // On the object's longest line when it fits there whole: JSON puts a
-    // field per line, too short for a sentence spread over them.
+    std::string sentence = jsonStepSentence(e, stepByHand(e));
+    // On the object's longest line when it fits there whole: JSON and YAML
+    // put a field per line, too short for a sentence spread over them.
     size_t best = span.first, bestRoom = 0;
     for (size_t from = span.first; from < span.second;) {
       size_t lineEnd = text.find_first_of("\r\n", from);
@@ -1218,6 +1439,309 @@ std::string withJsonMethodAsText(std::string_view text) {
   }
   w.blank(i, text.size(), true);
   return w.take();
+}
+
+} // namespace
+
+//===--- A YAML run configuration ---------------------------------------------===//
+
+namespace {
+
+/// A YAML document as a tree (libyaml's events), aliases resolved to the
+/// nodes they name, and where each node starts and ends in the text.
+struct YamlNode {
+  enum class Kind { Scalar, Sequence, Mapping } kind = Kind::Scalar;
+  std::string scalar;
+  std::vector<size_t> items;                      ///< Sequence: node indices
+  std::vector<std::pair<size_t, size_t>> pairs;   ///< Mapping: key, value nodes
+  size_t begin = 0, end = 0;                      ///< byte offsets in the text
+};
+
+struct YamlDocument {
+  std::vector<YamlNode> nodes;
+  std::optional<size_t> root;
+  /// Where each alias (`- *wash`) stands in the text, by the node it names.
+  std::map<size_t, std::vector<std::pair<size_t, size_t>>> aliasSpans;
+  std::vector<std::tuple<size_t, size_t, size_t>> aliasUses; ///< (begin, end, node)
+};
+
+/// Byte offset of libyaml's (line, column) mark: columns count characters.
+size_t byteOffset(std::string_view text, const std::vector<size_t> &lineStarts,
+                  const yaml_mark_t &mark) {
+  if (mark.line >= lineStarts.size())
+    return text.size();
+  size_t at = lineStarts[mark.line];
+  for (size_t c = 0; c < mark.column && at < text.size() && text[at] != '\n'; ++c) {
+    ++at;
+    while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+      ++at;
+  }
+  return at;
+}
+
+/// The document, or nullopt when libyaml rejects the text or it is too
+/// large a tree to be a run configuration.
+std::optional<YamlDocument> parseYaml(std::string_view text) {
+  std::vector<size_t> lineStarts{0};
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n')
+      lineStarts.push_back(i + 1);
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser))
+    return std::nullopt;
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char *>(text.data()),
+                               text.size());
+  YamlDocument doc;
+  std::map<std::string, size_t> anchors;
+  // Open collections: node index, and for a mapping the key waiting for
+  // its value.
+  std::vector<std::pair<size_t, std::optional<size_t>>> open;
+  bool ok = true, done = false;
+  auto attach = [&](size_t node) {
+    if (open.empty()) {
+      if (!doc.root)
+        doc.root = node;
+      return;
+    }
+    auto &[parent, key] = open.back();
+    YamlNode &p = doc.nodes[parent];
+    if (p.kind == YamlNode::Kind::Sequence) {
+      p.items.push_back(node);
+    } else if (!key) {
+      key = node;
+    } else {
+      p.pairs.push_back({*key, node});
+      key.reset();
+    }
+  };
+  auto remember = [&](const yaml_char_t *anchor, size_t node) {
+    if (anchor)
+      anchors[reinterpret_cast<const char *>(anchor)] = node;
+  };
+  while (ok && !done) {
+    yaml_event_t event;
+    if (!yaml_parser_parse(&parser, &event)) {
+      ok = false;
+      break;
+    }
+    size_t begin = byteOffset(text, lineStarts, event.start_mark);
+    size_t end = byteOffset(text, lineStarts, event.end_mark);
+    switch (event.type) {
+    case YAML_SCALAR_EVENT: {
+      YamlNode node;
+      node.scalar.assign(reinterpret_cast<const char *>(event.data.scalar.value),
+                         event.data.scalar.length);
+      node.begin = begin;
+      node.end = end;
+      doc.nodes.push_back(std::move(node));
+      remember(event.data.scalar.anchor, doc.nodes.size() - 1);
+      attach(doc.nodes.size() - 1);
+      break;
+    }
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+      YamlNode node;
+      node.kind = event.type == YAML_SEQUENCE_START_EVENT ? YamlNode::Kind::Sequence
+                                                           : YamlNode::Kind::Mapping;
+      node.begin = begin;
+      doc.nodes.push_back(std::move(node));
+      size_t index = doc.nodes.size() - 1;
+      remember(event.type == YAML_SEQUENCE_START_EVENT ? event.data.sequence_start.anchor
+                                                       : event.data.mapping_start.anchor,
+               index);
+      attach(index);
+      open.push_back({index, std::nullopt});
+      ok = open.size() <= 64;
+      break;
+    }
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      if (open.empty()) {
+        ok = false;
+        break;
+      }
+      doc.nodes[open.back().first].end = end;
+      open.pop_back();
+      break;
+    case YAML_ALIAS_EVENT: {
+      auto named = anchors.find(reinterpret_cast<const char *>(event.data.alias.anchor));
+      if (named == anchors.end()) {
+        ok = false;
+        break;
+      }
+      doc.aliasUses.emplace_back(begin, end, named->second);
+      attach(named->second);
+      break;
+    }
+    case YAML_STREAM_END_EVENT:
+    case YAML_DOCUMENT_END_EVENT:
+      // One document: a second one is no run configuration.
+      done = doc.root.has_value();
+      break;
+    default:
+      break;
+    }
+    yaml_event_delete(&event);
+    ok = ok && doc.nodes.size() <= 200000;
+  }
+  yaml_parser_delete(&parser);
+  if (!ok || !doc.root)
+    return std::nullopt;
+  return doc;
+}
+
+/// A mapping's value under one of `keys`, merge keys (`<<: *wash`) seen
+/// through.
+std::optional<size_t> yamlValue(const YamlDocument &doc, size_t mapping,
+                                std::initializer_list<std::string_view> keys, int depth = 0) {
+  const YamlNode &m = doc.nodes[mapping];
+  if (m.kind != YamlNode::Kind::Mapping || depth > 16)
+    return std::nullopt;
+  for (const auto &[key, value] : m.pairs)
+    for (std::string_view k : keys)
+      if (doc.nodes[key].scalar == k)
+        return value;
+  for (const auto &[key, value] : m.pairs)
+    if (doc.nodes[key].scalar == "<<")
+      if (auto merged = yamlValue(doc, value, keys, depth + 1))
+        return merged;
+  return std::nullopt;
+}
+
+/// A node as JSON: a scalar as a string, a mapping with its merge keys
+/// applied (its own keys first), `{min, max}` as the range "MIN to MAX".
+/// `budget` bounds the nodes an alias-heavy document can expand to.
+nlohmann::json yamlJson(const YamlDocument &doc, size_t index, size_t &budget, int depth = 0) {
+  if (budget == 0 || depth > 32)
+    return nullptr;
+  --budget;
+  const YamlNode &n = doc.nodes[index];
+  if (n.kind == YamlNode::Kind::Scalar)
+    return n.scalar == "null" || n.scalar == "~" ? nlohmann::json() : nlohmann::json(n.scalar);
+  if (n.kind == YamlNode::Kind::Sequence) {
+    nlohmann::json array = nlohmann::json::array();
+    for (size_t item : n.items)
+      array.push_back(yamlJson(doc, item, budget, depth + 1));
+    return array;
+  }
+  nlohmann::json object = nlohmann::json::object();
+  std::vector<size_t> merges;
+  for (const auto &[key, value] : n.pairs) {
+    const std::string &name = doc.nodes[key].scalar;
+    if (name == "<<") {
+      merges.push_back(value);
+      continue;
+    }
+    nlohmann::json v = yamlJson(doc, value, budget, depth + 1);
+    if (!v.is_null())
+      object[name] = std::move(v);
+    else
+      object[name] = "null"; // `soak: null` overrides the merged soak
+  }
+  for (size_t merge : merges) {
+    nlohmann::json base = yamlJson(doc, merge, budget, depth + 1);
+    if (base.is_object())
+      for (const auto &[k, v] : base.items())
+        if (!object.contains(k))
+          object[k] = v;
+  }
+  for (auto it = object.begin(); it != object.end();) {
+    if (it->is_string() && it->get<std::string>() == "null")
+      it = object.erase(it);
+    else
+      ++it;
+  }
+  if (object.size() == 2 && object.contains("min") && object.contains("max") &&
+      object["min"].is_string() && object["max"].is_string()) {
+    std::string low = object["min"].get<std::string>(), high = object["max"].get<std::string>();
+    std::string lowIso = isoDuration(low), highIso = isoDuration(high);
+    return (lowIso.empty() ? low : lowIso) + " to " + (highIso.empty() ? high : highIso);
+  }
+  return object;
+}
+
+/// The step items of a YAML run configuration: a sequence under "steps"
+/// (or "procedure", "actions", ...) whose items name what they do. Each
+/// item's span in the text (an alias's where the alias stands) and value.
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> yamlSteps(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
+  // Cheap tests before a parse: a "steps:" key and list items.
+  bool stepsKey = false;
+  for (std::string_view key : {"steps:", "procedure:", "actions:", "protocol_steps:", "method_steps:"})
+    stepsKey = stepsKey || text.find(key) != std::string_view::npos;
+  if (!stepsKey || text.find("- ") == std::string_view::npos)
+    return steps;
+  std::optional<YamlDocument> doc = parseYaml(text);
+  if (!doc || doc->nodes[*doc->root].kind != YamlNode::Kind::Mapping)
+    return steps;
+  std::optional<size_t> list = yamlValue(*doc, *doc->root, {"steps", "procedure", "actions",
+                                                            "protocol_steps", "method_steps"});
+  if (!list || doc->nodes[*list].kind != YamlNode::Kind::Sequence)
+    return steps;
+  const YamlNode &sequence = doc->nodes[*list];
+  // An item that is an alias stands where the alias is written, not where
+  // its anchor is.
+  std::vector<std::pair<size_t, size_t>> spans;
+  size_t aliasCursor = 0;
+  for (size_t k = 0; k < sequence.items.size(); ++k) {
+    size_t item = sequence.items[k];
+    const YamlNode &node = doc->nodes[item];
+    size_t begin = node.begin, end = node.end;
+    bool insideList = begin >= sequence.begin && begin < sequence.end;
+    if (!insideList || (!spans.empty() && begin < spans.back().second)) {
+      begin = end = 0;
+      for (; aliasCursor < doc->aliasUses.size(); ++aliasCursor) {
+        auto [from, to, named] = doc->aliasUses[aliasCursor];
+        if (named == item && from >= sequence.begin && from < sequence.end &&
+            (spans.empty() || from >= spans.back().second)) {
+          begin = from;
+          end = to;
+          ++aliasCursor;
+          break;
+        }
+      }
+    }
+    spans.push_back({begin, end});
+  }
+  int named = 0;
+  size_t budget = 20000;
+  for (size_t k = 0; k < sequence.items.size(); ++k) {
+    if (spans[k].first >= spans[k].second)
+      continue;
+    nlohmann::json step = yamlJson(*doc, sequence.items[k], budget);
+    if (!step.is_object())
+      continue;
+    for (const char *key : {"op", "type", "action", "operation", "step_type", "command", "kind"})
+      if (step.contains(key) && step[key].is_string()) {
+        ++named;
+        break;
+      }
+    // A step with no operation but words for the operator ("note: dilute
+    // the sera 1:100 ...") is that instruction.
+    if (!step.contains("op") && !step.contains("type") && !step.contains("action"))
+      for (const char *key : {"note", "instruction", "prompt", "description", "text"})
+        if (step.contains(key) && step[key].is_string()) {
+          step["op"] = step[key];
+          step.erase(key);
+          break;
+        }
+    steps.push_back({spans[k], std::move(step)});
+  }
+  if (named < 3)
+    steps.clear();
+  return steps;
+}
+
+} // namespace
+
+bool looksLikeYamlMethod(std::string_view text) { return !yamlSteps(text).empty(); }
+
+std::string withYamlMethodAsText(std::string_view text) {
+  return withStepObjectsAsText(text, yamlSteps(text), /*packed=*/true);
+}
+
+std::string withJsonMethodAsText(std::string_view text) {
+  return withStepObjectsAsText(text, jsonSteps(text));
 }
 
 bool looksLikeXmlMethod(std::string_view text) {
@@ -1407,7 +1931,7 @@ std::string withGherkinAsSteps(std::string_view text) {
       lineBreak(line);
       continue;
     }
-    if (size_t k = sectionKeyword(t)) {
+    if (sectionKeyword(t)) {
       inThen = false;
       bool byHand = pendingByHand, byRobot = pendingByRobot;
       pendingByHand = pendingByRobot = false;

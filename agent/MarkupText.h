@@ -77,6 +77,19 @@ bool looksLikeGherkin(std::string_view text);
 /// placeholders, over the outline's lines.
 std::string withGherkinAsSteps(std::string_view text);
 
+/// A YAML run configuration with a list of three or more steps that name
+/// what they do (`steps:` / `- op: dispense` ...): an in-house scheduler's
+/// input.
+bool looksLikeYamlMethod(std::string_view text);
+
+/// What the steps do, each item as the JSON reader tells a step object,
+/// written over the item's lines (an alias `- *wash` over the alias): the
+/// anchor's fields with a merge key's overrides (`{<<: *wash, cycles: 3}`),
+/// ISO 8601 durations, a `{min, max}` window as a range, `manual: true` as
+/// "By hand:", an item with only a note as that instruction. The rest
+/// (metadata, reagents, templates, analysis, comments) reads as blanks.
+std::string withYamlMethodAsText(std::string_view text);
+
 /// What a PDF's typesetting joined into one glyph, as its letters:
 /// "ﬁnal", "ﬂuorescence", "efﬁciency" read as "final", "fluorescence",
 /// "efficiency" (U+FB00..U+FB06). A three-byte glyph of two letters owes

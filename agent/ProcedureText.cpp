@@ -9492,6 +9492,10 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withJsonMethodAsText(text_);
     text_ = revisedText_;
   }
+  if (looksLikeYamlMethod(text_)) {
+    revisedText_ = withYamlMethodAsText(text_);
+    text_ = revisedText_;
+  }
   if (looksLikeGherkin(text_)) {
     revisedText_ = withGherkinAsSteps(text_);
     text_ = revisedText_;

@@ -9,7 +9,7 @@ packages=(
   antlr4 libantlr4-runtime-dev          # grammar tool (4.7.2) and C++ runtime (4.9)
   llvm-14-dev llvm-14-tools             # ADT + libLLVMSupport; lit and FileCheck
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
-  libgsl-dev libcurl4-openssl-dev
+  libgsl-dev libcurl4-openssl-dev libyaml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev              # fuzz targets, sanitizer CI (docs/reliability.md)
   python3-jsonschema                    # lit checks SARIF output against its schema (docs/diagnostics.md)

@@ -141,6 +141,24 @@ TEST(MarkupText, JsonMethodAsRead) {
   EXPECT_FALSE(looksLikeJsonMethod("{\"steps\": [{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]}"));
 }
 
+TEST(MarkupText, YamlMethodAsRead) {
+  std::string config = "templates:\n  wash: &wash\n    op: wash\n    cycles: 3\n"
+                       "    volume: \"300 uL\"\nsteps:\n  - op: dispense\n    reagent: tmb\n"
+                       "    volume: \"100 uL\"\n  - op: incubate\n    duration: \"PT30M\"\n"
+                       "    manual: true\n  - *wash\n  - {<<: *wash, cycles: 1}\nanalysis:\n"
+                       "  model: 4PL   # back-calculated, x dilution\n";
+  ASSERT_TRUE(looksLikeYamlMethod(config));
+  std::string text = withYamlMethodAsText(config);
+  expectOffsetsKept(config, text);
+  // The template is no step; each item a numbered sentence, wrapped under
+  // its text; the alias and the merge as the anchored wash, the last over
+  // the analysis block's lines after the list.
+  EXPECT_EQ(shown(text), "\n\n\n\n\n\n1. dispense 100\n uL of tmb.\n\n2. incubate 30\n min by hand.\n\n"
+                         "3. wash 3\n times with 300 uL.\n4. wash 1\n times with 300 uL.");
+  EXPECT_FALSE(looksLikeYamlMethod("steps:\n  - op: wash\n  - op: read\n"));
+  EXPECT_FALSE(looksLikeYamlMethod("steps: [unclosed\n  - op: wash\n"));
+}
+
 TEST(MarkupText, LigaturesAsLetters) {
   std::string in = "Brie\xEF\xAC\x82y, the \xEF\xAC\x81nal e\xEF\xAC\x83" "ciency\n\xEF\xAC\x80";
   std::string text = withLettersForLigatures(in);
@@ -185,7 +203,8 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "\"volume\": {\"value\": 3", "\"unit\": \"uL\"}", ",", "\\\"", "\xEF\xAC\x81", "\xEF\xAC\x83", "\xEF\xAC",
                           "Feature: f\n", "  Scenario Outline: o\n", "    When the robot adds <v> uL\n",
                           "    Then done\n", "    Examples:\n", "      | v |\n", "      | 50 |\n",
-                          "@manual\n", "    And "};
+                          "@manual\n", "    And ", "steps:\n", "  - op: wash\n", "  - *w\n",
+                          "  w: &w\n", "    <<: *w\n", "    duration: \"PT1H\"\n", "  - {op: read}\n"};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -199,6 +218,7 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withJsonMethodAsText(in));
     expectOffsetsKept(in, withLettersForLigatures(in));
     expectOffsetsKept(in, withGherkinAsSteps(in));
+    expectOffsetsKept(in, withYamlMethodAsText(in));
   }
 }
 
