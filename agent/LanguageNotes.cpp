@@ -39,8 +39,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"noteStmt", "text for the operator, no action"},
       {"useStmt", "imports a stdlib module by name: use \"elisa\""},
       {"prepareStmt", "MANUAL only"},
-      {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent (\"bring reagents to RT\"); "
-                          "or names: `equilibrate tmb, stop to RT`"},
+      {"equilibrateStmt", "MANUAL only; `all reagents` = every reagent; `all` = the plate (plate "
+                          "and reagents: both statements); or names: `equilibrate tmb, stop to RT`"},
       {"callStmt", "calls a procedure of a `use`d module"},
       // reagent lines (one form: the note is the rule's)
       {"reagentDecl", "NAMES: a name, a list A, B or a range Stock1..Stock6 (no commas: only "

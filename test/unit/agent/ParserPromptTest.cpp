@@ -65,8 +65,10 @@ TEST(ParserPromptTest, FormsComeFromTheGrammar) {
   // to about 1928 when `wash` and `mix` became names (round 31); and to
   // about 1942 with a range of layout names in a well set (`Std1..Std6`,
   // round 34's reply that did not compile); and to 1945 with clock-time
-  // step labels (`08:50`, round 35's reply to a run sheet).
-  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1950u);
+  // step labels (`08:50`, round 35's reply to a run sheet); and to 1956
+  // with `equilibrate all` as the plate (rounds 35 and 37: replies warmed
+  // the reagents and left the plate, which the text warms too, to a note).
+  EXPECT_LT(approximateTokens(prompt.system + prompt.user), 1960u);
 }
 
 TEST(ParserPromptTest, EveryFormOfTheGrammarHasANote) {
