@@ -729,6 +729,177 @@ std::string withLettersForLigatures(std::string_view text) {
   return w.take();
 }
 
+//===--- A unified diff -------------------------------------------------------===//
+
+bool looksLikeUnifiedDiff(std::string_view text) {
+  int hunks = 0, files = 0, changed = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    hunks += line.substr(0, 4) == "@@ -";
+    files += line.substr(0, 4) == "+++ " || line.substr(0, 4) == "--- ";
+    changed += !line.empty() && (line[0] == '+' || line[0] == '-') &&
+               line.substr(0, 3) != "+++" && line.substr(0, 3) != "---";
+    start = end + 1;
+  }
+  return hunks >= 1 && files >= 1 && changed >= 2;
+}
+
+std::string withDiffAfterChange(std::string_view text) {
+  OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  // A commit's header and message ("commit 7c2e91b", "Author:", the
+  // message up to the diff) tell what changed; the file after the change
+  // tells the procedure.
+  bool inCommit = false, inDiff = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    bool commitLine = line.substr(0, 7) == "commit " && line.size() >= 14 &&
+                      std::all_of(line.begin() + 7, line.begin() + 14, [](char c) {
+                        return std::isxdigit(static_cast<unsigned char>(c));
+                      });
+    if (commitLine)
+      inCommit = true;
+    if (line.substr(0, 5) == "diff " || line.substr(0, 4) == "--- " || line.substr(0, 4) == "@@ -")
+      inCommit = false, inDiff = true;
+    bool header = line.substr(0, 5) == "diff " || line.substr(0, 6) == "index " ||
+                  line.substr(0, 4) == "--- " || line.substr(0, 4) == "+++ " ||
+                  line.substr(0, 2) == "@@" || line.substr(0, 9) == "new file " ||
+                  line.substr(0, 13) == "deleted file ";
+    if (inCommit || header || (inDiff && !line.empty() && line[0] == '-')) {
+      w.blank(start, end, true);
+    } else if (inDiff && !line.empty() && (line[0] == '+' || line[0] == ' ')) {
+      // The added line as the file has it: the marker's column a blank,
+      // like a context line's.
+      w.replace(start, start + 1, " ", true);
+      for (size_t i = start + 1; i < end; ++i)
+        w.copy(i);
+    } else {
+      for (size_t i = start; i < end; ++i)
+        w.copy(i);
+    }
+    if (end < text.size())
+      w.copy(end);
+    start = end + 1;
+  }
+  return w.take();
+}
+
+//===--- A text tree (a mind map) ---------------------------------------------===//
+
+namespace {
+
+struct TreeLine {
+  size_t start = 0, end = 0, text = 0; ///< the line and where its node's text starts
+  int depth = -1;                      ///< -1: no tree line (the root, prose)
+};
+
+/// The branch drawing before a node's text ("│   ├── ", "|-- "): its
+/// length in bytes and its width in columns, or 0 when the line has none.
+std::pair<size_t, size_t> branchPrefix(std::string_view line) {
+  size_t bytes = 0, columns = 0;
+  bool branch = false;
+  while (bytes < line.size()) {
+    std::string_view rest = line.substr(bytes);
+    if (rest.substr(0, 3) == "\xE2\x94\x82" || rest.substr(0, 3) == "\xE2\x94\x9C" ||
+        rest.substr(0, 3) == "\xE2\x94\x94" || rest.substr(0, 3) == "\xE2\x94\x80") {
+      branch = branch || rest.substr(0, 3) != "\xE2\x94\x82";
+      bytes += 3;
+      ++columns;
+    } else if (rest.substr(0, 4) == "|-- " || rest.substr(0, 4) == "`-- " ||
+               rest.substr(0, 4) == "+-- ") {
+      branch = true;
+      bytes += 3;
+      columns += 3;
+    } else if (rest[0] == ' ' || rest[0] == '|') {
+      ++bytes;
+      ++columns;
+    } else {
+      break;
+    }
+  }
+  return branch ? std::pair{bytes, columns} : std::pair<size_t, size_t>{0, 0};
+}
+
+} // namespace
+
+bool looksLikeTextTree(std::string_view text) {
+  int branches = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    branches += branchPrefix(text.substr(start, end - start)).first > 0;
+    start = end + 1;
+  }
+  return branches >= 5;
+}
+
+std::string withTextTreeAsOutline(std::string_view text) {
+  std::vector<TreeLine> lines;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    TreeLine line{start, end, start, -1};
+    auto [bytes, columns] = branchPrefix(text.substr(start, end - start));
+    if (bytes > 0) {
+      line.text = start + bytes;
+      while (line.text < end && text[line.text] == ' ')
+        ++line.text;
+      line.depth = static_cast<int>((columns + 3) / 4);
+    }
+    lines.push_back(line);
+    start = end + 1;
+  }
+  auto childrenOf = [&](size_t k) {
+    std::vector<size_t> children;
+    for (size_t c = k + 1; c < lines.size() && lines[c].depth > lines[k].depth; ++c)
+      if (lines[c].depth == lines[k].depth + 1)
+        children.push_back(c);
+    return children;
+  };
+  auto isLeaf = [&](size_t k) { return childrenOf(k).empty(); };
+  // A node whose children are all leaves tells one step over its lines
+  // ("incubate" over "37 °C, lid on, dark" and "3 h"): its children go on
+  // its item, after a comma.
+  std::vector<bool> continues(lines.size(), false);
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (lines[k].depth < 2)
+      continue;
+    std::vector<size_t> children = childrenOf(k);
+    if (!children.empty() && std::all_of(children.begin(), children.end(), isLeaf))
+      for (size_t c : children)
+        continues[c] = true;
+  }
+  OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const TreeLine &line = lines[k];
+    std::string_view nodeText = text.substr(line.text, line.end - line.text);
+    std::string written;
+    if (line.depth < 0) {
+      for (size_t i = line.start; i < line.end; ++i)
+        w.copy(i);
+    } else {
+      if (line.depth == 1 && !isLeaf(k)) {
+        // A main branch is a section: its name a heading ("Day 2 (Tue) —
+        // treat:", "Notes:").
+        written = std::string(nodeText);
+        if (!written.empty() && written.back() != ':')
+          written += ':';
+      } else if (continues[k]) {
+        written = std::string(2 * static_cast<size_t>(line.depth - 2) + 2, ' ') + ", " +
+                  std::string(nodeText);
+      } else {
+        written = std::string(2 * static_cast<size_t>(std::max(line.depth - 2, 0)), ' ') + "- " +
+                  std::string(nodeText);
+      }
+      if (written.size() > line.end - line.start)
+        written = std::string(nodeText); // no room for the marks: the text alone
+      w.replace(line.start, line.end, written, true);
+    }
+    if (line.end < text.size())
+      w.copy(line.end);
+  }
+  return w.take();
+}
+
 //===--- A liquid handler's XML method ---------------------------------------===//
 
 namespace {

@@ -90,6 +90,25 @@ bool looksLikeYamlMethod(std::string_view text);
 /// (metadata, reagents, templates, analysis, comments) reads as blanks.
 std::string withYamlMethodAsText(std::string_view text);
 
+/// A unified diff (`git diff`, `git show`): a hunk header and a file
+/// header, and changed lines.
+bool looksLikeUnifiedDiff(std::string_view text);
+
+/// The file after the change: added and context lines as the file has
+/// them, removed lines, headers and a commit's header and message (what
+/// changed, not what is done) as blanks; anything before the commit kept.
+std::string withDiffAfterChange(std::string_view text);
+
+/// Five or more lines hang from branches drawn with box-drawing or ASCII
+/// characters ("├── ", "└── ", "|-- "): a mind map or a `tree` listing.
+bool looksLikeTextTree(std::string_view text);
+
+/// The tree as an outline: a main branch with children as a heading
+/// ("Day 3 — readout:"), deeper nodes as bullets indented by depth, and
+/// the leaves of a node that has only leaves as the wrapped rest of its
+/// item after a comma ("- incubate" / ", 37 °C, lid on" / ", 3 h").
+std::string withTextTreeAsOutline(std::string_view text);
+
 /// What a PDF's typesetting joined into one glyph, as its letters:
 /// "ﬁnal", "ﬂuorescence", "efﬁciency" read as "final", "fluorescence",
 /// "efficiency" (U+FB00..U+FB06). A three-byte glyph of two letters owes

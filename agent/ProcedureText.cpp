@@ -9492,6 +9492,14 @@ std::optional<ProcedureText> Reader::run() {
     revisedText_ = withJsonMethodAsText(text_);
     text_ = revisedText_;
   }
+  if (looksLikeUnifiedDiff(text_)) {
+    revisedText_ = withDiffAfterChange(text_);
+    text_ = revisedText_;
+  }
+  if (looksLikeTextTree(text_)) {
+    revisedText_ = withTextTreeAsOutline(text_);
+    text_ = revisedText_;
+  }
   if (looksLikeYamlMethod(text_)) {
     revisedText_ = withYamlMethodAsText(text_);
     text_ = revisedText_;

@@ -204,7 +204,10 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
                           "Feature: f\n", "  Scenario Outline: o\n", "    When the robot adds <v> uL\n",
                           "    Then done\n", "    Examples:\n", "      | v |\n", "      | 50 |\n",
                           "@manual\n", "    And ", "steps:\n", "  - op: wash\n", "  - *w\n",
-                          "  w: &w\n", "    <<: *w\n", "    duration: \"PT1H\"\n", "  - {op: read}\n"};
+                          "  w: &w\n", "    <<: *w\n", "    duration: \"PT1H\"\n", "  - {op: read}\n",
+                          "commit 4be1c07f2d\n", "--- a/f\n", "+++ b/f\n", "@@ -1,2 +1,2 @@\n",
+                          "+Add 50 uL\n", "-Add 5 uL\n", "\xE2\x94\x9C\xE2\x94\x80\xE2\x94\x80 ",
+                          "\xE2\x94\x82   ", "\xE2\x94\x94\xE2\x94\x80\xE2\x94\x80 ", "|-- "};
   std::mt19937 rng(14);
   for (int round = 0; round < 3000; ++round) {
     std::string in;
@@ -219,6 +222,8 @@ TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
     expectOffsetsKept(in, withLettersForLigatures(in));
     expectOffsetsKept(in, withGherkinAsSteps(in));
     expectOffsetsKept(in, withYamlMethodAsText(in));
+    expectOffsetsKept(in, withDiffAfterChange(in));
+    expectOffsetsKept(in, withTextTreeAsOutline(in));
   }
 }
 
