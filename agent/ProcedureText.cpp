@@ -9470,95 +9470,60 @@ void Reader::finish() {
 std::optional<ProcedureText> Reader::run() {
   if (!prescan())
     return std::nullopt;
+  // Each reading of a format hands the next one the text as it sees it.
+  auto revise = [&](std::string revised) {
+    revisedText_ = std::move(revised);
+    text_ = revisedText_;
+  };
   if (text_.find("\xEF\xBC") != std::string_view::npos ||
       text_.find("\xEF\xBD") != std::string_view::npos ||
-      text_.find("\xE3\x80") != std::string_view::npos) {
-    revisedText_ = withAsciiForFullWidth(text_);
-    text_ = revisedText_;
-  }
-  if (text_.find("\xEF\xAC") != std::string_view::npos) {
-    revisedText_ = withLettersForLigatures(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeHtml(text_)) {
-    revisedText_ = withHtmlAsText(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeXmlMethod(text_)) {
-    revisedText_ = withXmlMethodAsText(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeJsonMethod(text_)) {
-    revisedText_ = withJsonMethodAsText(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeUnifiedDiff(text_)) {
-    revisedText_ = withDiffAfterChange(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeTextTree(text_)) {
-    revisedText_ = withTextTreeAsOutline(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeYamlMethod(text_)) {
-    revisedText_ = withYamlMethodAsText(text_);
-    text_ = revisedText_;
-  }
+      text_.find("\xE3\x80") != std::string_view::npos)
+    revise(withAsciiForFullWidth(text_));
+  if (text_.find("\xEF\xAC") != std::string_view::npos)
+    revise(withLettersForLigatures(text_));
+  if (looksLikeHtml(text_))
+    revise(withHtmlAsText(text_));
+  if (looksLikeXmlMethod(text_))
+    revise(withXmlMethodAsText(text_));
+  if (looksLikeJsonMethod(text_))
+    revise(withJsonMethodAsText(text_));
+  if (looksLikeUnifiedDiff(text_))
+    revise(withDiffAfterChange(text_));
+  if (looksLikeTextTree(text_))
+    revise(withTextTreeAsOutline(text_));
+  if (looksLikeYamlMethod(text_))
+    revise(withYamlMethodAsText(text_));
   if (looksLikeGherkin(text_)) {
-    revisedText_ = withGherkinAsSteps(text_);
-    text_ = revisedText_;
+    revise(withGherkinAsSteps(text_));
     scenariosInTurn_ = true;
   }
-  if (looksLikeTranscript(text_)) {
-    revisedText_ = withTranscriptAsSpeech(text_);
-    text_ = revisedText_;
-  }
-  if (looksLikeLatex(text_)) {
-    revisedText_ = withLatexAsText(text_);
-    text_ = revisedText_;
-  }
-  {
-    std::string adopted = withAdoptedAlternative(text_);
-    if (adopted != text_) {
-      revisedText_ = std::move(adopted);
-      text_ = revisedText_;
-    }
-  }
+  if (looksLikeTranscript(text_))
+    revise(withTranscriptAsSpeech(text_));
+  if (looksLikeLatex(text_))
+    revise(withLatexAsText(text_));
+  if (std::string adopted = withAdoptedAlternative(text_); adopted != text_)
+    revise(std::move(adopted));
   if (text_.find("[x]") != std::string_view::npos || text_.find("[X]") != std::string_view::npos ||
       text_.find("(\xE2\x80\xA2)") != std::string_view::npos ||
       text_.find("\xE2\x98\x91") != std::string_view::npos ||
       text_.find("\xE2\x98\x92") != std::string_view::npos ||
       text_.find("(x)") != std::string_view::npos || text_.find("(*)") != std::string_view::npos ||
       text_.find("\xE2\x97\x89") != std::string_view::npos ||
-      text_.find("[\xE2\x9C") != std::string_view::npos) {
-    revisedText_ = withUntickedOptionsBlank(text_);
-    text_ = revisedText_;
-  }
+      text_.find("[\xE2\x9C") != std::string_view::npos)
+    revise(withUntickedOptionsBlank(text_));
   if (text_.find("{{") != std::string_view::npos || text_.find("${") != std::string_view::npos ||
-      text_.find("<<") != std::string_view::npos) {
-    revisedText_ = withPlaceholdersFilled(text_);
-    text_ = revisedText_;
-  }
-  if (text_.find("xxx") != std::string_view::npos || text_.find("XXX") != std::string_view::npos) {
-    revisedText_ = withoutTypedOverText(text_);
-    text_ = revisedText_;
-  }
-  if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos) {
-    revisedText_ = withoutTrackedChanges(text_);
-    text_ = revisedText_;
-  }
-  if (text_.find_first_of("([") != std::string_view::npos) {
-    revisedText_ = withoutPastRunAsides(text_);
-    text_ = revisedText_;
-  }
-  if (text_.find('[') != std::string_view::npos) {
-    revisedText_ = withoutCitedValues(text_);
-    text_ = revisedText_;
-  }
-  if (std::count(text_.begin(), text_.end(), ',') >= 9) {
-    revisedText_ = withCsvAsTable(text_, csvRows_, csvHeaders_);
-    text_ = revisedText_;
-  }
+      text_.find("<<") != std::string_view::npos)
+    revise(withPlaceholdersFilled(text_));
+  if (text_.find("xxx") != std::string_view::npos || text_.find("XXX") != std::string_view::npos)
+    revise(withoutTypedOverText(text_));
+  if (text_.find('[') != std::string_view::npos || text_.find("~~") != std::string_view::npos)
+    revise(withoutTrackedChanges(text_));
+  if (text_.find_first_of("([") != std::string_view::npos)
+    revise(withoutPastRunAsides(text_));
+  if (text_.find('[') != std::string_view::npos)
+    revise(withoutCitedValues(text_));
+  if (std::count(text_.begin(), text_.end(), ',') >= 9)
+    revise(withCsvAsTable(text_, csvRows_, csvHeaders_));
   readNotebookCells();
   readCodeText();
   findThreadNumbering();
