@@ -24,6 +24,13 @@ struct Name {
   SourceLoc loc;
 };
 
+/// `S1..S7` or a single name.
+struct NameRange {
+  SourceLoc loc;
+  Name first;
+  std::optional<Name> last;
+};
+
 /// A quantity as written: `100 uL`, `100uL`, `3x`, `3 times`, `1:20`, `RT`,
 /// `room temperature`, `overnight`, a bare number, or a procedure parameter.
 struct QuantityExpr {
@@ -168,7 +175,10 @@ struct Note {
   std::string text;
 };
 struct Prepare { ///< MANUAL only
-  Name reagent;
+  /// Kits have the operator make a whole set at once (`prepare S1..S7 from
+  /// "stock" dilute 1:2`); each name is one PrepareOp with the same options.
+  NameRange names;
+  std::vector<NameRange> moreNames;
   std::optional<std::string> from;
   std::optional<QuantityExpr> dilute;
   std::optional<QuantityExpr> volume;
@@ -243,13 +253,6 @@ struct Section {
 enum class Role { Blank, Calibrant, Sample, Control, Nsb, Bmax, Cutoff };
 /// `positive control …` / `negative control …`; only controls take one.
 enum class Polarity { None, Positive, Negative };
-
-/// `S1..S7` or a single name.
-struct NameRange {
-  SourceLoc loc;
-  Name first;
-  std::optional<Name> last;
-};
 
 struct ConcList {
   SourceLoc loc;

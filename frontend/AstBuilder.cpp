@@ -152,6 +152,15 @@ ast::Name AstBuilder::name(PlateParser::LiquidNameContext *ctx) {
   return {ctx->getText(), locator_.span(ctx)};
 }
 
+ast::NameRange AstBuilder::nameRange(PlateParser::NameRangeContext *ctx) {
+  ast::NameRange names;
+  names.loc = locator_.span(ctx);
+  names.first = name(ctx->liquidName(0));
+  if (ctx->RANGE())
+    names.last = name(ctx->liquidName(1));
+  return names;
+}
+
 ast::Name AstBuilder::name(TerminalNode *node) {
   return {node->getText(), locator_.loc(node->getSymbol())};
 }
@@ -519,7 +528,12 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
       },
       [&](PlateParser::PrepareStmtContext *pr) -> ast::StatementKind {
         ast::Prepare node;
-        node.reagent = name(pr->liquidName());
+        for (auto *range : pr->nameRange()) {
+          if (range == pr->nameRange(0))
+            node.names = nameRange(range);
+          else
+            node.moreNames.push_back(nameRange(range));
+        }
         for (auto *option : pr->prepareOption())
           visitAlternative(option, Overloaded{
               [&](PlateParser::PrepareFromContext *from) {
@@ -892,11 +906,7 @@ void AstBuilder::roleLine(PlateParser::RoleLineContext *roleCtx, ast::Layout &la
     role.polarityLoc = locator_.span(polarity);
   }
   for (auto *range : roleCtx->nameRange()) {
-    ast::NameRange names;
-    names.loc = locator_.span(range);
-    names.first = name(range->liquidName(0));
-    if (range->RANGE())
-      names.last = name(range->liquidName(1));
+    ast::NameRange names = nameRange(range);
     if (range == roleCtx->nameRange(0))
       role.names = std::move(names);
     else
@@ -995,14 +1005,6 @@ AstBuilder::reagentLine(PlateParser::ReagentLineContext *ctx) {
     stepLabel(label->labelNumber(), label); // checked; reagent lines carry no step
   auto *decl = ctx->reagentDecl();
   ast::ReagentDecl reagent;
-  auto nameRange = [&](PlateParser::NameRangeContext *range) {
-    ast::NameRange names;
-    names.loc = locator_.span(range);
-    names.first = name(range->liquidName(0));
-    if (range->RANGE())
-      names.last = name(range->liquidName(1));
-    return names;
-  };
   reagent.names = nameRange(decl->nameRange());
   // A word after the names continues the list when a comma or `..` says so
   // or when it is the next member of the family (`Stock1 Stock2`); the

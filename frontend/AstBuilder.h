@@ -112,6 +112,7 @@ private:
   ast::Name name(grammar::PlateParser::NameContext *ctx);
   ast::Name name(grammar::PlateParser::LiquidNameContext *ctx);
   ast::Name name(antlr4::tree::TerminalNode *node);
+  ast::NameRange nameRange(grammar::PlateParser::NameRangeContext *ctx);
   ast::MixClause mixClause(grammar::PlateParser::MixClauseContext *ctx);
   /// A unit as written, without the blanks around `/`.
   static std::string unitText(grammar::PlateParser::UnitContext *ctx);

@@ -262,7 +262,16 @@ public:
             head("Note", " " + quotedText(node.text));
           } else if constexpr (std::is_same_v<T, Prepare>) {
             head("Prepare", node.from ? " from=" + quotedText(*node.from) : "");
-            name(d, "reagent", node.reagent);
+            auto listed = [&](const NameRange &range) {
+              if (range.last)
+                line(d, "reagent", fmt::format("NameRange {} {}..{}", at(range.loc),
+                                               range.first.text, range.last->text));
+              else
+                name(d, "reagent", range.first);
+            };
+            listed(node.names);
+            for (const NameRange &more : node.moreNames)
+              listed(more);
             quantity(d, "dilute", node.dilute);
             quantity(d, "volume", node.volume);
           } else if constexpr (std::is_same_v<T, Equilibrate>) {

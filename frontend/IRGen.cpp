@@ -722,17 +722,25 @@ void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
     report(DiagId::ManualOnlyStatement, stmt.loc, "prepare");
     return;
   }
+  std::vector<ast::Name> names;
+  bool ok = expandNames(p.names, p.moreNames, names);
   // Kits have the operator make standards and dilute samples before
   // plating: `prepare` takes a layout liquid as well as a reagent.
-  std::optional<ir::LiquidId> id;
-  auto named = liquidByName_.find(p.reagent.text);
-  if (!param(p.reagent.text) && named != liquidByName_.end() &&
-      module_.liquid(named->second).role != ir::LiquidRole::Reagent)
-    id = named->second;
-  else
-    id = reagent(p.reagent, "`prepare`");
+  std::vector<ir::LiquidId> ids;
+  for (const ast::Name &name : names) {
+    auto named = liquidByName_.find(name.text);
+    std::optional<ir::LiquidId> id;
+    if (!param(name.text) && named != liquidByName_.end() &&
+        module_.liquid(named->second).role != ir::LiquidRole::Reagent)
+      id = named->second;
+    else
+      id = reagent(name, "`prepare`");
+    if (id)
+      ids.push_back(*id);
+    else
+      ok = false;
+  }
   std::optional<Quantity> dilute, volume;
-  bool ok = id.has_value();
   if (p.dilute) {
     dilute = quantity(*p.dilute, Dimension::Ratio, "`dilute`");
     ok = ok && dilute;
@@ -743,7 +751,8 @@ void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
   }
   if (!ok)
     return;
-  emit(ir::PrepareOp{*id, p.from.value_or(""), dilute, volume}, stmt);
+  for (ir::LiquidId id : ids)
+    emit(ir::PrepareOp{id, p.from.value_or(""), dilute, volume}, stmt);
 }
 
 void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {

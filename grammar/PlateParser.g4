@@ -132,7 +132,7 @@ statement
   | PAUSE STRING                                                              # pauseStmt
   | NOTE STRING                                                               # noteStmt
   | USE STRING                                                                # useStmt
-  | PREPARE liquidName prepareOption*                                          # prepareStmt
+  | PREPARE nameRange ( COMMA? nameRange )* prepareOption*                      # prepareStmt
   | EQUILIBRATE ( ALL? REAGENTS_WORD | wellSet ) TO temperature ( FOR duration )?  # equilibrateStmt
   | IDENT LPAREN ( callArg ( COMMA callArg )* )? RPAREN                       # callStmt
   ;

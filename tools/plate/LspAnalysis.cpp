@@ -277,7 +277,14 @@ void Analysis::indexStatements(const std::vector<ast::Statement> &statements,
           } else if constexpr (std::is_same_v<T, ast::Analyze>) {
             quantity(node.wavelength);
           } else if constexpr (std::is_same_v<T, ast::Prepare>) {
-            addUse(node.reagent);
+            auto used = [&](const ast::NameRange &range) {
+              addUse(range.first);
+              if (range.last)
+                addUse(*range.last);
+            };
+            used(node.names);
+            for (const ast::NameRange &more : node.moreNames)
+              used(more);
             quantity(node.dilute);
             quantity(node.volume);
           } else if constexpr (std::is_same_v<T, ast::Equilibrate>) {

@@ -177,7 +177,7 @@ TEST(ParseStatement, PrepareAndEquilibrate) {
                            "equilibrate all to ambient");
   expectClean(*p);
   const auto &pr = first<ast::Prepare>(*p, 0);
-  EXPECT_EQ(pr.reagent.text, "wash_buffer");
+  EXPECT_EQ(pr.names.first.text, "wash_buffer");
   EXPECT_EQ(*pr.from, "20x concentrate");
   EXPECT_EQ(pr.dilute->kind, QK::ColonRatio);
   EXPECT_EQ(pr.dilute->value, 20);

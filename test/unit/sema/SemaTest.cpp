@@ -194,7 +194,7 @@ TEST_F(SemaTest, UnknownPlateTypeE209) {
 TEST_F(SemaTest, ManualOnlyE214) {
   ast::Script script = basic();
   ast::Prepare prepare;
-  prepare.reagent = {"buf", at(11, 9)};
+  prepare.names.first = {"buf", at(11, 9)};
   body(script).push_back(stmt(prepare, at(11, 4)));
   EXPECT_FALSE(check(script));
   EXPECT_TRUE(reported("E214", 11, 4)) << all();
