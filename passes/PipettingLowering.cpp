@@ -490,9 +490,25 @@ void PipettingLowering::dispenseFromReservoir(ir::LiquidId liquid, std::vector<I
                                               ir::TipPolicy policy,
                                               const std::optional<ir::MixSpec> &mix) {
   size_t next = 0;
+  // Channels that a running-down position served at a head position whose
+  // other channels the next position serves: they hold their liquid,
+  // masked out, while the others take that position's tips and draw, and
+  // all dispense together (one Dispense where two would do; bioforge1.md §2:
+  // masked-out channels do nothing). Only per_source sets without a mix
+  // keep their tips between windows; a tip that mixed is bound to its well.
+  std::optional<Item> carried;
+  ir::ReservoirPos carriedFrom{};
+  auto disjoint = [&](const Item &a, const Item &b) {
+    for (unsigned k = 0; k < channels_; ++k)
+      if (a.perChannel[k] > kEpsilon && b.perChannel[k] > kEpsilon)
+        return false;
+    return true;
+  };
   while (next < items.size()) {
     Position *position = positionFor(liquid, items[next]);
     if (!position) {
+      if (carried)
+        dispenseItem(*carried, policy, mix);
       double missing = 0;
       for (size_t i = next; i < items.size(); ++i)
         for (double v : items[i].perChannel)
@@ -504,8 +520,36 @@ void PipettingLowering::dispenseFromReservoir(ir::LiquidId liquid, std::vector<I
     std::vector<Item> window;
     fillWindow(liquid, *position, items, next, policy, window, held);
     PLATE_ASSERT(!window.empty(), "a dispense window serves no well");
+    if (carried) {
+      if (window.size() == 1 && window.front().block == carried->block &&
+          disjoint(window.front(), *carried)) {
+        for (unsigned k = 0; k < channels_; ++k)
+          window.front().perChannel[k] += carried->perChannel[k];
+        // The tip budget estimates what narrowing a position costs from the
+        // seconds spent at it; the carried channels' dispense stays counted
+        // where they drew, as if it were still their own, so that a merge
+        // never steers the search to another plan.
+        const TimingModel &timing = platform_.timing;
+        for (const auto &group : byAmount(carried->perChannel, channels_))
+          outcome_.sourceSeconds[carriedFrom] +=
+              timing.pipetteBaseSeconds +
+              static_cast<double>(group.first) / 1e6 / timing.pipetteUlPerSecond;
+      } else {
+        dispenseItem(*carried, policy, mix);
+      }
+      carried.reset();
+    }
+    if (policy == ir::TipPolicy::PerSource && !mix && next < items.size() &&
+        window.back().block == items[next].block &&
+        disjoint(window.back(), items[next])) {
+      carried = std::move(window.back());
+      carriedFrom = position->pos;
+      window.pop_back();
+    }
     emitWindow(liquid, *position, window, held, policy, mix);
   }
+  if (carried)
+    dispenseItem(*carried, policy, mix);
 }
 
 /// Positions drain in loading-plan order: the first one that can still give
