@@ -96,6 +96,20 @@ public:
       lineHasText_ = true;
   }
 
+  /// Bytes shown in place of markup blanked before the line's text ("**
+  /// TODO " as "- "), or after it ("." ending a headline): they take the
+  /// place of as many of the blanks owed to the line's end (see
+  /// deferLeading), never more. How many were written.
+  size_t writeInPlaceOfLeadingBlanks(std::string_view bytes) {
+    deferLeading();
+    size_t n = std::min(bytes.size(), leadOwed_);
+    leadOwed_ -= n;
+    flush(source_.size());
+    out_ += bytes.substr(0, n);
+    lineHasText_ = true;
+    return n;
+  }
+
   std::string take() {
     endLine(source_.size());
     return std::move(out_);
@@ -822,6 +836,249 @@ std::pair<size_t, size_t> branchPrefix(std::string_view line) {
 }
 
 } // namespace
+
+namespace {
+
+std::string_view withoutIndent(std::string_view line) {
+  size_t at = line.find_first_not_of(" \t");
+  return at == std::string_view::npos ? std::string_view{} : line.substr(at);
+}
+
+bool startsWithWord(std::string_view line, std::string_view word) {
+  return line.substr(0, word.size()) == word;
+}
+
+/// The stars of a headline ("** TODO Wash"), 0 when the line is none.
+size_t orgHeadlineStars(std::string_view line) {
+  size_t stars = 0;
+  while (stars < line.size() && line[stars] == '*')
+    ++stars;
+  return stars > 0 && stars < line.size() && line[stars] == ' ' ? stars : 0;
+}
+
+bool orgPlanningLine(std::string_view line) {
+  std::string_view rest = withoutIndent(line);
+  for (std::string_view word : {"CLOCK:", "CLOSED:", "SCHEDULED:", "DEADLINE:"})
+    if (startsWithWord(rest, word))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool looksLikeOrgMode(std::string_view text) {
+  int headlines = 0, marks = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (size_t stars = orgHeadlineStars(line)) {
+      ++headlines;
+      std::string_view title = line.substr(stars + 1);
+      marks += startsWithWord(title, "TODO ") || startsWithWord(title, "DONE ");
+    }
+    std::string_view rest = withoutIndent(line);
+    marks += startsWithWord(rest, "#+") || rest == ":PROPERTIES:" || orgPlanningLine(line);
+    start = end + 1;
+  }
+  return headlines >= 2 && marks >= 2;
+}
+
+std::string withOrgModeAsText(std::string_view text) {
+  OffsetKeepingWriter w(text);
+  bool inSource = false, inDrawer = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    std::string_view rest = withoutIndent(line);
+    std::string upper;
+    for (char c : rest.substr(0, 12))
+      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    bool hide = false;
+    if (inSource) {
+      hide = true;
+      inSource = !startsWithWord(upper, "#+END_SRC");
+    } else if (inDrawer) {
+      hide = true;
+      inDrawer = rest.substr(0, 5) != ":END:";
+    } else if (startsWithWord(upper, "#+BEGIN_SRC")) {
+      hide = inSource = true;
+    } else if (rest == ":PROPERTIES:" || rest == ":LOGBOOK:") {
+      hide = inDrawer = true;
+    } else if (orgPlanningLine(line)) {
+      hide = true;
+    } else if (startsWithWord(upper, "#+TITLE:")) {
+      size_t keyword = line.find(':') + 1;
+      w.blank(start, start + keyword, true);
+      for (size_t i = start + keyword; i < end; ++i)
+        w.copy(i);
+    } else if (startsWithWord(rest, "#+") || startsWithWord(rest, "# ")) {
+      hide = true; // keywords, and comments
+    } else if (size_t stars = orgHeadlineStars(line)) {
+      // "** TODO [#A] Wash 3 times   :robot:": the keyword and the
+      // priority are blanks, the tags too.
+      size_t title = stars + 1;
+      for (std::string_view keyword : {"TODO ", "DONE "})
+        if (startsWithWord(line.substr(title), keyword))
+          title += keyword.size();
+      if (line.substr(title, 3) == "[#" && line.size() > title + 4 && line[title + 4] == ']')
+        title += 5;
+      size_t textEnd = line.size();
+      size_t tags = line.find_last_not_of(" \t\r");
+      if (tags != std::string_view::npos && line[tags] == ':') {
+        size_t open = line.rfind(' ', tags);
+        std::string_view tagText =
+            open == std::string_view::npos ? std::string_view{} : line.substr(open + 1, tags - open);
+        if (tagText.size() > 2 && tagText.front() == ':' &&
+            tagText.find(' ') == std::string_view::npos)
+          textEnd = open;
+      }
+      // A deeper headline is an item of its parent's list ("- " at the
+      // line's start, so that its body, indented under the stars,
+      // continues it) and a sentence of its own: its body starts the next.
+      w.blank(start, start + title, true);
+      size_t last = line.find_last_not_of(" \t\r", textEnd == 0 ? 0 : textEnd - 1);
+      bool ends = last != std::string_view::npos && last >= title &&
+                  std::string_view(".:;!?").find(line[last]) == std::string_view::npos;
+      if (ends)
+        textEnd = last + 1;
+      bool item = stars > 1 && w.writeInPlaceOfLeadingBlanks("- ") == 2;
+      for (size_t i = start + title; i < start + textEnd; ++i)
+        w.copy(i);
+      w.blank(start + textEnd, end, true);
+      if (item && ends)
+        w.writeInPlaceOfLeadingBlanks(".");
+    } else {
+      for (size_t i = start; i < end; ++i)
+        w.copy(i);
+    }
+    if (hide)
+      w.blank(start, end, true);
+    if (end < text.size())
+      w.copy(end);
+    start = end + 1;
+  }
+  return w.take();
+}
+
+namespace {
+
+/// `.. |name| unicode:: U+00B5 L` or `.. |name| replace:: text` on a line
+/// of its own: the name and what it stands for.
+std::optional<std::pair<std::string, std::string>> rstSubstitution(std::string_view line) {
+  size_t at = line.find_first_not_of(" \t");
+  if (at == std::string_view::npos || line.substr(at, 4) != ".. |")
+    return std::nullopt;
+  size_t nameEnd = line.find('|', at + 4);
+  if (nameEnd == std::string_view::npos || nameEnd == at + 4)
+    return std::nullopt;
+  std::string name(line.substr(at + 4, nameEnd - at - 4));
+  std::string_view rest = line.substr(nameEnd + 1);
+  size_t kind = rest.find_first_not_of(' ');
+  if (kind == std::string_view::npos)
+    return std::nullopt;
+  rest = rest.substr(kind);
+  std::string shown;
+  if (rest.substr(0, 9) == "replace::") {
+    std::string_view body = rest.substr(9);
+    size_t first = body.find_first_not_of(' ');
+    size_t last = body.find_last_not_of(" \r");
+    if (first == std::string_view::npos)
+      return std::nullopt;
+    shown = std::string(body.substr(first, last - first + 1));
+  } else if (rest.substr(0, 9) == "unicode::") {
+    // Items separated by spaces join without them; a code is U+XXXX,
+    // 0xXX, \uXXXX or &#xXX; anything else is itself.
+    std::string_view body = rest.substr(9);
+    for (size_t i = 0; i < body.size();) {
+      size_t start = body.find_first_not_of(" \r", i);
+      if (start == std::string_view::npos)
+        break;
+      size_t end = std::min(body.find(' ', start), body.size());
+      std::string_view item = body.substr(start, end - start);
+      if (item.substr(0, 3) == ".. ")
+        break; // a comment after the codes
+      std::string_view digits;
+      for (std::string_view prefix : {"U+", "u+", "0x", "0X", "\\u", "\\x", "&#x"})
+        if (item.substr(0, prefix.size()) == prefix)
+          digits = item.substr(prefix.size());
+      if (!digits.empty() && digits.back() == ';')
+        digits.remove_suffix(1);
+      bool hex = !digits.empty() && digits.size() <= 6 &&
+                 std::all_of(digits.begin(), digits.end(),
+                             [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+      if (hex) {
+        char bytes[UNI_MAX_UTF8_BYTES_PER_CODE_POINT];
+        char *next = bytes;
+        unsigned long code = std::strtoul(std::string(digits).c_str(), nullptr, 16);
+        if (llvm::ConvertCodePointToUTF8(static_cast<llvm::UTF32>(code), next))
+          shown.append(bytes, next);
+      } else {
+        shown += item;
+      }
+      i = end;
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (shown.empty())
+    return std::nullopt;
+  return std::pair{std::move(name), std::move(shown)};
+}
+
+} // namespace
+
+bool looksLikeRstSubstitutions(std::string_view text) {
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (rstSubstitution(text.substr(start, end - start)))
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string withRstSubstitutions(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> table;
+  std::vector<std::pair<size_t, size_t>> definitions;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (auto found = rstSubstitution(text.substr(start, end - start))) {
+      table.push_back(std::move(*found));
+      definitions.emplace_back(start, end);
+    }
+    start = end + 1;
+  }
+  OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  size_t nextDefinition = 0;
+  for (size_t i = 0; i < text.size();) {
+    if (nextDefinition < definitions.size() && i == definitions[nextDefinition].first) {
+      w.blank(i, definitions[nextDefinition].second, true);
+      i = definitions[nextDefinition++].second;
+      continue;
+    }
+    if (text[i] == '|') {
+      size_t close = text.find('|', i + 1);
+      if (close != std::string_view::npos && close > i + 1 &&
+          text.substr(i + 1, close - i - 1).find_first_of(" \n") == std::string_view::npos) {
+        std::string_view name = text.substr(i + 1, close - i - 1);
+        auto entry = std::find_if(table.begin(), table.end(),
+                                  [&](const auto &e) { return e.first == name; });
+        if (entry != table.end()) {
+          size_t end = close + 1;
+          // `|name|_` is also a link; the page shows the text.
+          if (end < text.size() && text[end] == '_')
+            ++end;
+          w.replace(i, end, entry->second);
+          i = end;
+          continue;
+        }
+      }
+    }
+    w.copy(i);
+    ++i;
+  }
+  return w.take();
+}
 
 bool looksLikeTextTree(std::string_view text) {
   int branches = 0;

@@ -99,6 +99,26 @@ bool looksLikeUnifiedDiff(std::string_view text);
 /// changed, not what is done) as blanks; anything before the commit kept.
 std::string withDiffAfterChange(std::string_view text);
 
+/// An Emacs org-mode file: `*` headlines with TODO/DONE keywords, `#+`
+/// keyword lines, property drawers or planning lines (CLOCK, SCHEDULED).
+bool looksLikeOrgMode(std::string_view text);
+
+/// The file as a reader sees it exported: a top-level headline is a
+/// heading, a deeper one a bullet item (its TODO/DONE keyword, priority and
+/// tags as blanks) whose indented body continues it; `#+TITLE:` keeps its
+/// title; other keyword lines, drawers, planning lines and source blocks
+/// (a calculation, not a step) as blanks.
+std::string withOrgModeAsText(std::string_view text);
+
+/// A reStructuredText page defines substitutions (`.. |uL| unicode:: U+00B5
+/// L`, `.. |PBST| replace:: PBS-T`).
+bool looksLikeRstSubstitutions(std::string_view text);
+
+/// Each `|name|` as the text its definition gives ("100 |uL|" is "100 µL",
+/// "37 |degC|" is "37 °C"), cut to the reference's length where it is
+/// longer; the definitions as blanks.
+std::string withRstSubstitutions(std::string_view text);
+
 /// Five or more lines hang from branches drawn with box-drawing or ASCII
 /// characters ("├── ", "└── ", "|-- "): a mind map or a `tree` listing.
 bool looksLikeTextTree(std::string_view text);

@@ -227,7 +227,7 @@ bool romanNumeral(std::string_view s) {
 }
 
 /// The step label and bullet at the start of a line: "3.", "3)", "(3)",
-/// "Step 3:", "5.1", "1 -", "a)", "(iv)", "ii.", "-", "*", "•", "->".
+/// "Step 3:", "5.1", "1 -", "a)", "(iv)", "ii.", "-", "*", "•", "->", "#.".
 /// "2/10 Day 0: seed ..." at a line's start: the post's number, the
 /// thread's count and where the post's text starts.
 struct ThreadPost {
@@ -270,8 +270,9 @@ void parseStart(Line &line) {
   };
   size_t start = i;
   auto rest = s.substr(i);
-  // Bullets.
-  for (std::string_view bullet : {"->", "→", "=>", "•", "*", "-", "–", "+", ">", "▪", "◦", "●"}) {
+  // Bullets; "#." and "#)" are reStructuredText's auto-numbered items.
+  for (std::string_view bullet :
+       {"->", "→", "=>", "•", "*", "-", "–", "+", ">", "▪", "◦", "●", "#.", "#)"}) {
     if (rest.substr(0, bullet.size()) == bullet &&
         (rest.size() == bullet.size() || rest[bullet.size()] == ' ' || rest[bullet.size()] == '\t' ||
          (bullet == "+" && rest.size() > 1 && isDigitChar(rest[1])))) {
@@ -2358,6 +2359,9 @@ private:
   /// Liquid work of sentence `s` that happens off the plate (in tubes, or
   /// finishing a preparation) becomes part of the preparation.
   void offPlate(const Sentence &s, std::vector<Action> &built) const;
+  /// The text names an assay plate and a cell (culture) plate: two plates,
+  /// and the robot's is the assay plate.
+  bool twoPlates_ = false;
   /// `source` copied to the place of sentence `index` (a reference there
   /// names it), as a step of that sentence's unit.
   Action copyInto(size_t source, const std::string &from, const Sentence &s, unsigned index,
@@ -5396,6 +5400,13 @@ void Reader::readSentence(unsigned index) {
       // keep theirs).
       if (p == Param::Volume && removalThenAddition(drafts, cur, toks, q->first, q->last))
         goto newImplicit;
+      // "keep the lid on during the 20 min": "during the" a time that ends
+      // the phrase names the period told before, not this step's time.
+      if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
+          (toks[q->first - 2].is("during") || toks[q->first - 2].is("throughout")) &&
+          (q->last >= toks.size() || toks[q->last].isPunct(",") || toks[q->last].isPunct(".") ||
+           toks[q->last].isPunct(";")))
+        goto newImplicit;
       if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
         Draft &d = drafts[static_cast<size_t>(cur)];
         if (p == Param::Time && d.action.cls == ActionClass::Incubate && d.action.has(Param::Time) &&
@@ -5438,6 +5449,23 @@ void Reader::readSentence(unsigned index) {
           cls = ActionClass::Note;
         // "After the 30 min reaction, 50 µl of stop solution was added":
         // the step named again by its time, not a new one.
+        // "they've had the compounds 24 h by tomorrow morning": a time in a
+        // clause whose verb is "had" is how long something has lasted, a
+        // history of the samples, not a step.
+        if (p == Param::Time)
+          for (size_t k = q->first; k-- > 0 && k + 6 >= q->first;) {
+            if (toks[k].isPunct(",") || toks[k].isPunct(";") || toks[k].isPunct("."))
+              break;
+            if (toks[k].is("had"))
+              cls = ActionClass::Note;
+          }
+        // "lid on during the 30 min, it's light sensitive": "during the"
+        // a time that ends the phrase names the period told before.
+        if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
+            (toks[q->first - 2].is("during") || toks[q->first - 2].is("throughout")) &&
+            (q->last >= toks.size() || toks[q->last].isPunct(",") || toks[q->last].isPunct(".") ||
+             toks[q->last].isPunct(";")))
+          cls = ActionClass::Note;
         if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
             (toks[q->first - 2].is("after") || toks[q->first - 2].is("following") ||
              toks[q->first - 2].is("during")) &&
@@ -5503,6 +5531,20 @@ void Reader::readSentence(unsigned index) {
         // hold, not an addition.
         if (p == Param::Volume && q->last < toks.size() && toks[q->last].is("already"))
           cls = ActionClass::Note;
+        // "positive control, 1 µl in 50 µl medium like the insert says": a
+        // liquid's recipe, its parts in the tube, not additions to wells.
+        if (p == Param::Volume) {
+          auto volumeFrom = [&](size_t k) {
+            auto other = prose::quantityAt(toks, k, platform_, s.text);
+            return other && other->dimension == Dimension::Volume ? other : std::nullopt;
+          };
+          if (q->last + 1 < toks.size() && toks[q->last].is("in") && volumeFrom(q->last + 1))
+            cls = ActionClass::Note;
+          for (size_t k = q->first >= 5 ? q->first - 5 : 0; k + 1 < q->first; ++k)
+            if (toks[q->first - 1].is("in"))
+              if (auto part = volumeFrom(k); part && part->last + 1 == q->first)
+                cls = ActionClass::Note;
+        }
         // "so that all wells hold 100 µL", "final volume 200 µL": a state
         // the steps lead to, not a step.
         for (size_t k = q->first; k-- > 0 && k + 10 >= q->first;) {
@@ -5598,15 +5640,22 @@ void Reader::readSentence(unsigned index) {
           if (toks[k].is("leaves") || toks[k].is("left"))
             cls = ActionClass::Note;
         }
-        // "Block: 200 uL, 1-2 h at RT. We use 1 h when ...": the value chosen
-        // from the range the step before gave, not a step of its own.
-        if ((p == Param::Time || p == Param::Temperature) && drafts.empty() &&
+        // "Block: 200 uL, 1-2 h at RT. We use 1 h when ...", "40-50 uL
+        // working reagent to every well. Use 50 uL.": the value chosen from
+        // the range the step before gave, not a step of its own.
+        if ((p == Param::Time || p == Param::Temperature || p == Param::Volume ||
+             p == Param::Speed) &&
+            drafts.empty() &&
             !out_.actions.empty()) {
           const Action &before = out_.actions.back();
+          // A volume or a speed chooses from a range written out ("40-50
+          // uL"); "-> ~100 ul. Blank wells get 100 ul" is another step.
+          bool spanOnly = p == Param::Volume || p == Param::Speed;
           if (before.unit == s.unit && before.has(p) &&
               std::any_of(before.values(p).begin(), before.values(p).end(),
                           [&](const Value &range) {
-                            return range.kind != Value::Kind::Exact && range.admits(v.low);
+                            return range.kind != Value::Kind::Exact && range.admits(v.low) &&
+                                   (!spanOnly || range.kind == Value::Kind::Range);
                           }))
             cls = ActionClass::Note;
         }
@@ -5850,6 +5899,11 @@ void Reader::readSentence(unsigned index) {
           noun = noun || (prev == "the");
         if ((w == "stop" || w == "stops" || w == "stopped" || w == "stopping") &&
             (next == "solution" || next == "reagent" || next == "buffer"))
+          noun = true;
+        // "incubate 10-15 min. We stop at 10 min": when the incubation
+        // ends, a time point and not the stop solution's addition.
+        if ((w == "stop" || w == "stops" || w == "stopped" || w == "stopping") &&
+            (next == "at" || next == "after") && i + 2 < toks.size() && toks[i + 2].isNumber())
           noun = true;
         if (w == "read" && (next == "the" && i + 2 < toks.size() && toks[i + 2].is("results")))
           noun = false;
@@ -6582,6 +6636,38 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   };
   scan(s.tokens);
   scan(prose::tokenize(colonPrefix(out_.units[s.unit].text)));
+  // "add 10 µl of lysis buffer to the MAX wells of the cell plate" in a
+  // text with an assay plate too: work on the cells' plate, before its
+  // supernatants reach the robot's; "the spontaneous ones get 10 µl of
+  // water instead" goes on with the plate of the sentence before.
+  if (twoPlates_) {
+    auto cellPlate = [](const std::vector<Token> &toks) {
+      for (size_t k = 1; k < toks.size(); ++k)
+        if (toks[k].is("plate") &&
+            (toks[k - 1].is("cell") || toks[k - 1].is("cells") || toks[k - 1].is("culture")))
+          return true;
+      return false;
+    };
+    auto assayPlateNamed = [](const std::vector<Token> &toks) {
+      for (size_t k = 1; k < toks.size(); ++k)
+        if (toks[k].is("plate") && toks[k - 1].is("assay"))
+          return true;
+      return false;
+    };
+    bool onCells = cellPlate(s.tokens) && !assayPlateNamed(s.tokens);
+    bool instead = false;
+    for (size_t k = 0; k < s.tokens.size(); ++k)
+      instead |= s.tokens[k].is("instead") &&
+                 !(k + 1 < s.tokens.size() && s.tokens[k + 1].is("of"));
+    size_t index = static_cast<size_t>(&s - sentences_.data());
+    if (!onCells && instead && index > 0 && index < sentences_.size())
+      onCells = cellPlate(sentences_[index - 1].tokens) &&
+                !assayPlateNamed(sentences_[index - 1].tokens);
+    if (onCells) {
+      culture = true;
+      assayPlate = false;
+    }
+  }
   // A spin: a verb of centrifugation or a relative centrifugal force
   // ("10,000 x g"). A lysis alone may be the plate's ("Lyse 25 µL, 5 min,
   // shake 800 rpm").
@@ -8478,6 +8564,7 @@ void Reader::markDeviations() {
 /// value set against the one it replaces ("block is 1h not 2h", "it's 7
 /// washes not 5"), which takes back only the steps that stated the old one.
 void Reader::markCorrections() {
+  std::vector<size_t> corrections; // of something earlier
   auto correctsAt = [](const std::vector<Token> &toks, size_t k) {
     auto word = [&](size_t i, std::string_view w) { return i < toks.size() && toks[i].is(w); };
     auto numberAt = [&](size_t i) { return i < toks.size() && toks[i].isNumber(); };
@@ -8526,10 +8613,11 @@ void Reader::markCorrections() {
       if (!(toks[k].is("not") || insteadOf) || withdrawn >= toks.size() ||
           !toks[withdrawn].isNumber())
         continue;
-      // The value it replaces: a number at most three words (its unit, the
-      // step's noun, a comma) before, or up to seven before "instead of"
-      // ("4 washes after the Strep-HRP").
-      size_t reach = insteadOf ? 8 : 4;
+      // The value it replaces: a number at most four words (its unit, the
+      // step's noun of one or two words, a comma: "*50 µl reaction mix,
+      // not 5") before, or up to seven before "instead of" ("4 washes
+      // after the Strep-HRP").
+      size_t reach = insteadOf ? 8 : 5;
       std::optional<size_t> given;
       for (size_t j = k; j-- > 0 && j + reach >= k;) {
         if (toks[j].isNumber()) {
@@ -8596,10 +8684,77 @@ void Reader::markCorrections() {
     if (!replaces)
       continue;
     correction.inProcedure = false;
+    corrections.push_back(c);
     // Its reasons ("at 2 hours the signal is too low") are no steps either.
     for (size_t a = c + 1; a < out_.actions.size(); ++a)
       if (out_.actions[a].unit == correction.unit && out_.actions[a].cls == correction.cls)
         out_.actions[a].inProcedure = false;
+  }
+  // "haha ok, 50 µl mix, 30 min": a reply that acknowledges corrections
+  // says their values back; it is no step of its own. Only a turn that
+  // opens with its acknowledgement, and only steps whose every value a
+  // correction before it stated.
+  // What a turn opens with, after its speaker ("[21:04] Tomás: haha ok").
+  auto opensWith = [&](size_t u, std::initializer_list<std::string_view> words) {
+    uint32_t n = out_.units[u].loc.line;
+    if (n < 1 || n - 1 >= lines_.size() || !unitOpensTurn(u))
+      return false;
+    std::string_view raw = lines_[n - 1].raw;
+    size_t colon = raw.find(": ");
+    std::string rest = prose::lowerAscii(trimView(colon == std::string_view::npos || colon > 40
+                                                      ? raw
+                                                      : raw.substr(colon + 2)));
+    for (std::string_view filler : {"haha ", "haha, ", "lol ", "lol, ", "ah ", "ah, ", "oh ", "oh, "})
+      if (rest.rfind(filler, 0) == 0)
+        rest.erase(0, filler.size());
+    for (std::string_view word : words)
+      if (rest.rfind(word, 0) == 0 &&
+          (rest.size() == word.size() || !std::isalpha(static_cast<unsigned char>(rest[word.size()]))))
+        return true;
+    return false;
+  };
+  auto acknowledges = [&](size_t u) {
+    return opensWith(u, {"ok", "okay", "kk", "got it", "sure", "noted", "understood", "right",
+                         "yes", "yep", "will do", "perfect", "great"});
+  };
+  // "do I dilute the supernatants?" - "no, neat, 50 µl straight": an
+  // answer that declines a change says back a step told before (of its
+  // kind, with its values). "Yes, the robot adds the 30 µl lipase after
+  // the wash" may tell the step for the first time.
+  auto declinesQuestion = [&](size_t u) {
+    if (u == 0 || !opensWith(u, {"no", "nope"}))
+      return false;
+    std::string_view before = trimView(out_.units[u - 1].text);
+    return !before.empty() && before.back() == '?';
+  };
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    bool declines = declinesQuestion(u);
+    if (!acknowledges(u) && !declines)
+      continue;
+    for (Action &a : out_.actions) {
+      if (a.unit != u || !robotClass(a.cls) || !a.inProcedure)
+        continue;
+      bool any = false, restated = true;
+      for (size_t p = 0; p < kParamCount && restated; ++p)
+        for (const Value &v : a.params[p]) {
+          any = true;
+          auto states = [&](const Action &earlier) {
+            return earlier.unit < u &&
+                   std::any_of(earlier.params[p].begin(), earlier.params[p].end(),
+                               [&](const Value &w) { return w.admits(v.low) && v.admits(w.low); });
+          };
+          restated = std::any_of(corrections.begin(), corrections.end(),
+                                 [&](size_t c) { return states(out_.actions[c]); });
+          if (!restated && declines)
+            restated = std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &b) {
+              return b.cls == a.cls && &b != &a && !b.weak && states(b);
+            });
+          if (!restated)
+            break;
+        }
+      if (any && restated)
+        a.inProcedure = false;
+    }
   }
 }
 
@@ -9483,6 +9638,10 @@ std::optional<ProcedureText> Reader::run() {
     revise(withLettersForLigatures(text_));
   if (looksLikeHtml(text_))
     revise(withHtmlAsText(text_));
+  if (looksLikeOrgMode(text_))
+    revise(withOrgModeAsText(text_));
+  if (looksLikeRstSubstitutions(text_))
+    revise(withRstSubstitutions(text_));
   if (looksLikeXmlMethod(text_))
     revise(withXmlMethodAsText(text_));
   if (looksLikeJsonMethod(text_))
@@ -9536,6 +9695,12 @@ std::optional<ProcedureText> Reader::run() {
   markCodeCells();
   markTranslations();
   splitSentences();
+  {
+    std::string lower = prose::lowerAscii(text_);
+    twoPlates_ = lower.find("assay plate") != std::string::npos &&
+                 (lower.find("cell plate") != std::string::npos ||
+                  lower.find("culture plate") != std::string::npos);
+  }
   for (unsigned i = 0; i < sentences_.size(); ++i) {
     UnitKind kind = out_.units[sentences_[i].unit].kind;
     if (kind == UnitKind::Header || kind == UnitKind::Layout || kind == UnitKind::Materials ||
