@@ -816,6 +816,17 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
       }
       for (const std::string &member : members) {
         auto found = liquidByName_.find(member);
+        // "Bring the reagents, standards and samples to RT": a role word
+        // among reagents is the stock of every layout liquid of that role.
+        if (found == liquidByName_.end() && !param(member) && it.kind == ast::WellItem::Kind::Name)
+          if (std::optional<ir::LiquidRole> role = roleWord(member)) {
+            size_t before = reagents.size();
+            for (const ir::Liquid &liquid : module_.liquids)
+              if (liquid.role == *role)
+                reagents.push_back(liquid.id);
+            if (reagents.size() > before)
+              continue;
+          }
         std::optional<ir::LiquidId> id;
         if (found != liquidByName_.end() && !param(member) &&
             module_.liquid(found->second).role != ir::LiquidRole::Reagent)
