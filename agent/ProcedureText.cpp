@@ -2093,7 +2093,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "change history", "version history", "change log", "changelog",
                          // A batch record's criteria judge the run after it.
                          "acceptance criteria", "acceptance", "validity criteria",
-                         "assay validity", "run acceptance",
+                         "assay validity", "run acceptance", "qc limits", "qc criteria",
+                         "qc checks", "quality criteria", "quality control limits",
+                         "quality control criteria",
                          "what went wrong", "what happened", "root cause",
                          // "Abbrev: ... o/n = overnight": what the card's
                          // shorthand means, not steps.
@@ -3210,17 +3212,31 @@ bool opensPostHeader(std::string_view line) {
       raw = trimView(raw.substr(arrow.size()));
       break;
     }
+  // "**@mreyes-endo** commented": an issue tracker's comment, its author
+  // in bold.
+  bool bold = raw.substr(0, 2) == "**";
+  if (bold)
+    raw.remove_prefix(2);
   if (raw.size() < 3 || raw[0] != '@')
     return false;
   size_t k = 1;
   while (k < raw.size() && (std::isalnum(static_cast<unsigned char>(raw[k])) || raw[k] == '_' ||
-                            raw[k] == '.'))
+                            raw[k] == '.' || (bold && raw[k] == '-')))
     ++k;
   if (k < 3)
     return false;
-  std::string_view rest = trimView(raw.substr(k));
+  std::string_view rest = raw.substr(k);
+  if (bold) {
+    if (rest.substr(0, 2) != "**")
+      return false;
+    rest = trimView(rest.substr(2));
+    return rest.rfind("commented", 0) == 0 || rest.rfind("replied", 0) == 0 ||
+           rest.rfind("wrote", 0) == 0;
+  }
+  rest = trimView(rest);
   return rest.empty() || rest.substr(0, 2) == "·" || rest.substr(0, 1) == "-" ||
-         rest.substr(0, 1) == "|" || rest.rfind("replying", 0) == 0;
+         rest.substr(0, 1) == "|" || rest.rfind("replying", 0) == 0 ||
+         rest.rfind("commented", 0) == 0;
 }
 
 bool Reader::opensTurn(std::string_view raw) const {
@@ -5666,6 +5682,13 @@ void Reader::readSentence(unsigned index) {
           cls = ActionClass::Note;
         if (p == Param::Wavelength && toks[q->first].isWord() && remarkOnAbsorbance(toks, q->first))
           cls = ActionClass::Note;
+        // "Blank OD650 < 0.08", "B0 A450 >= 0.8": an absorbance held to a
+        // limit is a run's criterion, no read.
+        if (p == Param::Wavelength && toks[q->first].isWord() && !readVerb)
+          for (size_t k = q->last; k < toks.size() && k < q->last + 3; ++k)
+            if (toks[k].isPunct("<") || toks[k].isPunct(">") || toks[k].isPunct("≤") ||
+                toks[k].isPunct("≥") || toks[k].isPunct("<=") || toks[k].isPunct(">="))
+              cls = ActionClass::Note;
         // "The blue complex absorbs broadly between 580 and 660 nm", "SRB
         // max ~565 nm": what a coloured product does, in a sentence with
         // no verb of reading.
@@ -7819,12 +7842,24 @@ void Reader::markThreadAmendments() {
   for (const Action &a : out_.actions)
     if (step(a) && a.unit < unitStyle_.size() && unitStyle_[a.unit] == 'l')
       ++listedSteps[turnOf[a.unit]];
-  unsigned plan = 0;
-  for (unsigned t = 1; t <= turns && plan == 0; ++t)
+  // The plan may come before the first turn when the turns are comments
+  // (`**@name** commented`): an issue's description above its comments. A
+  // run log's timestamped records under a cover note are turns of another
+  // kind.
+  bool comments = false;
+  for (size_t u = 0; u < out_.units.size() && !comments; ++u)
+    if (unitOpensTurn(u)) {
+      uint32_t n = out_.units[u].loc.line;
+      comments = opensPostHeader(lines_[n - 1].raw);
+      break;
+    }
+  std::optional<unsigned> firstPlan;
+  for (unsigned t = comments ? 0 : 1; t <= turns && !firstPlan; ++t)
     if (listedSteps[t] >= 3)
-      plan = t;
-  if (plan == 0)
+      firstPlan = t;
+  if (!firstPlan)
     return;
+  unsigned plan = *firstPlan;
   // A numbered reply ("two things: 1) ... 2) ...") is talk; a message
   // listing most of the plan's steps again posts a new version.
   auto reposts = [&](unsigned t) {
@@ -7856,11 +7891,27 @@ void Reader::markThreadAmendments() {
   for (unsigned t = plan + 2; t <= turns; ++t)
     if (answers[t].empty())
       answers[t] = answers[t - 1];
+  // The turn a line is in: a copy made in the talk ("let's do 5 washes"
+  // taking the volume of the washes a comment proposed) amends the plan as
+  // the talk does; a copy of the plan's own step does not.
+  auto turnOfLine = [&](uint32_t line) {
+    unsigned turn = 0;
+    for (size_t u = 0; u < out_.units.size() && out_.units[u].loc.line <= line; ++u)
+      turn = turnOf[u];
+    return turn;
+  };
   for (Action &later : out_.actions) {
     unsigned t = turnOf[later.unit];
     // A reply already out of the procedure by another rule ("we went to
     // 50 µL last year", told as the past) still amends the plan.
-    bool amendment = !later.weak && robotClass(later.cls) && later.copiedFrom.empty();
+    // A step that took its details from another ("5 washes" the volume of
+    // the washes a comment proposed) names it "line N".
+    uint32_t sourceLine = later.copiedLoc.isValid() ? later.copiedLoc.line : 0;
+    if (sourceLine == 0 && later.copiedFrom.rfind("line ", 0) == 0)
+      sourceLine = static_cast<uint32_t>(std::strtoul(later.copiedFrom.c_str() + 5, nullptr, 10));
+    bool copiesTalk = !later.copiedFrom.empty() && sourceLine > 0 && turnOfLine(sourceLine) > plan;
+    bool amendment = !later.weak && robotClass(later.cls) &&
+                     (later.copiedFrom.empty() || copiesTalk);
     if (t <= plan || t >= end || !amendment)
       continue;
     const std::string &post = answers[t];
@@ -7888,8 +7939,16 @@ void Reader::markThreadAmendments() {
           break;
         }
     }
-    if (!asks && contradicted.size() == 1)
-      contradicted.front()->superseded = true;
+    // "Good point, let's do 5 washes" against a plan of two 3-wash steps:
+    // a decision takes back each step it contradicts, a story ("last time
+    // someone used 50 uL") none of several.
+    bool decides = false;
+    if (later.sentence < sentences_.size())
+      for (const Token &w : sentences_[later.sentence].tokens)
+        decides = decides || w.is("let's") || w.is("lets") || w.is("let");
+    if (!asks && (contradicted.size() == 1 || decides))
+      for (Action *step : contradicted)
+        step->superseded = true;
     if (amends)
       later.inProcedure = false;
   }
