@@ -4538,6 +4538,15 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
 /// Whether the volume at `first..last` follows a removal that named what it
 /// removes ("remove PBS, 100 uL 4% PFA") and starts an addition of another
 /// liquid with its verb left out.
+/// "during the 30 min," / "throughout the 2 h.": a time after "during the"
+/// that ends its phrase names a period the text told before.
+bool namesPeriodToldBefore(const std::vector<Token> &toks, size_t first, size_t last) {
+  return first >= 2 && toks[first - 1].is("the") &&
+         (toks[first - 2].is("during") || toks[first - 2].is("throughout")) &&
+         (last >= toks.size() || toks[last].isPunct(",") || toks[last].isPunct(".") ||
+          toks[last].isPunct(";"));
+}
+
 bool removalThenAddition(const std::vector<Draft> &drafts, int cur, const std::vector<Token> &toks,
                          size_t first, size_t last) {
   if (cur < 0)
@@ -5416,12 +5425,8 @@ void Reader::readSentence(unsigned index) {
       // keep theirs).
       if (p == Param::Volume && removalThenAddition(drafts, cur, toks, q->first, q->last))
         goto newImplicit;
-      // "keep the lid on during the 20 min": "during the" a time that ends
-      // the phrase names the period told before, not this step's time.
-      if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
-          (toks[q->first - 2].is("during") || toks[q->first - 2].is("throughout")) &&
-          (q->last >= toks.size() || toks[q->last].isPunct(",") || toks[q->last].isPunct(".") ||
-           toks[q->last].isPunct(";")))
+      // "keep the lid on during the 20 min": not this step's time.
+      if (p == Param::Time && namesPeriodToldBefore(toks, q->first, q->last))
         goto newImplicit;
       if (cur >= 0 && accepts(drafts[static_cast<size_t>(cur)], p, v)) {
         Draft &d = drafts[static_cast<size_t>(cur)];
@@ -5475,12 +5480,8 @@ void Reader::readSentence(unsigned index) {
             if (toks[k].is("had"))
               cls = ActionClass::Note;
           }
-        // "lid on during the 30 min, it's light sensitive": "during the"
-        // a time that ends the phrase names the period told before.
-        if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
-            (toks[q->first - 2].is("during") || toks[q->first - 2].is("throughout")) &&
-            (q->last >= toks.size() || toks[q->last].isPunct(",") || toks[q->last].isPunct(".") ||
-             toks[q->last].isPunct(";")))
+        // "lid on during the 30 min, it's light sensitive": no step.
+        if (p == Param::Time && namesPeriodToldBefore(toks, q->first, q->last))
           cls = ActionClass::Note;
         if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
             (toks[q->first - 2].is("after") || toks[q->first - 2].is("following") ||
