@@ -844,10 +844,6 @@ std::string_view withoutIndent(std::string_view line) {
   return at == std::string_view::npos ? std::string_view{} : line.substr(at);
 }
 
-bool startsWithWord(std::string_view line, std::string_view word) {
-  return line.substr(0, word.size()) == word;
-}
-
 /// The stars of a headline ("** TODO Wash"), 0 when the line is none.
 size_t orgHeadlineStars(std::string_view line) {
   size_t stars = 0;
@@ -859,7 +855,7 @@ size_t orgHeadlineStars(std::string_view line) {
 bool orgPlanningLine(std::string_view line) {
   std::string_view rest = withoutIndent(line);
   for (std::string_view word : {"CLOCK:", "CLOSED:", "SCHEDULED:", "DEADLINE:"})
-    if (startsWithWord(rest, word))
+    if (rest.starts_with(word))
       return true;
   return false;
 }
@@ -874,10 +870,10 @@ bool looksLikeOrgMode(std::string_view text) {
     if (size_t stars = orgHeadlineStars(line)) {
       ++headlines;
       std::string_view title = line.substr(stars + 1);
-      marks += startsWithWord(title, "TODO ") || startsWithWord(title, "DONE ");
+      marks += title.starts_with("TODO ") || title.starts_with("DONE ");
     }
     std::string_view rest = withoutIndent(line);
-    marks += startsWithWord(rest, "#+") || rest == ":PROPERTIES:" || orgPlanningLine(line);
+    marks += rest.starts_with("#+") || rest == ":PROPERTIES:" || orgPlanningLine(line);
     start = end + 1;
   }
   return headlines >= 2 && marks >= 2;
@@ -896,29 +892,29 @@ std::string withOrgModeAsText(std::string_view text) {
     bool hide = false;
     if (inSource) {
       hide = true;
-      inSource = !startsWithWord(upper, "#+END_SRC");
+      inSource = !upper.starts_with("#+END_SRC");
     } else if (inDrawer) {
       hide = true;
       inDrawer = rest.substr(0, 5) != ":END:";
-    } else if (startsWithWord(upper, "#+BEGIN_SRC")) {
+    } else if (upper.starts_with("#+BEGIN_SRC")) {
       hide = inSource = true;
     } else if (rest == ":PROPERTIES:" || rest == ":LOGBOOK:") {
       hide = inDrawer = true;
     } else if (orgPlanningLine(line)) {
       hide = true;
-    } else if (startsWithWord(upper, "#+TITLE:")) {
+    } else if (upper.starts_with("#+TITLE:")) {
       size_t keyword = line.find(':') + 1;
       w.blank(start, start + keyword, true);
       for (size_t i = start + keyword; i < end; ++i)
         w.copy(i);
-    } else if (startsWithWord(rest, "#+") || startsWithWord(rest, "# ")) {
+    } else if (rest.starts_with("#+") || rest.starts_with("# ")) {
       hide = true; // keywords, and comments
     } else if (size_t stars = orgHeadlineStars(line)) {
       // "** TODO [#A] Wash 3 times   :robot:": the keyword and the
       // priority are blanks, the tags too.
       size_t title = stars + 1;
       for (std::string_view keyword : {"TODO ", "DONE "})
-        if (startsWithWord(line.substr(title), keyword))
+        if (line.substr(title).starts_with(keyword))
           title += keyword.size();
       if (line.substr(title, 3) == "[#" && line.size() > title + 4 && line[title + 4] == ']')
         title += 5;

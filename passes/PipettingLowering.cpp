@@ -529,11 +529,12 @@ void PipettingLowering::dispenseFromReservoir(ir::LiquidId liquid, std::vector<I
         // seconds spent at it; the carried channels' dispense stays counted
         // where they drew, as if it were still their own, so that a merge
         // never steers the search to another plan.
-        const TimingModel &timing = platform_.timing;
-        for (const auto &group : byAmount(carried->perChannel, channels_))
-          outcome_.sourceSeconds[carriedFrom] +=
-              timing.pipetteBaseSeconds +
-              static_cast<double>(group.first) / 1e6 / timing.pipetteUlPerSecond;
+        for (const auto &[key, mask] : byAmount(carried->perChannel, channels_)) {
+          ir::Op alone;
+          alone.payload = ir::DevDispenseOp{platePlace(carried->block), mask,
+                                            Quantity::microliters(static_cast<double>(key) / 1e6)};
+          outcome_.sourceSeconds[carriedFrom] += seconds(alone);
+        }
       } else {
         dispenseItem(*carried, policy, mix);
       }
