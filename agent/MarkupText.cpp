@@ -1327,6 +1327,15 @@ void writeOver(OffsetKeepingWriter &w, std::string_view text, size_t from, size_
 /// The objects of a JSON document's array of steps ("steps": [{...},
 /// ...], or "procedure", "method", "actions"): each object's span in the
 /// text and its value. Strings are skipped as JSON writes them.
+/// A step object that says what it does: a key naming the operation, with
+/// words as its value.
+bool namesOperation(const nlohmann::json &step) {
+  for (const char *key : {"op", "type", "action", "operation", "step_type", "command", "kind"})
+    if (step.contains(key) && step[key].is_string())
+      return true;
+  return false;
+}
+
 std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> jsonSteps(std::string_view text) {
   std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
   for (std::string_view key : {"\"steps\"", "\"procedure\"", "\"method_steps\"", "\"actions\"",
@@ -1637,11 +1646,7 @@ bool looksLikeJsonMethod(std::string_view text) {
   std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps = jsonSteps(text);
   int withType = 0;
   for (const auto &step : steps)
-    for (const char *key : {"op", "type", "action", "operation", "step_type", "command", "kind"})
-      if (step.second.contains(key) && step.second[key].is_string()) {
-        ++withType;
-        break;
-      }
+    withType += namesOperation(step.second);
   return withType >= 3;
 }
 
@@ -1653,7 +1658,7 @@ bool stepByHand(const XmlElement &e) {
   if (const std::string *who = e.get({"executor", "performedby", "by", "who", "actor"})) {
     std::string lower = prose::lowerAscii(*who);
     for (const char *person : {"operator", "manual", "person", "user", "technician", "hand",
-                               "bench", "human", "scientist"})
+                               "bench", "human", "scientist", "analyst"})
       if (lower.find(person) != std::string::npos)
         return true;
   }
@@ -2135,11 +2140,7 @@ std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> yamlSteps(std:
     nlohmann::json step = yamlJson(*doc, sequence.items[k], budget);
     if (!step.is_object())
       continue;
-    for (const char *key : {"op", "type", "action", "operation", "step_type", "command", "kind"})
-      if (step.contains(key) && step[key].is_string()) {
-        ++named;
-        break;
-      }
+    named += namesOperation(step);
     // A step with no operation but words for the operator ("note: dilute
     // the sera 1:100 ...") is that instruction.
     if (!step.contains("op") && !step.contains("type") && !step.contains("action"))
@@ -2166,6 +2167,285 @@ std::string withYamlMethodAsText(std::string_view text) {
 
 std::string withJsonMethodAsText(std::string_view text) {
   return withStepObjectsAsText(text, jsonSteps(text));
+}
+
+//===--- A SQL dump of a method ------------------------------------------------===//
+
+namespace {
+
+/// A SQL literal or word at `at`: a number, a 'string' ('' for a quote),
+/// NULL, or an identifier; `end` is past it.
+struct SqlToken {
+  enum class Kind { Number, String, Null, Word, Punct, End } kind = Kind::End;
+  std::string text;
+  size_t begin = 0, end = 0;
+};
+
+SqlToken sqlToken(std::string_view text, size_t at) {
+  SqlToken t;
+  while (at < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[at]))) {
+      ++at;
+    } else if (text.substr(at, 2) == "--") {
+      size_t eol = text.find('\n', at);
+      at = eol == std::string_view::npos ? text.size() : eol;
+    } else {
+      break;
+    }
+  }
+  t.begin = at;
+  if (at >= text.size()) {
+    t.end = at;
+    return t;
+  }
+  char c = text[at];
+  if (c == '\'') {
+    t.kind = SqlToken::Kind::String;
+    size_t k = at + 1;
+    for (; k < text.size(); ++k) {
+      if (text[k] == '\'') {
+        if (k + 1 < text.size() && text[k + 1] == '\'') {
+          t.text += '\'';
+          ++k;
+          continue;
+        }
+        break;
+      }
+      t.text += text[k];
+    }
+    t.end = std::min(text.size(), k + 1);
+    return t;
+  }
+  bool sign = (c == '-' || c == '+') && at + 1 < text.size() &&
+              std::isdigit(static_cast<unsigned char>(text[at + 1]));
+  if (std::isdigit(static_cast<unsigned char>(c)) || sign) {
+    size_t k = at + 1;
+    while (k < text.size() && (std::isdigit(static_cast<unsigned char>(text[k])) || text[k] == '.'))
+      ++k;
+    t.kind = SqlToken::Kind::Number;
+    t.text = std::string(text.substr(at, k - at));
+    t.end = k;
+    return t;
+  }
+  if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '"' || c == '`') {
+    size_t k = at;
+    if (c == '"' || c == '`') {
+      size_t close = text.find(c, at + 1);
+      k = close == std::string_view::npos ? text.size() : close + 1;
+      t.text = std::string(text.substr(at + 1, k - at - 2));
+    } else {
+      while (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) ||
+                                 text[k] == '_' || text[k] == '.'))
+        ++k;
+      t.text = std::string(text.substr(at, k - at));
+    }
+    t.kind = prose::lowerAscii(t.text) == "null" ? SqlToken::Kind::Null : SqlToken::Kind::Word;
+    t.end = k;
+    return t;
+  }
+  t.kind = SqlToken::Kind::Punct;
+  t.text = std::string(1, c);
+  t.end = at + 1;
+  return t;
+}
+
+nlohmann::json sqlValue(const SqlToken &t) {
+  if (t.kind == SqlToken::Kind::Number)
+    return nlohmann::json::parse(t.text, nullptr, false).is_number()
+               ? nlohmann::json::parse(t.text, nullptr, false)
+               : nlohmann::json(t.text);
+  if (t.kind == SqlToken::Kind::String || t.kind == SqlToken::Kind::Word)
+    return t.text;
+  return nullptr;
+}
+
+/// Where `lowerWord` stands as a word in `lower` (the text in lower case),
+/// from `from` on.
+size_t findSqlWord(std::string_view lower, std::string_view lowerWord, size_t from) {
+  for (size_t at = lower.find(lowerWord, from); at != std::string_view::npos;
+       at = lower.find(lowerWord, at + 1)) {
+    bool startOk = at == 0 || !std::isalnum(static_cast<unsigned char>(lower[at - 1]));
+    size_t after = at + lowerWord.size();
+    bool endOk = after >= lower.size() || !std::isalnum(static_cast<unsigned char>(lower[after]));
+    if (startOk && endOk)
+      return at;
+  }
+  return std::string_view::npos;
+}
+
+bool stepTableName(const std::string &name) {
+  std::string lower = prose::lowerAscii(name);
+  return lower.find("step") != std::string::npos || lower.find("procedure") != std::string::npos ||
+         lower.find("action") != std::string::npos || lower.find("operation") != std::string::npos;
+}
+
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> sqlSteps(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
+  const std::string lower = prose::lowerAscii(text);
+  if (findSqlWord(lower, "insert", 0) == std::string_view::npos ||
+      findSqlWord(lower, "values", 0) == std::string_view::npos)
+    return steps;
+  // The columns of each table.
+  std::map<std::string, std::vector<std::string>> columns;
+  for (size_t at = findSqlWord(lower, "create", 0); at != std::string_view::npos;
+       at = findSqlWord(lower, "create", at + 1)) {
+    SqlToken table = sqlToken(text, at + 6);
+    if (prose::lowerAscii(table.text) != "table")
+      continue;
+    SqlToken name = sqlToken(text, table.end);
+    SqlToken open = sqlToken(text, name.end);
+    if (name.kind != SqlToken::Kind::Word || open.text != "(")
+      continue;
+    std::vector<std::string> cols;
+    int depth = 1;
+    bool partStart = true;
+    for (SqlToken t = sqlToken(text, open.end); t.kind != SqlToken::Kind::End && depth > 0;
+         t = sqlToken(text, t.end)) {
+      if (t.text == "(")
+        ++depth;
+      else if (t.text == ")")
+        --depth;
+      else if (t.text == "," && depth == 1)
+        partStart = true;
+      else if (partStart && depth == 1) {
+        partStart = false;
+        std::string lower = prose::lowerAscii(t.text);
+        if (t.kind == SqlToken::Kind::Word && lower != "primary" && lower != "foreign" &&
+            lower != "unique" && lower != "check" && lower != "constraint" && lower != "key" &&
+            lower != "index")
+          cols.push_back(t.text);
+      }
+    }
+    columns[prose::lowerAscii(name.text)] = std::move(cols);
+  }
+  struct Row {
+    std::string table;
+    std::pair<size_t, size_t> span;
+    nlohmann::json fields = nlohmann::json::object();
+    bool deleted = false;
+  };
+  std::vector<Row> rows;
+  for (size_t at = findSqlWord(lower, "insert", 0); at != std::string_view::npos;
+       at = findSqlWord(lower, "insert", at + 1)) {
+    SqlToken into = sqlToken(text, at + 6);
+    if (prose::lowerAscii(into.text) != "into")
+      continue;
+    SqlToken name = sqlToken(text, into.end);
+    std::string table = prose::lowerAscii(name.text);
+    std::vector<std::string> cols = columns[table];
+    SqlToken t = sqlToken(text, name.end);
+    if (t.text == "(") { // INSERT INTO t (a, b, c) VALUES ...
+      cols.clear();
+      for (t = sqlToken(text, t.end); t.kind != SqlToken::Kind::End && t.text != ")";
+           t = sqlToken(text, t.end))
+        if (t.kind == SqlToken::Kind::Word)
+          cols.push_back(t.text);
+      t = sqlToken(text, t.end);
+    }
+    if (prose::lowerAscii(t.text) != "values")
+      continue;
+    for (t = sqlToken(text, t.end); t.text == "(";) {
+      Row row;
+      row.table = table;
+      row.span.first = t.begin;
+      size_t column = 0;
+      for (t = sqlToken(text, t.end); t.kind != SqlToken::Kind::End && t.text != ")";
+           t = sqlToken(text, t.end)) {
+        if (t.text == ",") {
+          ++column;
+          continue;
+        }
+        if (column < cols.size() && t.kind != SqlToken::Kind::Null &&
+            t.kind != SqlToken::Kind::Punct)
+          row.fields[cols[column]] = sqlValue(t);
+      }
+      row.span.second = t.end;
+      rows.push_back(std::move(row));
+      t = sqlToken(text, t.end);
+      if (t.text != ",")
+        break;
+      t = sqlToken(text, t.end);
+    }
+  }
+  // A method has tens of steps; a dump of thousands of rows is data, and
+  // applying each change to each row would be quadratic in it.
+  if (rows.size() > 5000)
+    return steps;
+  // `WHERE key = N`: the rows it picks.
+  auto picked = [&](const std::string &table, size_t at, size_t &end) {
+    std::vector<Row *> out;
+    SqlToken key = sqlToken(text, at);
+    SqlToken eq = sqlToken(text, key.end);
+    SqlToken value = sqlToken(text, eq.end);
+    end = value.end;
+    if (key.kind != SqlToken::Kind::Word || eq.text != "=")
+      return out;
+    nlohmann::json wanted = sqlValue(value);
+    for (Row &row : rows)
+      if (row.table == table && row.fields.contains(key.text) && row.fields[key.text] == wanted)
+        out.push_back(&row);
+    return out;
+  };
+  unsigned updates = 0;
+  for (size_t at = findSqlWord(lower, "update", 0); at != std::string_view::npos && updates < 5000;
+       at = findSqlWord(lower, "update", at + 1), ++updates) {
+    SqlToken name = sqlToken(text, at + 6);
+    SqlToken set = sqlToken(text, name.end);
+    if (prose::lowerAscii(set.text) != "set")
+      continue;
+    nlohmann::json changes = nlohmann::json::object();
+    SqlToken t = sqlToken(text, set.end);
+    while (t.kind == SqlToken::Kind::Word && prose::lowerAscii(t.text) != "where") {
+      SqlToken eq = sqlToken(text, t.end);
+      SqlToken value = sqlToken(text, eq.end);
+      if (eq.text != "=")
+        break;
+      changes[t.text] = sqlValue(value);
+      t = sqlToken(text, value.end);
+      if (t.text == ",")
+        t = sqlToken(text, t.end);
+    }
+    if (prose::lowerAscii(t.text) != "where")
+      continue;
+    size_t end = 0;
+    for (Row *row : picked(prose::lowerAscii(name.text), t.end, end))
+      for (const auto &[key, value] : changes.items()) {
+        if (value.is_null())
+          row->fields.erase(key);
+        else
+          row->fields[key] = value;
+      }
+  }
+  unsigned deletes = 0;
+  for (size_t at = findSqlWord(lower, "delete", 0); at != std::string_view::npos && deletes < 5000;
+       at = findSqlWord(lower, "delete", at + 1), ++deletes) {
+    SqlToken from = sqlToken(text, at + 6);
+    SqlToken name = sqlToken(text, from.end);
+    SqlToken where = sqlToken(text, name.end);
+    if (prose::lowerAscii(from.text) != "from" || prose::lowerAscii(where.text) != "where")
+      continue;
+    size_t end = 0;
+    for (Row *row : picked(prose::lowerAscii(name.text), where.end, end))
+      row->deleted = true;
+  }
+  int named = 0;
+  for (Row &row : rows) {
+    if (!stepTableName(row.table) || row.deleted)
+      continue;
+    named += namesOperation(row.fields);
+    steps.push_back({row.span, std::move(row.fields)});
+  }
+  if (named < 3)
+    steps.clear();
+  return steps;
+}
+
+} // namespace
+
+bool looksLikeSqlMethod(std::string_view text) { return !sqlSteps(text).empty(); }
+
+std::string withSqlMethodAsText(std::string_view text) {
+  return withStepObjectsAsText(text, sqlSteps(text));
 }
 
 bool looksLikeXmlMethod(std::string_view text) {

@@ -149,6 +149,19 @@ bool looksLikeJsonMethod(std::string_view text);
 /// (metadata, reagents, the plate map, notes) reads as blanks.
 std::string withJsonMethodAsText(std::string_view text);
 
+/// A SQL dump of a method (`CREATE TABLE method_step (...)`, `INSERT INTO
+/// method_step VALUES (1, 'dispense', ...), ...`): three or more rows of
+/// a table whose name says it holds steps, in a column that names what
+/// each does.
+bool looksLikeSqlMethod(std::string_view text);
+
+/// What the step rows do, each row as the JSON reader tells a step object
+/// whose keys are the table's columns (NULL fields left out), written over
+/// the row: after the dump's `UPDATE ... SET ... WHERE key = N` (the row's
+/// new values) and without the rows its `DELETE ... WHERE key = N`
+/// removes. The rest (other tables, comments, the schema) reads as blanks.
+std::string withSqlMethodAsText(std::string_view text);
+
 } // namespace plate::agent
 
 #endif // PLATE_AGENT_MARKUPTEXT_H

@@ -249,7 +249,8 @@ std::optional<ThreadPost> threadPostNumber(std::string_view raw) {
   if (!number(post.first) || k >= raw.size() || raw[k] != '/')
     return std::nullopt;
   ++k;
-  if (!number(post.second) || k >= raw.size() || raw[k] != ' ' || post.first == 0 ||
+  // "1/9" alone on its line, the post's text below it, as a thread shows it.
+  if (!number(post.second) || (k < raw.size() && raw[k] != ' ') || post.first == 0 ||
       post.first > post.second)
     return std::nullopt;
   while (k < raw.size() && raw[k] == ' ')
@@ -273,12 +274,16 @@ void parseStart(Line &line) {
   // Bullets; "#." and "#)" are reStructuredText's auto-numbered items.
   for (std::string_view bullet :
        {"->", "→", "=>", "•", "*", "-", "–", "+", ">", "▪", "◦", "●", "#.", "#)"}) {
+    // "▪️ shake 30 s": U+FE0F after the bullet draws it as an emoji.
+    size_t width = bullet.size();
+    if (rest.size() >= width + 3 && rest.substr(width, 3) == "\xEF\xB8\x8F")
+      width += 3;
     if (rest.substr(0, bullet.size()) == bullet &&
-        (rest.size() == bullet.size() || rest[bullet.size()] == ' ' || rest[bullet.size()] == '\t' ||
+        (rest.size() == width || rest[width] == ' ' || rest[width] == '\t' ||
          (bullet == "+" && rest.size() > 1 && isDigitChar(rest[1])))) {
       line.bullet = true;
       // "+ 200ul" and "+25ul" are additions: keep the plus in the text.
-      line.content = bullet == "+" ? i : skipSpaces(i + bullet.size());
+      line.content = bullet == "+" ? i : skipSpaces(i + width);
       return;
     }
   }
@@ -2913,6 +2918,16 @@ bool participle(const std::string &word) {
   return word.size() > 4 && word.compare(word.size() - 2, 2, "ed") == 0 && isAnyVerb(word);
 }
 
+/// "Coat: 100 uL/well capture Ab, o/n 4 C", "Add 50 µl of ...": an order
+/// (a verb, not a participle that names a thing: "Coated microplate") with
+/// a number in it.
+bool opensWithOrderAndValue(std::string_view text) {
+  std::string word = firstWordLower(text);
+  bool participle = word.size() > 2 && word.compare(word.size() - 2, 2, "ed") == 0;
+  return !participle && isAnyVerb(word) &&
+         std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool startsWithVerb(std::string_view text) {
   std::string word = firstWordLower(text);
   if (word == "+" || word.rfind("+", 0) == 0)
@@ -3210,8 +3225,30 @@ bool opensPostHeader(std::string_view line) {
   for (std::string_view arrow : {"↳", "↪", "⤷", "└", "⮑"})
     if (raw.substr(0, arrow.size()) == arrow) {
       raw = trimView(raw.substr(arrow.size()));
+      if (raw.substr(0, 3) == "\xEF\xB8\x8F") // U+FE0F, the arrow drawn as an emoji
+        raw = trimView(raw.substr(3));
       break;
     }
+  // "🧵 Mina K. 🔬 @fe_lab · Mar 14", "↪️ Pete R. @pete · Mar 14": the
+  // poster's display name before the handle, then the separator and the
+  // date. A few words without digits or a colon, so a sentence that
+  // mentions a handle ("thanks to @anna for ...") is no header.
+  if (!raw.empty() && raw[0] != '@' && raw.substr(0, 2) != "**") {
+    size_t at = raw.find(" @");
+    if (at == std::string_view::npos || at > 60)
+      return false;
+    std::string_view name = raw.substr(0, at);
+    if (std::count(name.begin(), name.end(), ' ') > 5 ||
+        name.find_first_of("0123456789:,;()") != std::string_view::npos)
+      return false;
+    std::string_view handle = raw.substr(at + 1);
+    size_t dot = handle.find("·");
+    size_t space = handle.find(' ');
+    if (dot == std::string_view::npos || space == std::string_view::npos ||
+        trimView(handle.substr(space, dot - space)).size() != 0)
+      return false;
+    raw = handle;
+  }
   // "**@mreyes-endo** commented": an issue tracker's comment, its author
   // in bold.
   bool bold = raw.substr(0, 2) == "**";
@@ -3534,6 +3571,7 @@ void Reader::classifyUnits() {
   UnitKind beforeLayout = section;
   Domain beforeLayoutDomain = sectionDomain;
   unsigned layoutUnits = 0;
+  unsigned materialsUnits = 0; ///< lines of the materials section so far
   bool runInSection = false;
   UnitKind beforeRunIn = section;
   Domain beforeRunInDomain = sectionDomain;
@@ -3588,6 +3626,22 @@ void Reader::classifyUnits() {
          (section == UnitKind::Layout && beforeLayout == UnitKind::Preparation)) &&
         unit.kind != UnitKind::Header && scopeIndent < 0 && unit.label == "1" &&
         unitIndent_[u] == 0 && unit.loc.line >= 2 && lines_[unit.loc.line - 2].blank) {
+      section = UnitKind::Procedure;
+      sectionDomain = Domain::Unstated;
+      layoutUnits = 0;
+    }
+    // A notebook page: "Reagents (all to RT first):" and its bullets, a
+    // plate map, a blank line, then "1. Coat: 100 uL/well capture Ab, o/n
+    // 4 C". A list that starts at 1 flush left after a blank line, once the
+    // materials have had their own lines, and whose first item gives an
+    // order with a value, is the work the materials were for. A list of
+    // what a kit holds ("1. Coated microplate, 12 x 8 wells") names things,
+    // and one right under its heading is the heading's own.
+    if ((section == UnitKind::Materials ||
+         (section == UnitKind::Layout && beforeLayout == UnitKind::Materials)) &&
+        materialsUnits > 0 && unit.kind != UnitKind::Header && scopeIndent < 0 &&
+        unit.label == "1" && unitIndent_[u] == 0 && unit.loc.line >= 2 &&
+        lines_[unit.loc.line - 2].blank && opensWithOrderAndValue(unit.text)) {
       section = UnitKind::Procedure;
       sectionDomain = Domain::Unstated;
       layoutUnits = 0;
@@ -3670,6 +3724,8 @@ void Reader::classifyUnits() {
         beforeLayoutDomain = sectionDomain;
       }
       layoutUnits = 0;
+      if (heading == UnitKind::Materials)
+        materialsUnits = 0;
       section = heading;
       sectionDomain = domainOfHeading(lower);
       unit.domain = sectionDomain;
@@ -3785,6 +3841,8 @@ void Reader::classifyUnits() {
       unit.domain = tagged;
     if (section == UnitKind::Layout)
       ++layoutUnits;
+    if (section == UnitKind::Materials)
+      ++materialsUnits;
     std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
     if (!prefix.empty()) {
       // "3.4 Samples: 50 µL of serum ..." is a step that names its topic;
@@ -5752,6 +5810,13 @@ void Reader::readSentence(unsigned index) {
                ++skipped)
             ++n;
           if (n == q->last && n + 1 < toks.size() && toks[n].is("of"))
+            ++n;
+          // "A405 ~0.03 above blank", "A595 of about 1.2": what it read,
+          // roughly.
+          if (n + 1 < toks.size() &&
+              (toks[n].isPunct("~") || toks[n].isPunct("≈") || toks[n].is("about") ||
+               toks[n].is("approximately") || toks[n].is("approx") || toks[n].is("around") ||
+               toks[n].is("roughly") || toks[n].is("ca")))
             ++n;
           if (toks[n].isNumber() && !prose::quantityAt(toks, n, platform_, s.text))
             cls = ActionClass::Note;
@@ -7888,10 +7953,36 @@ void Reader::markThreadAmendments() {
       if (!answers[t].empty())
         break;
     }
+    // "typo in 5/9!": a thread's post named by its number anywhere.
+    if (answers[t].empty() && threadTotal_ > 0)
+      for (size_t at = lower.find('/'); at != std::string::npos && answers[t].empty();
+           at = lower.find('/', at + 1)) {
+        size_t from = at;
+        while (from > 0 && isDigitChar(lower[from - 1]))
+          --from;
+        if (from == at || (from > 0 && std::isalnum(static_cast<unsigned char>(lower[from - 1]))))
+          continue;
+        if (std::optional<ThreadPost> named = threadPostNumber(std::string_view(lower).substr(from));
+            named && named->second == threadTotal_)
+          answers[t] = std::to_string(named->first);
+      }
   }
   for (unsigned t = plan + 2; t <= turns; ++t)
     if (answers[t].empty())
       answers[t] = answers[t - 1];
+  // The post a unit is in: its own label, or in a thread whose "5/9"
+  // stands alone over the post's bullets, the last post number above it.
+  std::vector<std::string> postOf(out_.units.size());
+  std::string currentPost;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    uint32_t n = out_.units[u].loc.line;
+    if (threadTotal_ > 0 && n >= 1 && n - 1 < lines_.size())
+      if (std::optional<ThreadPost> opened = threadPostNumber(lines_[n - 1].raw);
+          opened && opened->second == threadTotal_)
+        currentPost = std::to_string(opened->first);
+    postOf[u] = out_.units[u].label.empty() && threadTotal_ > 0 ? currentPost
+                                                                 : out_.units[u].label;
+  }
   // The turn a line is in: a copy made in the talk ("let's do 5 washes"
   // taking the volume of the washes a comment proposed) amends the plan as
   // the talk does; a copy of the plan's own step does not.
@@ -7932,7 +8023,7 @@ void Reader::markThreadAmendments() {
       if (turnOf[planned.unit] != plan || planned.cls != later.cls || !step(planned))
         continue;
       amends = true;
-      if (!post.empty() && out_.units[planned.unit].label != post)
+      if (!post.empty() && postOf[planned.unit] != post)
         continue;
       for (size_t p = 0; p < kParamCount; ++p)
         if (valuesContradict(planned.params[p], later.params[p])) {
@@ -9706,6 +9797,8 @@ std::optional<ProcedureText> Reader::run() {
     revise(withXmlMethodAsText(text_));
   if (looksLikeJsonMethod(text_))
     revise(withJsonMethodAsText(text_));
+  if (looksLikeSqlMethod(text_))
+    revise(withSqlMethodAsText(text_));
   if (looksLikeUnifiedDiff(text_))
     revise(withDiffAfterChange(text_));
   if (looksLikeTextTree(text_))
@@ -10002,6 +10095,7 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
   size_t repeatAt = 0;
   std::vector<unsigned> refUnits;
   size_t refAt = toks.size(); // the first token naming a step
+  size_t firstCueWordAt = toks.size(); // the first "as", "see", "per", ...
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token &t = toks[i];
     size_t refsBefore = refUnits.size();
@@ -10040,8 +10134,10 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       repeatAt = i;
     }
     if (t.is("as") || t.is("like") || t.is("same") || t.is("see") || t.is("described") ||
-        t.is("per") || t.is("under"))
+        t.is("per") || t.is("under")) {
       cue = true;
+      firstCueWordAt = std::min(firstCueWordAt, i);
+    }
     if ((t.is("above") || t.is("before") || t.is("previously") || t.is("earlier")) && i > 0 &&
         (toks[i - 1].is("as") || toks[i - 1].is("described") || toks[i - 1].is("like")))
       inexact = true;
@@ -10137,7 +10233,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       repeatAt = after - 1;
     }
   }
-  if (!repeat && !cue)
+  // "Robot steps: steps 5-9 on the robot (washes as per JK)": steps named
+  // before any word that points back, whose "as" and "per" are about
+  // something else, are assigned, not copied ("as in step 3", "see steps
+  // 4-6" point first; "steps 4-6 as before" is a guess, kept).
+  bool pointsBack = firstCueWordAt < refAt || inexact ||
+                    (refAt < toks.size() && refAt > 0 && toks[refAt - 1].is("in"));
+  if (!repeat && (!cue || !pointsBack))
     refUnits.clear();
   auto actionsOf = [&](const std::vector<unsigned> &units) {
     std::vector<size_t> out;
@@ -10332,7 +10434,19 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       }
       for (size_t src : sources)
         if (out_.actions[src].cls == a.cls) {
-          fillFrom(a, out_.actions[src], from, false);
+          // "Wash x3 w/ 300 uL (JK: use 4 washes not 3)" as step 6, then
+          // "Wash as in 6": the named step holds two of this kind that
+          // disagree, so which one is meant is a guess.
+          bool twoReadings = std::any_of(sources.begin(), sources.end(), [&](size_t other) {
+            const Action &o = out_.actions[other];
+            if (other == src || o.cls != a.cls)
+              return false;
+            for (size_t p = 0; p < kParamCount; ++p)
+              if (valuesContradict(o.params[p], out_.actions[src].params[p]))
+                return true;
+            return false;
+          });
+          fillFrom(a, out_.actions[src], from, twoReadings);
           own = true;
           break;
         }

@@ -159,6 +159,36 @@ TEST(MarkupText, YamlMethodAsRead) {
   EXPECT_FALSE(looksLikeYamlMethod("steps: [unclosed\n  - op: wash\n"));
 }
 
+TEST(MarkupText, SqlMethodAsRead) {
+  std::string dump =
+      "CREATE TABLE method_step (step_no INTEGER PRIMARY KEY, action VARCHAR(20),\n"
+      "  volume_ul NUMERIC(5,1), duration_min NUMERIC(5,1), performed_by VARCHAR(9),\n"
+      "  CHECK (volume_ul > 0));\n"
+      "INSERT INTO method_step VALUES\n"
+      "  (1, 'dispense', 50.0, NULL, 'analyst'),\n"
+      "  (2, 'incubate', NULL, 20.0, 'robot'),\n"
+      "  (3, 'shake', NULL, 0.5, 'robot'),\n"
+      "  (4, 'read', NULL, NULL, 'it''s the robot');\n"
+      "-- CR-1: 30 min, and no shake\n"
+      "UPDATE method_step SET duration_min = 30.0 WHERE step_no = 2;\n"
+      "DELETE FROM method_step WHERE step_no = 3;\n";
+  ASSERT_TRUE(looksLikeSqlMethod(dump));
+  std::string text = withSqlMethodAsText(dump);
+  expectOffsetsKept(dump, text);
+  std::string read = shown(text);
+  EXPECT_NE(read.find("1. By hand: dispense 50 uL."), std::string::npos) << read;
+  EXPECT_NE(read.find("2. incubate 30 min."), std::string::npos) << read;
+  EXPECT_EQ(read.find("shake"), std::string::npos) << read;
+  EXPECT_EQ(read.find("20"), std::string::npos) << read;
+  EXPECT_NE(read.find("4. read."), std::string::npos) << read;
+  // Not a method: too few rows, a table not named for steps, a dump cut
+  // off inside a string.
+  EXPECT_FALSE(looksLikeSqlMethod("INSERT INTO method_step VALUES (1, 'wash'), (2, 'read');"));
+  EXPECT_FALSE(looksLikeSqlMethod(
+      "INSERT INTO reagent (id, action) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd');"));
+  EXPECT_FALSE(looksLikeSqlMethod("INSERT INTO method_step VALUES (1, 'dispense, (2"));
+}
+
 TEST(MarkupText, LigaturesAsLetters) {
   std::string in = "Brie\xEF\xAC\x82y, the \xEF\xAC\x81nal e\xEF\xAC\x83" "ciency\n\xEF\xAC\x80";
   std::string text = withLettersForLigatures(in);
