@@ -462,6 +462,25 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
         }
       }
   }
+  // The same where the candidate's liquid kept the name of one of the two:
+  // the truth's vehicle control `VC` and its blank `B0` (the vehicle too),
+  // the candidate's `VC` dispensed to the control and the blank wells.
+  for (auto [c, named] : toTruth) {
+    auto namedRole = roleOf(truth, truthNames.liquidName(named));
+    if (!namedRole || *namedRole == ir::LiquidRole::Reagent)
+      continue;
+    for (uint32_t other : want.firstReached) {
+      auto otherRole = roleOf(truth, truthNames.liquidName(other));
+      if (truthTaken.count(other) || !otherRole || *otherRole == ir::LiquidRole::Reagent ||
+          *otherRole == *namedRole ||
+          !isDisjointUnion(truthFootprints[named], truthFootprints[other], candidateFootprints[c]))
+        continue;
+      truthTaken.insert(other);
+      truthAlias[other] = named;
+      result.renamed.push_back({candidateNames.liquidName(c), truthNames.liquidName(other)});
+      break;
+    }
+  }
   // One liquid the truth names twice and the candidate once: the truth
   // seeds its blank wells with the reagent `medium` and later adds its
   // layout blank `B0`; the candidate declares its blank as `medium` and uses
