@@ -39,6 +39,66 @@ double plannedLoadMl(double needMl, unsigned positions, double deadMl) {
   return roundUpTenth(needMl / positions + deadMl);
 }
 
+std::vector<double> reservoirSharesUl(const ir::Module &module) {
+  std::vector<double> share(module.liquids.size(), 0.0);
+  std::vector<bool> mixed(module.liquids.size(), false);
+  auto see = [&](ir::LiquidId liquid, double volumeUl) {
+    if (share.at(liquid) == 0)
+      share[liquid] = volumeUl;
+    else if (std::abs(share[liquid] - volumeUl) > kQuantitySlack)
+      mixed[liquid] = true;
+  };
+  for (const ir::Op &op : module.ops) {
+    if (op.manual)
+      continue;
+    if (const auto *dispense = op.as<ir::DispenseOp>()) {
+      for (const ir::Portion &portion : dispense->portions)
+        see(portion.liquid, dispense->volume.value);
+    } else if (const auto *wash = op.as<ir::WashOp>()) {
+      see(wash->reagent, wash->volume.value);
+    }
+  }
+  for (size_t id = 0; id < share.size(); ++id)
+    if (mixed[id])
+      share[id] = 0;
+  return share;
+}
+
+std::vector<double> plannedLoadsMl(double needMl, unsigned positions, double deadMl,
+                                   double shareUl, double capacityMl,
+                                   std::optional<double> declaredMl, unsigned channels) {
+  std::vector<double> even(positions, plannedLoadMl(needMl, positions, deadMl));
+  if (positions < 2 || shareUl <= kQuantitySlack)
+    return even;
+  // Whole shares: a running-down position that keeps part of a share
+  // makes the channel that draws it finish the well from the next
+  // position, a second dispense into one well; whole head loads (a share
+  // per channel) let every head position draw from one position
+  // (docs/schedule.md, "Whole shares").
+  auto wholeUnits = [&](double unitUl) -> std::optional<std::vector<double>> {
+    auto units = static_cast<unsigned long>(std::ceil(needMl * 1000 / unitUl - kQuantitySlack));
+    std::vector<double> loads;
+    double total = 0;
+    for (unsigned i = 0; i < positions; ++i) {
+      unsigned long own = units / positions + (i < units % positions ? 1 : 0);
+      double load = roundUpTenth(static_cast<double>(own) * unitUl / 1000 + deadMl);
+      if (load > capacityMl + kQuantitySlack)
+        return std::nullopt;
+      loads.push_back(load);
+      total += load;
+    }
+    if (declaredMl && total > *declaredMl + kQuantitySlack)
+      return std::nullopt;
+    return loads;
+  };
+  if (channels > 1)
+    if (auto loads = wholeUnits(shareUl * channels))
+      return *loads;
+  if (auto loads = wholeUnits(shareUl))
+    return *loads;
+  return even;
+}
+
 namespace {
 
 class ReservoirAllocator {
@@ -52,6 +112,7 @@ public:
     const double dead = platform_.reservoirDeadMl;
     PLATE_ASSERT(capacity > dead, "reservoir capacity not above its dead volume");
     std::vector<double> needUl = reservoirNeedsUl(module_);
+    sharesUl_ = reservoirSharesUl(module_);
 
     // What each liquid asks for.
     struct Request {
@@ -106,7 +167,7 @@ public:
         continue;
       }
       taken.insert(pos);
-      place(pos, request.liquid, loadPerPosition(request.liquid, request.needMl, 1));
+      place(pos, request.liquid, loadsPerPosition(request.liquid, request.needMl, 1).front());
     }
 
     // 2. Reagents, then layout liquids, in declaration order.
@@ -128,12 +189,12 @@ public:
     }
     ir::ReservoirPos next{1, 1};
     for (const Request &request : automatic) {
-      double perPosition = loadPerPosition(request.liquid, request.needMl, request.positions);
+      std::vector<double> loads = loadsPerPosition(request.liquid, request.needMl, request.positions);
       for (unsigned i = 0; i < request.positions; ++i) {
         while (taken.count(next))
           advance(next);
         taken.insert(next);
-        place(next, request.liquid, perPosition);
+        place(next, request.liquid, loads[i]);
       }
     }
     std::sort(module_.loadingPlan.begin(), module_.loadingPlan.end(),
@@ -164,13 +225,18 @@ private:
   /// with a volume, its share of that (language spec §5: "the volume is
   /// what the operator loads"), as much as a position holds
   /// (docs/language.md, "Declared volumes").
-  double loadPerPosition(ir::LiquidId id, double needMl, unsigned positions) const {
-    double computed = plannedLoadMl(needMl, positions, platform_.reservoirDeadMl);
+  std::vector<double> loadsPerPosition(ir::LiquidId id, double needMl, unsigned positions) const {
     const ir::Liquid &liquid = module_.liquid(id);
-    if (!liquid.declaredVolume)
-      return computed;
-    double declared = liquid.declaredVolume->value / 1000 / positions;
-    return std::max(computed, std::min(declared, platform_.reservoirCapacityMl));
+    std::optional<double> declaredMl;
+    if (liquid.declaredVolume)
+      declaredMl = liquid.declaredVolume->value / 1000;
+    std::vector<double> loads =
+        plannedLoadsMl(needMl, positions, platform_.reservoirDeadMl, sharesUl_.at(id),
+                       platform_.reservoirCapacityMl, declaredMl, platform_.channels);
+    if (declaredMl)
+      for (double &load : loads)
+        load = std::max(load, std::min(*declaredMl / positions, platform_.reservoirCapacityMl));
+    return loads;
   }
 
   void place(ir::ReservoirPos pos, ir::LiquidId liquid, double volumeMl) {
@@ -203,7 +269,9 @@ private:
   /// the loading plan loads runs the reservoir dry during the run (found
   /// blind: 1 mL prepared where the plan loads 1.6 mL drew no word).
   void checkPrepared(const ir::Liquid &liquid, double needMl, unsigned positions, double dead) {
-    double loadMl = positions * roundUpTenth(loadPerPosition(liquid.id, needMl, positions));
+    double loadMl = 0;
+    for (double load : loadsPerPosition(liquid.id, needMl, positions))
+      loadMl += roundUpTenth(load);
     for (const ir::Op &op : module_.ops) {
       const auto *prepare = op.as<ir::PrepareOp>();
       if (!prepare || prepare->reagent != liquid.id || !prepare->volume)
@@ -239,6 +307,7 @@ private:
 
   ir::Module &module_;
   PassContext &context_;
+  std::vector<double> sharesUl_; ///< reservoirSharesUl, set by run()
   const Platform &platform_;
 };
 

@@ -37,6 +37,8 @@
 
 #include "passes/Pass.h"
 
+#include <optional>
+
 namespace plate {
 
 std::unique_ptr<Pass> createAllocateReservoirPass();
@@ -51,5 +53,21 @@ std::vector<double> reservoirNeedsUl(const ir::Module &module);
 /// operator loads"); lower-pipetting draws as if each position held this,
 /// so a declared volume changes what is loaded, not how it is pipetted.
 double plannedLoadMl(double needMl, unsigned positions, double deadMl);
+
+/// The volume (µL) one channel takes per well of each liquid when every
+/// INSTRUMENT step draws the same per-well volume of it (a wash buffer's
+/// 300 µL fills), else 0; indexed by LiquidId.
+std::vector<double> reservoirSharesUl(const ir::Module &module);
+
+/// What each of a liquid's `positions` holds for the plan, in order
+/// (docs/schedule.md, "Whole shares"): with a share, whole head loads
+/// (`channels` shares) per position, else whole shares, spread as evenly
+/// as they allow, plus the dead volume, so no position is left with part
+/// of a share a channel would have to finish from the next; without a
+/// share, or when neither fits `capacityMl` and a declared volume,
+/// plannedLoadMl for each.
+std::vector<double> plannedLoadsMl(double needMl, unsigned positions, double deadMl,
+                                   double shareUl, double capacityMl,
+                                   std::optional<double> declaredMl, unsigned channels);
 
 } // namespace plate

@@ -136,17 +136,25 @@ PipettingLowering::PipettingLowering(const ir::Module &module, const Lookahead &
 double PipettingLowering::plannedUl(const ir::ReservoirLoad &load) const {
   if (!module_.liquid(load.liquid).declaredVolume)
     return load.volumeMl * 1000;
-  unsigned positions = 0;
-  for (const ir::ReservoirLoad &other : module_.loadingPlan)
-    positions += other.liquid == load.liquid;
-  double plannedMl = plannedLoadMl(lookahead_.needUl.at(load.liquid) / 1000, positions,
-                                   platform_.reservoirDeadMl);
+  unsigned positions = 0, index = 0;
+  for (const ir::ReservoirLoad &other : module_.loadingPlan) {
+    if (other.liquid != load.liquid)
+      continue;
+    if (other.pos < load.pos)
+      ++index;
+    ++positions;
+  }
+  std::vector<double> plannedMl = plannedLoadsMl(
+      lookahead_.needUl.at(load.liquid) / 1000, positions, platform_.reservoirDeadMl,
+      reservoirSharesUl(module_).at(load.liquid), platform_.reservoirCapacityMl,
+      module_.liquid(load.liquid).declaredVolume->value / 1000, platform_.channels);
   // A plan written by hand (IR text) may load its positions unevenly and
-  // below the share; the lowering then draws on what each holds.
+  // below the plan's; the lowering then draws on what each holds.
+  unsigned k = 0;
   for (const ir::ReservoirLoad &other : module_.loadingPlan)
-    if (other.liquid == load.liquid && other.volumeMl < plannedMl - kQuantitySlack)
+    if (other.liquid == load.liquid && other.volumeMl < plannedMl[k++] - kQuantitySlack)
       return load.volumeMl * 1000;
-  return plannedMl * 1000;
+  return plannedMl[index] * 1000;
 }
 
 PipettingLowering::PipettingLowering(const PipettingLowering &state, PassContext &context,

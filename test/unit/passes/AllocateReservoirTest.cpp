@@ -74,6 +74,27 @@ TEST_F(AllocateReservoirTest, RoundsUpToATenthWithoutNoise) {
             formatNumber(9.6 + platform.reservoirDeadMl));
 }
 
+TEST(PlannedLoads, WholeSharesWhereTheyFit) {
+  // 230.4 mL of 300 µL fills over 10 positions of 25 mL (0.5 dead): whole
+  // head loads of 1.2 mL, 20 in two positions and 19 in eight.
+  std::vector<double> loads = plannedLoadsMl(230.4, 10, 0.5, 300, 25, std::nullopt, 4);
+  ASSERT_EQ(loads.size(), 10u);
+  EXPECT_DOUBLE_EQ(loads[0], 24.5);
+  EXPECT_DOUBLE_EQ(loads[1], 24.5);
+  EXPECT_DOUBLE_EQ(loads[9], 23.3);
+  // 162 fills: 21 head loads (25.7 mL) would not fit, 81 shares (24.8) do.
+  EXPECT_EQ(plannedLoadsMl(48.6, 2, 0.5, 300, 25, std::nullopt, 4),
+            (std::vector<double>{24.8, 24.8}));
+  // No common share (mixed volumes), one position, or a declared volume
+  // below the whole-share plan: the even split.
+  EXPECT_EQ(plannedLoadsMl(50, 3, 0.5, 0, 25, std::nullopt, 4),
+            std::vector<double>(3, plannedLoadMl(50, 3, 0.5)));
+  EXPECT_EQ(plannedLoadsMl(10, 1, 0.5, 300, 25, std::nullopt, 4),
+            std::vector<double>{plannedLoadMl(10, 1, 0.5)});
+  EXPECT_EQ(plannedLoadsMl(230.4, 10, 0.5, 300, 25, 235.0, 4),
+            std::vector<double>(10, plannedLoadMl(230.4, 10, 0.5)));
+}
+
 TEST_F(AllocateReservoirTest, LargeNeedSpansPositionsEachWithDeadVolume) {
   ir::LiquidId buffer = reagent("wash_buffer");
   ir::LiquidId ab = reagent("ab", {}, ir::ReservoirPos{1, 2});
@@ -86,8 +107,13 @@ TEST_F(AllocateReservoirTest, LargeNeedSpansPositionsEachWithDeadVolume) {
   std::vector<ir::ReservoirLoad> spread = loads(buffer);
   ASSERT_EQ(spread.size(), k);
   double total = 0;
-  for (const ir::ReservoirLoad &load : spread) {
-    EXPECT_DOUBLE_EQ(load.volumeMl, roundUpTenth(230.4 / k + platform.reservoirDeadMl));
+  // Whole head loads (4 channels x 300 µL) per position, as evenly as they
+  // go: 192 over k positions.
+  const double head = 4 * 0.3;
+  for (size_t i = 0; i < spread.size(); ++i) {
+    const ir::ReservoirLoad &load = spread[i];
+    unsigned heads = 192 / k + (i < 192 % k ? 1 : 0);
+    EXPECT_DOUBLE_EQ(load.volumeMl, roundUpTenth(heads * head + platform.reservoirDeadMl));
     EXPECT_LE(load.volumeMl, platform.reservoirCapacityMl);
     EXPECT_NE(load.pos, (ir::ReservoirPos{1, 2})); // the fixed one is skipped
     total += load.volumeMl - platform.reservoirDeadMl;
