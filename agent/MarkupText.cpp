@@ -18,7 +18,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -2443,6 +2445,312 @@ std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> sqlSteps(std::
 } // namespace
 
 bool looksLikeSqlMethod(std::string_view text) { return !sqlSteps(text).empty(); }
+
+//===--- A shell script that drives the robot -----------------------------===//
+
+namespace {
+
+using prose::trimView;
+
+using prose::textLines;
+
+bool shellName(std::string_view word) {
+  return !word.empty() && (std::isalpha(static_cast<unsigned char>(word[0])) || word[0] == '_') &&
+         std::all_of(word.begin(), word.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+/// "VOL_SUB=50      # comment", "local wells=$1": the name and the value.
+std::optional<std::pair<std::string, std::string>> shellAssignment(std::string_view line) {
+  std::string_view t = trimView(line);
+  if (t.rfind("local ", 0) == 0 || t.rfind("export ", 0) == 0 || t.rfind("readonly ", 0) == 0)
+    t = trimView(t.substr(t.find(' ') + 1));
+  size_t eq = t.find('=');
+  if (eq == std::string_view::npos || eq == 0 || !shellName(t.substr(0, eq)))
+    return std::nullopt;
+  std::string_view value = t.substr(eq + 1);
+  if (size_t hash = value.find(" #"); hash != std::string_view::npos)
+    value = value.substr(0, hash);
+  value = trimView(value);
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front())
+    value = value.substr(1, value.size() - 2);
+  return std::pair{std::string(t.substr(0, eq)), std::string(value)};
+}
+
+/// Words of a command line as the shell splits them, quotes removed and
+/// variables substituted; a trailing comment dropped.
+std::vector<std::string> shellWords(std::string_view line,
+                                    const std::map<std::string, std::string> &vars) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  for (size_t k = 0; k < line.size(); ++k) {
+    char c = line[k];
+    if (!quote && c == '#' && (k == 0 || line[k - 1] == ' ' || line[k - 1] == '\t'))
+      break;
+    if (!quote && (c == '"' || c == '\'')) {
+      quote = c;
+      inWord = true;
+      continue;
+    }
+    if (quote && c == quote) {
+      quote = 0;
+      continue;
+    }
+    if (!quote && (c == ' ' || c == '\t')) {
+      if (inWord)
+        words.push_back(std::move(word));
+      word.clear();
+      inWord = false;
+      continue;
+    }
+    if (c == '$' && quote != '\'') {
+      size_t from = k + 1;
+      bool braces = from < line.size() && line[from] == '{';
+      size_t start = braces ? from + 1 : from;
+      size_t end = start;
+      while (end < line.size() &&
+             (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_'))
+        ++end;
+      std::string name(line.substr(start, end - start));
+      if (!name.empty()) {
+        auto it = vars.find(name);
+        word += it != vars.end() ? it->second : std::string();
+        if (braces) {
+          size_t close = line.find('}', end);
+          end = close == std::string_view::npos ? line.size() : close + 1;
+        }
+        k = end - 1;
+        inWord = true;
+        continue;
+      }
+    }
+    word += c;
+    inWord = true;
+  }
+  if (inWord)
+    words.push_back(std::move(word));
+  return words;
+}
+
+/// "bf1 dispense --reagent pnag --vol 50": the step object a person reads
+/// out of the command (its options as a LIMS would name them).
+nlohmann::json shellCommandStep(const std::vector<std::string> &words) {
+  nlohmann::json step = nlohmann::json::object();
+  for (size_t k = 1; k < words.size(); ++k) {
+    const std::string &w = words[k];
+    if (w.rfind("--", 0) != 0) {
+      if (!step.contains("op") && !w.empty() && w[0] != '-')
+        step["op"] = w;
+      continue;
+    }
+    std::string key = prose::lowerAscii(w.substr(2));
+    std::string value;
+    if (size_t eq = key.find('='); eq != std::string::npos) {
+      value = w.substr(2 + eq + 1);
+      key = key.substr(0, eq);
+    } else if (k + 1 < words.size() && words[k + 1].rfind("--", 0) != 0) {
+      value = words[++k];
+    }
+    bool number = isNumber(value);
+    if ((key == "vol" || key == "volume" || key == "ul") && number)
+      step["volume"] = value;
+    else if ((key == "min" || key == "minutes") && number)
+      step["duration"] = value + " min";
+    else if ((key == "sec" || key == "s" || key == "seconds") && number)
+      step["duration"] = value + " s";
+    else if ((key == "h" || key == "hours") && number)
+      step["duration"] = value + " h";
+    else if ((key == "temp" || key == "temperature") && number)
+      step["temperature"] = value;
+    else if ((key == "rpm" || key == "speed") && number)
+      step["speed"] = value;
+    else if ((key == "abs" || key == "nm" || key == "wavelength" || key == "wl") && number)
+      step["wavelength"] = value;
+    else if ((key == "ref" || key == "reference") && number)
+      step["reference"] = value;
+    else if ((key == "cycles" || key == "times" || key == "repeats") && number)
+      step["cycles"] = value;
+    else if (key == "reagent" || key == "liquid")
+      step["reagent"] = value;
+    else if (key == "dark" || key == "light-protected")
+      step["dark"] = "true";
+  }
+  return step;
+}
+
+bool shellControl(std::string_view t) {
+  for (std::string_view word : {"for ", "while ", "do", "done", "if ", "then", "fi", "else", "elif ",
+                                "case ", "esac", "set ", "shift", "exit", "return", "}", "{",
+                                "trap ", "source ", ". ", "cd ", "mkdir ", "sleep "})
+    if (t.rfind(word, 0) == 0)
+      return true;
+  return false;
+}
+
+struct ShellScript {
+  std::map<std::string, std::string> vars;
+  std::set<std::string> speakingFunctions; ///< bodies that only echo or read
+  std::set<std::string> functions;
+  std::vector<bool> inFunction; ///< per line
+};
+
+ShellScript scanShellScript(const std::vector<std::string_view> &lines) {
+  ShellScript script;
+  script.inFunction.assign(lines.size(), false);
+  std::string current;
+  int depth = 0;
+  bool speaks = true;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    std::string_view t = trimView(lines[n]);
+    if (t.empty() || t[0] == '#')
+      continue;
+    // "say()   { echo; echo ">>> $*"; }", "robot_wash() {".
+    size_t paren = t.find("()");
+    if (depth == 0 && paren != std::string_view::npos && paren > 0 &&
+        shellName(t.substr(0, paren)) && t.find('{', paren) != std::string_view::npos) {
+      current = std::string(t.substr(0, paren));
+      script.functions.insert(current);
+      std::string_view body = t.substr(t.find('{', paren) + 1);
+      speaks = true;
+      int opens = 1 + static_cast<int>(std::count(body.begin(), body.end(), '{')) -
+                  static_cast<int>(std::count(body.begin(), body.end(), '}'));
+      speaks = body.find("echo") != std::string_view::npos || body.find("read") != std::string_view::npos ||
+               body.find("printf") != std::string_view::npos;
+      script.inFunction[n] = true;
+      if (opens <= 0) {
+        if (speaks)
+          script.speakingFunctions.insert(current);
+        continue;
+      }
+      depth = opens;
+      speaks = true;
+      continue;
+    }
+    if (depth > 0) {
+      script.inFunction[n] = true;
+      depth += static_cast<int>(std::count(t.begin(), t.end(), '{')) -
+               static_cast<int>(std::count(t.begin(), t.end(), '}'));
+      std::string first(t.substr(0, t.find(' ')));
+      if (first != "echo" && first != "read" && first != "printf" && first != "local" && first != "}")
+        speaks = false;
+      if (depth <= 0) {
+        if (speaks)
+          script.speakingFunctions.insert(current);
+        depth = 0;
+      }
+      continue;
+    }
+    if (auto assignment = shellAssignment(t))
+      script.vars.insert_or_assign(assignment->first, assignment->second);
+  }
+  return script;
+}
+
+} // namespace
+
+bool looksLikeShellScript(std::string_view text) {
+  std::vector<std::string_view> lines = textLines(text);
+  std::string_view first;
+  for (std::string_view line : lines)
+    if (!trimView(line).empty()) {
+      first = trimView(line);
+      break;
+    }
+  if (first.rfind("#!", 0) == 0 && (first.find("sh") != std::string_view::npos))
+    return true;
+  unsigned assignments = 0, commands = 0;
+  for (std::string_view line : lines) {
+    std::string_view t = trimView(line);
+    if (t.empty() || t[0] == '#')
+      continue;
+    if (auto a = shellAssignment(t);
+        a && std::none_of(a->first.begin(), a->first.end(),
+                          [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
+        a->second.find(' ') == std::string::npos)
+      ++assignments;
+    else if (t.find(" --") != std::string_view::npos && shellName(t.substr(0, t.find(' '))))
+      ++commands;
+  }
+  return assignments >= 3 && commands >= 3;
+}
+
+std::string withShellScriptAsText(std::string_view text) {
+  std::vector<std::string_view> lines = textLines(text);
+  ShellScript script = scanShellScript(lines);
+  std::vector<std::string> told(lines.size());
+  for (size_t n = 0; n < lines.size(); ++n) {
+    std::string_view t = trimView(lines[n]);
+    std::string &sentence = told[n];
+    if (!t.empty() && t[0] != '#' && !script.inFunction[n] && !shellControl(t) &&
+        !shellAssignment(t)) {
+      std::vector<std::string> words = shellWords(t, script.vars);
+      if (!words.empty()) {
+        const std::string &program = words[0];
+        if (program == "echo" || program == "read" || program == "printf" ||
+            script.speakingFunctions.count(program)) {
+          std::string said;
+          for (size_t k = 1; k < words.size(); ++k)
+            if (words[k].empty() || words[k][0] != '-' || words[k].size() > 3)
+              said += (said.empty() ? "" : " ") + words[k];
+          while (!said.empty() && (said.front() == '>' || said.front() == ' '))
+            said.erase(said.begin());
+          // "by hand" at the end: "Operator:" first would read as a
+          // heading over the robot's commands after it.
+          while (!said.empty() && (said.back() == '.' || said.back() == ' '))
+            said.pop_back();
+          if (!said.empty())
+            sentence = said + ", by hand.";
+        } else if (script.functions.count(program)) {
+          std::string call = program;
+          std::replace(call.begin(), call.end(), '_', ' ');
+          for (size_t k = 1; k < words.size(); ++k)
+            call += " " + words[k];
+          sentence = call + ".";
+        } else if (words.size() >= 2) {
+          nlohmann::json step = shellCommandStep(words);
+          if (step.contains("op")) {
+            XmlElement e;
+            e.name = "step";
+            flattenJsonStep(step, e);
+            sentence = jsonStepSentence(e, false);
+          }
+        }
+      }
+    }
+  }
+  // In order over the script's lines: a command's sentence is shorter than
+  // the command, an instruction's may be longer than its line.
+  std::vector<std::string> sentences;
+  std::vector<size_t> starts;
+  for (size_t n = 0; n < lines.size(); ++n)
+    if (!told[n].empty()) {
+      sentences.push_back(told[n]);
+      starts.push_back(static_cast<size_t>(lines[n].data() - text.data()));
+    }
+  if (!sentences.empty()) {
+    std::string packed = packedSteps(text, starts.front(), text.size(), sentences, starts);
+    if (!packed.empty())
+      return packed;
+  }
+  OffsetKeepingWriter w(text, false);
+  size_t at = 0;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    size_t from = static_cast<size_t>(lines[n].data() - text.data());
+    size_t end = from + lines[n].size();
+    w.blank(at, from, true);
+    if (told[n].empty())
+      w.blank(from, end, true);
+    else
+      writeOver(w, text, from, end, told[n]);
+    at = end;
+  }
+  w.blank(at, text.size(), true);
+  return w.take();
+}
 
 std::string withSqlMethodAsText(std::string_view text) {
   return withStepObjectsAsText(text, sqlSteps(text));

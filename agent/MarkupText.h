@@ -162,6 +162,21 @@ bool looksLikeSqlMethod(std::string_view text);
 /// removes. The rest (other tables, comments, the schema) reads as blanks.
 std::string withSqlMethodAsText(std::string_view text);
 
+/// A shell script that drives the robot through a command-line tool
+/// (`#!/usr/bin/env bash`, `VOL_SUB=50`, `bf1 dispense --reagent pnag --vol
+/// "$VOL_SUB" --wells "$RXN"`): a shebang, or three variable assignments
+/// and three commands with `--options`.
+bool looksLikeShellScript(std::string_view text);
+
+/// What the script does when it runs: each command with options as the
+/// JSON reader tells a step (`--vol` in µL, `--min`, `--sec`, `--temp`,
+/// `--rpm`, `--abs`, `--ref`, `--reagent`, `--cycles`), its variables
+/// substituted; an `echo` or `read -p` (or a function of the script that
+/// only does those) as an instruction done by hand. Comments (old
+/// values, commented-out lines, history), assignments, control lines and
+/// function bodies read as blanks; a call of another function as its words.
+std::string withShellScriptAsText(std::string_view text);
+
 } // namespace plate::agent
 
 #endif // PLATE_AGENT_MARKUPTEXT_H

@@ -206,14 +206,7 @@ struct Line {
   bool merged = false;  ///< a continuation line, read as part of the row above
 };
 
-std::string_view trimView(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
-    ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
-    --e;
-  return s.substr(b, e - b);
-}
+using prose::trimView;
 
 bool isDigitChar(char c) { return c >= '0' && c <= '9'; }
 
@@ -1105,14 +1098,7 @@ std::vector<std::pair<size_t, size_t>> quantitiesOf(std::string_view cell, Dimen
 /// table ends at a blank line; lines are kept, so locations hold to the
 /// line.
 std::string withAdoptedAlternative(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (size_t begin = 0; begin <= text.size();) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos)
-      end = text.size();
-    lines.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
+  std::vector<std::string_view> lines = prose::textLines(text);
   std::string out(text);
   for (size_t h = 0; h < lines.size(); ++h) {
     std::optional<AlternativeColumns> columns = alternativeHeader(lines[h]);
@@ -2635,18 +2621,9 @@ SplitColumns splitColumnsOf(const std::vector<std::string_view> &raws) {
 }
 
 /// The text's lines, without their line breaks.
-static std::vector<std::string_view> rawLines(std::string_view text) {
-  std::vector<std::string_view> raws;
-  for (size_t at = 0; at <= text.size();) {
-    size_t end = std::min(text.find('\n', at), text.size());
-    raws.push_back(text.substr(at, end - at));
-    at = end + 1;
-  }
-  return raws;
-}
 
 void Reader::splitLines() {
-  std::vector<std::string_view> raws = rawLines(text_);
+  std::vector<std::string_view> raws = prose::textLines(text_);
   std::vector<bool> innerTable = innerPipeTables(raws);
   for (size_t k = 0; k < innerTable.size() && k < csvRows_.size(); ++k)
     innerTable[k] = innerTable[k] || csvRows_[k];
@@ -7394,7 +7371,7 @@ void Reader::readNotebookCells() {
   // ("Add `CV_VOL_UL` µL"). Code and its output state values but ask for
   // no step; a later assignment overrides an earlier one, as when the
   // notebook runs.
-  std::vector<std::string_view> raws = rawLines(text_);
+  std::vector<std::string_view> raws = prose::textLines(text_);
   codeLines_.assign(raws.size(), false);
   // An export that marks its text cells ("[markdown]") ends a code or
   // output cell only at the next marker or prompt; without markers, a cell
@@ -7505,7 +7482,7 @@ void Reader::findThreadNumbering() {
   // "1/10 🧵 By popular demand ...", "2/10 Day 0: seed ...": three or more
   // posts counted against one total, in order, number a thread.
   std::map<unsigned, std::vector<unsigned>> byTotal;
-  for (std::string_view raw : rawLines(text_))
+  for (std::string_view raw : prose::textLines(text_))
     if (auto post = threadPostNumber(raw))
       byTotal[post->second].push_back(post->first);
   for (const auto &[total, posts] : byTotal)
@@ -7522,7 +7499,7 @@ void Reader::readCodeText() {
   // what each call of it does; the branches of an `if` are conditional.
   if (std::any_of(codeLines_.begin(), codeLines_.end(), [](bool code) { return code; }))
     return; // a notebook, read by its cells
-  std::vector<std::string_view> raws = rawLines(text_);
+  std::vector<std::string_view> raws = prose::textLines(text_);
   unsigned code = 0, prose = 0, calls = 0;
   for (std::string_view raw : raws) {
     std::string_view t = withoutComment(raw);
@@ -9799,6 +9776,8 @@ std::optional<ProcedureText> Reader::run() {
     revise(withJsonMethodAsText(text_));
   if (looksLikeSqlMethod(text_))
     revise(withSqlMethodAsText(text_));
+  if (looksLikeShellScript(text_))
+    revise(withShellScriptAsText(text_));
   if (looksLikeUnifiedDiff(text_))
     revise(withDiffAfterChange(text_));
   if (looksLikeTextTree(text_))

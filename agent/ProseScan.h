@@ -53,4 +53,10 @@ bool isWellWord(std::string_view word);
 
 std::string lowerAscii(std::string_view text);
 
+/// `s` without the blanks (spaces, tabs, a CR) at either end.
+std::string_view trimView(std::string_view s);
+
+/// The text's lines (split at '\n'; a last line without one counts).
+std::vector<std::string_view> textLines(std::string_view text);
+
 } // namespace plate::agent::prose

@@ -189,6 +189,37 @@ TEST(MarkupText, SqlMethodAsRead) {
   EXPECT_FALSE(looksLikeSqlMethod("INSERT INTO method_step VALUES (1, 'dispense, (2"));
 }
 
+TEST(MarkupText, ShellScriptAsRun) {
+  std::string script = "#!/bin/bash\n# v1 used 45 min\nVOL=100   # uL\nT_MIN=30\n"
+                       "say() { echo \"$*\"; }\n"
+                       "go() {\n  bf1 dispense --reagent tmb --vol 5\n}\n"
+                       "say \"Load the plate\"\n"
+                       "bf1 dispense --reagent tmb --vol \"$VOL\" --wells A1-H6\n"
+                       "bf1 incubate --min ${T_MIN} --temp 37   # lid on\n"
+                       "#bf1 shake --rpm 300\n"
+                       "for i in 1 2; do\n  echo \"cycle $i\"\ndone\n";
+  ASSERT_TRUE(looksLikeShellScript(script));
+  std::string text = withShellScriptAsText(script);
+  expectOffsetsKept(script, text);
+  // Sentences wrap over the script's lines: compare them as words.
+  std::string read;
+  for (char c : shown(text))
+    if (c != '\n' || (!read.empty() && read.back() != ' '))
+      read += c == '\n' ? ' ' : c;
+  EXPECT_NE(read.find("Load the plate, by hand."), std::string::npos) << read;
+  EXPECT_NE(read.find("dispense 100 uL of tmb."), std::string::npos) << read;
+  EXPECT_NE(read.find("incubate 30 min at 37 °C."), std::string::npos) << read;
+  // Comments, the function's body and the commented-out shake are no steps.
+  EXPECT_EQ(read.find("45"), std::string::npos) << read;
+  EXPECT_EQ(read.find("5 uL"), std::string::npos) << read;
+  EXPECT_EQ(read.find("shake"), std::string::npos) << read;
+  EXPECT_FALSE(looksLikeShellScript("Add 100 uL --vol to each well.\nA=1\n"));
+  // Unbalanced quotes and braces read without a fault.
+  std::string broken = "#!/bin/sh\nf() {\n bf1 read --abs \"405\nbf1 dispense --vol ${X\n";
+  EXPECT_TRUE(looksLikeShellScript(broken));
+  expectOffsetsKept(broken, withShellScriptAsText(broken));
+}
+
 TEST(MarkupText, LigaturesAsLetters) {
   std::string in = "Brie\xEF\xAC\x82y, the \xEF\xAC\x81nal e\xEF\xAC\x83" "ciency\n\xEF\xAC\x80";
   std::string text = withLettersForLigatures(in);
