@@ -2446,6 +2446,175 @@ std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> sqlSteps(std::
 
 bool looksLikeSqlMethod(std::string_view text) { return !sqlSteps(text).empty(); }
 
+//===--- A flow-based automation export -------------------------------------===//
+
+namespace {
+
+/// The objects of the document's top-level array, each with its span.
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> topLevelObjects(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> objects;
+  size_t k = text.find_first_not_of(" \t\r\n");
+  if (k == std::string_view::npos || text[k] != '[')
+    return objects;
+  int depth = 0;
+  size_t objectStart = 0;
+  for (size_t i = k; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (depth == 1 && c == '{')
+        objectStart = i;
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+      if (depth == 1 && c == '}') {
+        nlohmann::json node =
+            nlohmann::json::parse(text.substr(objectStart, i + 1 - objectStart), nullptr, false);
+        if (node.is_object())
+          objects.push_back({{objectStart, i + 1}, std::move(node)});
+      }
+      if (depth <= 0)
+        break;
+    }
+  }
+  return objects;
+}
+
+bool flowNode(const nlohmann::json &node) {
+  return node.contains("id") && node["id"].is_string() && node.contains("type") &&
+         node["type"].is_string() && node.contains("wires") && node["wires"].is_array();
+}
+
+/// Nodes that do nothing to the plate: the flow's frame, notes, triggers,
+/// outputs and settings.
+bool flowFrameNode(const std::string &type) {
+  std::string lower = prose::lowerAscii(type);
+  for (const char *word : {"tab", "comment", "inject", "debug", "config", "file", "link",
+                           "group", "catch", "status", "complete", "http", "mqtt", "function-out"})
+    if (lower.find(word) != std::string::npos)
+      return true;
+  return false;
+}
+
+bool flowDisabled(const nlohmann::json &node) {
+  for (const char *key : {"d", "disabled"})
+    if (node.contains(key) && node[key].is_boolean() && node[key].get<bool>())
+      return true;
+  return false;
+}
+
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> flowSteps(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> objects = topLevelObjects(text);
+  std::map<std::string, size_t> byId;
+  unsigned wired = 0;
+  for (size_t k = 0; k < objects.size(); ++k)
+    if (flowNode(objects[k].second)) {
+      byId[objects[k].second["id"].get<std::string>()] = k;
+      wired += !objects[k].second["wires"].empty();
+    }
+  if (byId.size() < 3 || wired < 3)
+    return {};
+  auto targets = [&](size_t k) {
+    std::vector<size_t> out;
+    for (const nlohmann::json &port : objects[k].second["wires"])
+      if (port.is_array())
+        for (const nlohmann::json &id : port)
+          if (id.is_string())
+            if (auto it = byId.find(id.get<std::string>()); it != byId.end())
+              out.push_back(it->second);
+    return out;
+  };
+  std::vector<bool> reached(objects.size(), false);
+  for (const auto &[id, k] : byId)
+    for (size_t t : targets(k))
+      reached[t] = true;
+  // From each node no wire reaches, in the file's order, depth first along
+  // the wires: a disabled node passes nothing on.
+  std::vector<size_t> order;
+  std::vector<bool> seen(objects.size(), false);
+  std::vector<size_t> stack;
+  for (size_t k = 0; k < objects.size(); ++k) {
+    if (!flowNode(objects[k].second) || reached[k] || seen[k])
+      continue;
+    stack.push_back(k);
+    while (!stack.empty()) {
+      size_t n = stack.back();
+      stack.pop_back();
+      if (seen[n])
+        continue;
+      seen[n] = true;
+      if (flowDisabled(objects[n].second))
+        continue;
+      order.push_back(n);
+      std::vector<size_t> next = targets(n);
+      for (auto it = next.rbegin(); it != next.rend(); ++it)
+        if (!seen[*it])
+          stack.push_back(*it);
+    }
+  }
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
+  for (size_t n : order) {
+    nlohmann::json node = objects[n].second;
+    std::string type = node["type"].get<std::string>();
+    if (flowFrameNode(type))
+      continue;
+    nlohmann::json step = nlohmann::json::object();
+    for (const auto &[key, value] : node.items())
+      if (key != "id" && key != "z" && key != "x" && key != "y" && key != "wires" &&
+          key != "name" && key != "info" && key != "type")
+        step[key] = value;
+    std::string lower = prose::lowerAscii(type);
+    bool byHand = lower.find("manual") != std::string::npos ||
+                  lower.find("operator") != std::string::npos ||
+                  lower.find("prompt") != std::string::npos;
+    // A manual node says what the person does in its name.
+    if (byHand && node.contains("name") && node["name"].is_string())
+      step["op"] = node["name"].get<std::string>();
+    else
+      step["op"] = type;
+    if (byHand)
+      step["manual"] = "true";
+    steps.push_back({objects[n].first, std::move(step)});
+  }
+  return steps;
+}
+
+} // namespace
+
+bool looksLikeFlowExport(std::string_view text) {
+  size_t k = text.find_first_not_of(" \t\r\n");
+  return k != std::string_view::npos && text[k] == '[' && !flowSteps(text).empty();
+}
+
+std::string withFlowExportAsText(std::string_view text) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps = flowSteps(text);
+  std::vector<std::string> sentences;
+  std::vector<size_t> starts;
+  size_t from = text.size();
+  for (const auto &[span, step] : steps) {
+    XmlElement e;
+    e.name = "step";
+    flattenJsonStep(step, e);
+    std::string sentence = jsonStepSentence(e, false);
+    if (stepByHand(e) && !sentence.empty() && sentence.back() == '.')
+      sentence.insert(sentence.size() - 1, " by hand");
+    sentences.push_back(std::to_string(sentences.size() + 1) + ". " + sentence);
+    starts.push_back(span.first);
+    from = std::min(from, span.first);
+  }
+  while (from > 0 && text[from - 1] != '\n')
+    --from;
+  std::string told = sentences.empty() ? std::string() : packedSteps(text, from, text.size(), sentences, starts);
+  if (!told.empty())
+    return told;
+  return withStepObjectsAsText(text, steps);
+}
+
 //===--- A shell script that drives the robot -----------------------------===//
 
 namespace {

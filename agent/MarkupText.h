@@ -168,6 +168,17 @@ std::string withSqlMethodAsText(std::string_view text);
 /// and three commands with `--options`.
 bool looksLikeShellScript(std::string_view text);
 
+/// A flow-based automation export (Node-RED style JSON): an array of node
+/// objects with `id`, `type` and `wires`, three or more of them wired.
+bool looksLikeFlowExport(std::string_view text);
+
+/// What the flow does, in the order its wires run it from the nodes no wire
+/// reaches: each node as the JSON reader tells a step object (a manual
+/// node's name by hand), packed over the document's lines in run order.
+/// Disabled nodes (`"d": true`) and what only they reach, comments, tabs,
+/// configuration, start and output nodes read as blanks.
+std::string withFlowExportAsText(std::string_view text);
+
 /// What the script does when it runs: each command with options as the
 /// JSON reader tells a step (`--vol` in µL, `--min`, `--sec`, `--temp`,
 /// `--rpm`, `--abs`, `--ref`, `--reagent`, `--cycles`), its variables

@@ -2047,6 +2047,11 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "sample extraction"}) &&
       !hasAnyWord(lower, {"plate"}))
     return UnitKind::Preparation;
+  // "Discussion and decisions:" in a meeting's minutes: what was agreed is
+  // the procedure.
+  if (hasAnyWord(lower, {"discussion", "conclusion", "conclusions"}) &&
+      hasAnyWord(lower, {"decision", "decisions", "decided", "agreed", "agreement", "actions"}))
+    return UnitKind::Procedure;
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
                          "limitations", "troubleshooting", "safety", "background", "critical",
@@ -2061,6 +2066,11 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // the IC50 ... after 48 h exposure"): its design.
                          "objective", "objectives", "aim", "aims", "goal", "goals",
                          "rationale", "hypothesis",
+                         // A report's discussion of what went wrong ("6.
+                         // Discussion and sources of error": "(iii) reading
+                         // at 620 nm instead of 580 nm lowers ...").
+                         "discussion", "conclusion", "conclusions", "sources of error",
+                         "error analysis",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
                          "calculation", "calculations", "calc", "calcs", "formula", "formulas",
@@ -9772,7 +9782,9 @@ std::optional<ProcedureText> Reader::run() {
     revise(withRstSubstitutions(text_));
   if (looksLikeXmlMethod(text_))
     revise(withXmlMethodAsText(text_));
-  if (looksLikeJsonMethod(text_))
+  if (looksLikeFlowExport(text_))
+    revise(withFlowExportAsText(text_));
+  else if (looksLikeJsonMethod(text_))
     revise(withJsonMethodAsText(text_));
   if (looksLikeSqlMethod(text_))
     revise(withSqlMethodAsText(text_));

@@ -220,6 +220,34 @@ TEST(MarkupText, ShellScriptAsRun) {
   expectOffsetsKept(broken, withShellScriptAsText(broken));
 }
 
+TEST(MarkupText, FlowExportInWireOrder) {
+  std::string flow =
+      "[\n{\"id\": \"b\", \"type\": \"incubate\", \"duration\": \"10 min\", \"wires\": [[\"c\"]]},\n"
+      "{\"id\": \"a\", \"type\": \"dispense\", \"reagent\": \"tmb\", \"volume\": \"100 uL\",\n"
+      "  \"wires\": [[\"b\"]]},\n"
+      "{\"id\": \"c\", \"type\": \"read\", \"wavelength\": \"450 nm\", \"wires\": [[\"d\"]]},\n"
+      "{\"id\": \"d\", \"type\": \"shake\", \"d\": true, \"wires\": [[\"e\"]]},\n"
+      "{\"id\": \"e\", \"type\": \"read\", \"wavelength\": \"620 nm\", \"wires\": []}\n]\n";
+  ASSERT_TRUE(looksLikeFlowExport(flow));
+  std::string text = withFlowExportAsText(flow);
+  expectOffsetsKept(flow, text);
+  std::string read;
+  for (char c : shown(text))
+    if (c != '\n' || (!read.empty() && read.back() != ' '))
+      read += c == '\n' ? ' ' : c;
+  size_t dispense = read.find("dispense 100 uL of tmb"), incubate = read.find("incubate 10 min"),
+         reads = read.find("read at 450 nm");
+  ASSERT_NE(dispense, std::string::npos) << read;
+  ASSERT_NE(incubate, std::string::npos) << read;
+  ASSERT_NE(reads, std::string::npos) << read;
+  EXPECT_LT(dispense, incubate) << read; // the wires' order, not the file's
+  EXPECT_LT(incubate, reads) << read;
+  // The disabled node passes nothing on.
+  EXPECT_EQ(read.find("620"), std::string::npos) << read;
+  EXPECT_FALSE(looksLikeFlowExport("[{\"id\": 1}, {\"id\": 2}]"));
+  EXPECT_FALSE(looksLikeFlowExport("[{\"id\": \"a\", \"type\": \"x\", \"wires\": [[\"a\"]"));
+}
+
 TEST(MarkupText, LigaturesAsLetters) {
   std::string in = "Brie\xEF\xAC\x82y, the \xEF\xAC\x81nal e\xEF\xAC\x83" "ciency\n\xEF\xAC\x80";
   std::string text = withLettersForLigatures(in);
