@@ -2754,7 +2754,7 @@ nlohmann::json shellCommandStep(const std::vector<std::string> &words) {
 bool shellControl(std::string_view t) {
   for (std::string_view word : {"for ", "while ", "do", "done", "if ", "then", "fi", "else", "elif ",
                                 "case ", "esac", "set ", "shift", "exit", "return", "}", "{",
-                                "trap ", "source ", ". ", "cd ", "mkdir ", "sleep "})
+                                "trap ", "source ", ". ", "cd ", "mkdir "})
     if (t.rfind(word, 0) == 0)
       return true;
   return false;
@@ -2859,7 +2859,18 @@ std::string withShellScriptAsText(std::string_view text) {
       std::vector<std::string> words = shellWords(t, script.vars);
       if (!words.empty()) {
         const std::string &program = words[0];
-        if (program == "echo" || program == "read" || program == "printf" ||
+        // "sleep 600", "sleep 10m": the script waits.
+        if (program == "sleep" && words.size() == 2 && !words[1].empty()) {
+          std::string amount = words[1];
+          char suffix = amount.back();
+          std::string unit = "s";
+          if (suffix == 's' || suffix == 'm' || suffix == 'h') {
+            unit = suffix == 'm' ? "min" : std::string(1, suffix);
+            amount.pop_back();
+          }
+          if (isNumber(amount))
+            sentence = "wait " + amount + " " + unit + ".";
+        } else if (program == "echo" || program == "read" || program == "printf" ||
             script.speakingFunctions.count(program)) {
           std::string said;
           for (size_t k = 1; k < words.size(); ++k)

@@ -197,6 +197,7 @@ TEST(MarkupText, ShellScriptAsRun) {
                        "bf1 dispense --reagent tmb --vol \"$VOL\" --wells A1-H6\n"
                        "bf1 incubate --min ${T_MIN} --temp 37   # lid on\n"
                        "#bf1 shake --rpm 300\n"
+                       "sleep 10m\n"
                        "for i in 1 2; do\n  echo \"cycle $i\"\ndone\n";
   ASSERT_TRUE(looksLikeShellScript(script));
   std::string text = withShellScriptAsText(script);
@@ -209,6 +210,7 @@ TEST(MarkupText, ShellScriptAsRun) {
   EXPECT_NE(read.find("Load the plate, by hand."), std::string::npos) << read;
   EXPECT_NE(read.find("dispense 100 uL of tmb."), std::string::npos) << read;
   EXPECT_NE(read.find("incubate 30 min at 37 °C."), std::string::npos) << read;
+  EXPECT_NE(read.find("wait 10 min."), std::string::npos) << read;
   // Comments, the function's body and the commented-out shake are no steps.
   EXPECT_EQ(read.find("45"), std::string::npos) << read;
   EXPECT_EQ(read.find("5 uL"), std::string::npos) << read;
