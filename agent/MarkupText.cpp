@@ -1338,6 +1338,40 @@ bool namesOperation(const nlohmann::json &step) {
   return false;
 }
 
+/// The objects of the JSON array that opens at `open` (a '['), each with
+/// its span in the text; strings are skipped as JSON writes them.
+std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> arrayObjects(std::string_view text,
+                                                                             size_t open) {
+  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> objects;
+  int depth = 0;
+  size_t objectStart = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (depth == 1 && c == '{')
+        objectStart = i;
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+      if (depth == 1 && c == '}') {
+        nlohmann::json object =
+            nlohmann::json::parse(text.substr(objectStart, i + 1 - objectStart), nullptr, false);
+        if (object.is_object())
+          objects.push_back({{objectStart, i + 1}, std::move(object)});
+      }
+      if (depth <= 0)
+        break;
+    }
+  }
+  return objects;
+}
+
 std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> jsonSteps(std::string_view text) {
   std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> steps;
   for (std::string_view key : {"\"steps\"", "\"procedure\"", "\"method_steps\"", "\"actions\"",
@@ -1354,33 +1388,7 @@ std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> jsonSteps(std:
         ++k;
       if (k >= text.size() || text[k] != '[')
         continue;
-      // The array's elements, depth 1.
-      int depth = 0;
-      size_t objectStart = 0;
-      for (size_t i = k; i < text.size(); ++i) {
-        char c = text[i];
-        if (c == '"') {
-          for (++i; i < text.size() && text[i] != '"'; ++i)
-            if (text[i] == '\\')
-              ++i;
-          continue;
-        }
-        if (c == '[' || c == '{') {
-          if (depth == 1 && c == '{')
-            objectStart = i;
-          ++depth;
-        } else if (c == ']' || c == '}') {
-          --depth;
-          if (depth == 1 && c == '}') {
-            nlohmann::json step = nlohmann::json::parse(text.substr(objectStart, i + 1 - objectStart),
-                                                        nullptr, false);
-            if (step.is_object())
-              steps.push_back({{objectStart, i + 1}, std::move(step)});
-          }
-          if (depth == 0)
-            break;
-        }
-      }
+      steps = arrayObjects(text, k);
     }
     if (!steps.empty())
       break;
@@ -2452,37 +2460,10 @@ namespace {
 
 /// The objects of the document's top-level array, each with its span.
 std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> topLevelObjects(std::string_view text) {
-  std::vector<std::pair<std::pair<size_t, size_t>, nlohmann::json>> objects;
   size_t k = text.find_first_not_of(" \t\r\n");
   if (k == std::string_view::npos || text[k] != '[')
-    return objects;
-  int depth = 0;
-  size_t objectStart = 0;
-  for (size_t i = k; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '[' || c == '{') {
-      if (depth == 1 && c == '{')
-        objectStart = i;
-      ++depth;
-    } else if (c == ']' || c == '}') {
-      --depth;
-      if (depth == 1 && c == '}') {
-        nlohmann::json node =
-            nlohmann::json::parse(text.substr(objectStart, i + 1 - objectStart), nullptr, false);
-        if (node.is_object())
-          objects.push_back({{objectStart, i + 1}, std::move(node)});
-      }
-      if (depth <= 0)
-        break;
-    }
-  }
-  return objects;
+    return {};
+  return arrayObjects(text, k);
 }
 
 bool flowNode(const nlohmann::json &node) {

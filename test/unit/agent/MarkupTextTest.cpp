@@ -50,6 +50,16 @@ std::string shown(std::string s) {
   return trimmed;
 }
 
+/// shown() with line breaks as blanks: sentences packed over several lines
+/// compared as words.
+std::string shownAsWords(const std::string &text) {
+  std::string read;
+  for (char c : shown(text))
+    if (c != '\n' || (!read.empty() && read.back() != ' '))
+      read += c == '\n' ? ' ' : c;
+  return read;
+}
+
 TEST(MarkupText, HtmlAsABrowserShowsIt) {
   std::string page = "<h2>Procedure</h2>\n<ol>\n  <li>Add 50&nbsp;&micro;L pNPP.</li>\n"
                      "  <!-- <li>Shake 60 s.</li> -->\n  <li>Incubate 30&nbsp;min at "
@@ -203,10 +213,7 @@ TEST(MarkupText, ShellScriptAsRun) {
   std::string text = withShellScriptAsText(script);
   expectOffsetsKept(script, text);
   // Sentences wrap over the script's lines: compare them as words.
-  std::string read;
-  for (char c : shown(text))
-    if (c != '\n' || (!read.empty() && read.back() != ' '))
-      read += c == '\n' ? ' ' : c;
+  std::string read = shownAsWords(text);
   EXPECT_NE(read.find("Load the plate, by hand."), std::string::npos) << read;
   EXPECT_NE(read.find("dispense 100 uL of tmb."), std::string::npos) << read;
   EXPECT_NE(read.find("incubate 30 min at 37 °C."), std::string::npos) << read;
@@ -233,10 +240,7 @@ TEST(MarkupText, FlowExportInWireOrder) {
   ASSERT_TRUE(looksLikeFlowExport(flow));
   std::string text = withFlowExportAsText(flow);
   expectOffsetsKept(flow, text);
-  std::string read;
-  for (char c : shown(text))
-    if (c != '\n' || (!read.empty() && read.back() != ' '))
-      read += c == '\n' ? ' ' : c;
+  std::string read = shownAsWords(text);
   size_t dispense = read.find("dispense 100 uL of tmb"), incubate = read.find("incubate 10 min"),
          reads = read.find("read at 450 nm");
   ASSERT_NE(dispense, std::string::npos) << read;
