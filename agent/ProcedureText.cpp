@@ -2957,6 +2957,26 @@ bool describesEmbodiments(std::string_view text) {
 /// at least four more words in lower case, no verb first ("Add the
 /// following:" gives an order) and no word that announces a procedure
 /// ("The assay is done as follows:").
+/// "Before step 5.1 the operator prepares, in RD:", "For each plate we
+/// need:": a clause that ends in a colon, not a heading's name ("Reagents:",
+/// "Day 2, on the robot:").
+bool sentenceLeadIn(std::string_view text) {
+  std::string_view t = trimView(text);
+  if (t.empty() || t.back() != ':' || allCapsHeading(t))
+    return false;
+  std::vector<Token> toks = prose::tokenize(t);
+  if (toks.size() < 5 || !toks.front().isWord())
+    return false;
+  static const std::set<std::string, std::less<>> opener = {"before", "after", "once", "when",
+                                                            "while", "prior", "until"};
+  static const std::set<std::string, std::less<>> subject = {"we", "you", "i", "operator",
+                                                             "technician", "user", "analyst"};
+  if (!opener.count(toks.front().lower))
+    return false;
+  return std::any_of(toks.begin() + 1, toks.end(),
+                     [](const Token &w) { return subject.count(w.lower) > 0; });
+}
+
 bool leadsIntoExplanation(std::string_view text, const std::string &lower) {
   std::string_view t = trimView(text);
   if (t.size() < 2 || t.back() != ':' || !(t[0] >= 'A' && t[0] <= 'Z') || startsWithVerb(t))
@@ -3558,6 +3578,13 @@ void Reader::classifyUnits() {
   UnitKind beforeLayout = section;
   Domain beforeLayoutDomain = sectionDomain;
   unsigned layoutUnits = 0;
+  // "Before step 5.1 the operator prepares, in RD:" over its bullets: a
+  // sentence that leads into a list speaks for that list only. A table or
+  // a paragraph after a blank line is the text going on, not more of the
+  // operator's preparation.
+  bool inLeadIn = false;
+  UnitKind beforeLeadIn = section;
+  Domain beforeLeadInDomain = sectionDomain;
   unsigned materialsUnits = 0; ///< lines of the materials section so far
   bool runInSection = false;
   UnitKind beforeRunIn = section;
@@ -3597,6 +3624,21 @@ void Reader::classifyUnits() {
         sectionDomain = beforeBoxDomain;
       }
       inBox = unitBoxed_[u];
+    }
+    // A table's first row may stand under its column names and rule: a
+    // blank line anywhere since the unit before counts.
+    auto blankSincePrevious = [&] {
+      if (u == 0)
+        return false;
+      for (uint32_t line = out_.units[u - 1].loc.line + 1; line < unit.loc.line; ++line)
+        if (line >= 1 && line - 1 < lines_.size() && lines_[line - 1].blank)
+          return true;
+      return false;
+    };
+    if (inLeadIn && unit.kind != UnitKind::Header && !listItem && blankSincePrevious()) {
+      section = beforeLeadIn;
+      sectionDomain = beforeLeadInDomain;
+      inLeadIn = false;
     }
     // A heading there ends it too, so the sections its list returns to are
     // not the map ("Step 1/6 Samples" after the map's bullets).
@@ -3676,6 +3718,11 @@ void Reader::classifyUnits() {
     }
     if (unit.kind == UnitKind::Header) {
       runInSection = false;
+      if (!inLeadIn) {
+        beforeLeadIn = section;
+        beforeLeadInDomain = sectionDomain;
+      }
+      inLeadIn = !listItem && sentenceLeadIn(unit.text);
       if (listItem) {
         if (scopeIndent < 0) {
           outerSection = section;
@@ -5964,6 +6011,12 @@ void Reader::readSentence(unsigned index) {
             drafts[static_cast<size_t>(cur)].action.cls != ActionClass::Incubate)
           noun = true;
         if (w == "mixing" && (prev == "check" || prev == "for" || prev == "ensure"))
+          noun = true;
+        // "mixed by pipetting five times (50 µL)", "resuspend by gentle
+        // pipetting": how the step before is done, no addition of its own.
+        if ((w == "pipetting" || w == "pipette") && cur >= 0 &&
+            (prev == "by" || (i >= 2 && toks[i - 2].is("by") &&
+                              (prev == "gentle" || prev == "repeated" || prev == "gently"))))
           noun = true;
         // "shake 30 s to mix, ~1000 rpm", "add 150 µL DMSO to dissolve the
         // crystals": the purpose of the step being told, not another step.

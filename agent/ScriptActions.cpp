@@ -139,8 +139,18 @@ std::vector<Action> scriptActions(const ir::Module &module, const SourceManager 
     a.platformLimit = limitOf(op, platform);
     a.instrumentCapable = a.platformLimit.empty();
     auto put = [&](Param p, const Quantity &q) { a.values(p).push_back(valueOf(q, platform)); };
-    Action mix; // a dispense's mix, a second action on the same line
+    Action mix; // a dispense's or a transfer's mix, a second action on the same line
     bool withMix = false;
+    auto mixAfter = [&](const ir::MixSpec &spec) {
+      withMix = true;
+      mix = a;
+      mix.cls = ActionClass::Mix;
+      mix.values(Param::Volume) = {valueOf(spec.volume, platform)};
+      mix.values(Param::Cycles) = {countValue(spec.cycles)};
+      mix.words.clear();
+      mix.liquid.clear();
+      mix.layoutLiquid = false;
+    };
     if (const auto *d = op.as<ir::DispenseOp>()) {
       a.cls = ActionClass::Dispense;
       put(Param::Volume, d->volume);
@@ -155,16 +165,8 @@ std::vector<Action> scriptActions(const ir::Module &module, const SourceManager 
       }
       a.layoutLiquid = layout;
       a.liquid = layout && names.size() > 1 ? "layout" : names.empty() ? "" : names.front();
-      if (d->mix) {
-        withMix = true;
-        mix = a;
-        mix.cls = ActionClass::Mix;
-        mix.values(Param::Volume) = {valueOf(d->mix->volume, platform)};
-        mix.values(Param::Cycles) = {countValue(d->mix->cycles)};
-        mix.words.clear();
-        mix.liquid.clear();
-        mix.layoutLiquid = false;
-      }
+      if (d->mix)
+        mixAfter(*d->mix);
     } else if (const auto *asp = op.as<ir::AspirateOp>()) {
       a.cls = ActionClass::Aspirate;
       if (asp->volume)
@@ -199,6 +201,18 @@ std::vector<Action> scriptActions(const ir::Module &module, const SourceManager 
     } else if (const auto *t = op.as<ir::TransferOp>()) {
       a.cls = ActionClass::Transfer;
       put(Param::Volume, t->volume);
+      std::set<Well> destinations;
+      for (const auto &pair : t->pairs)
+        destinations.insert(pair.second);
+      size_t chains = static_cast<size_t>(std::count_if(
+          t->pairs.begin(), t->pairs.end(),
+          [&](const auto &pair) { return destinations.count(pair.first) == 0; }));
+      if (chains > 0 && t->pairs.size() / chains >= 2)
+        a.seriesLinks = static_cast<unsigned>(t->pairs.size() / chains);
+      // A serial dilution mixes each well it fills before the next draw:
+      // the text says so ("mixed by pipetting five times").
+      if (t->mix)
+        mixAfter(*t->mix);
     } else if (const auto *mag = op.as<ir::MagnetOp>()) {
       a.cls = ActionClass::Magnet;
       put(Param::Time, mag->time);

@@ -162,6 +162,9 @@ struct Action {
   SourceLoc bodyLoc;             ///< the body line when expanded from a call or repeat
   bool isNoteLike = false;       ///< note, pause: for the operator, no action
   bool warmsPlate = false;       ///< an equilibrate of wells, not of reagents
+  /// A serial dilution's transfers down each chain (column 1 to 2, 2 to 3,
+  /// ...): one statement the text may tell as that many transfers.
+  unsigned seriesLinks = 0;
 
   bool has(Param p) const { return !params[static_cast<size_t>(p)].empty(); }
   const std::vector<Value> &values(Param p) const { return params[static_cast<size_t>(p)]; }

@@ -629,6 +629,26 @@ void Aligner::coverage() {
       }
     }
   }
+  // "50 µL was transferred from column 1 to column 2 and mixed, then from
+  // column 2 to column 3, and so on up to column 10" against one
+  // `serial_dilution`: the statement does each link of the chain the text
+  // tells one by one.
+  for (size_t j = 0; j < S.size(); ++j) {
+    int k = matchS_[j];
+    if (k < 0 || S[j].seriesLinks < 2)
+      continue;
+    unsigned more = S[j].seriesLinks - 1;
+    for (size_t i = 0; i < T.size() && more > 0; ++i) {
+      if (matchT_[i] >= 0 || orderT_[i] || coveredT_[i] || T[i].cls != S[j].cls ||
+          T[i].unit != T[static_cast<size_t>(k)].unit)
+        continue;
+      Comparison c = compare(T[i], S[j]);
+      if (c.fit != ClassFit::Same || c.mismatch > 0)
+        continue;
+      coveredT_[i] = true;
+      --more;
+    }
+  }
   // "Remove the coating solution. Wash three times ...": a wash empties
   // wells that hold liquid before its first cycle (the language's `wash`),
   // so a removal right before a wash is part of it.
@@ -1169,7 +1189,11 @@ void Aligner::gapFindings() {
     // the person, though no statement does it.
     int handNote = -1;
     for (size_t j = 0; j < S.size() && handNote < 0 && t.cls != ActionClass::Analyze; ++j) {
-      if (!S[j].isNoteLike || !S[j].manual || matchS_[j] >= 0 || !shareValue(t, S[j]))
+      // A note may tell a whole sentence ("Sera were heat-inactivated for
+      // 45 min at 56 °C and diluted 1:10"), paired with one of its clauses.
+      bool pairedElsewhere =
+          matchS_[j] >= 0 && T[static_cast<size_t>(matchS_[j])].sentence != t.sentence;
+      if (!S[j].isNoteLike || !S[j].manual || pairedElsewhere || !shareValue(t, S[j]))
         continue;
       // Most of the liquid's words, not one word of another liquid ("lysis
       // buffer" for "reaction buffer").
