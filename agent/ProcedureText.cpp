@@ -167,6 +167,7 @@ struct Line {
   bool bullet = false; ///< -, *, •, ->
   bool table = false;  ///< a pipe-table row (cells joined), or a separator
   bool separator = false;
+  bool quoted = false;  ///< an e-mail's quoted line ("> ...", ">> ..."), its marks blanked
   bool columns = false; ///< cells aligned with runs of spaces: a table row
   bool boxed = false;   ///< inside a text box drawn with "+---+" and "|" (its frame blanked)
   size_t content = 0;  ///< byte offset of the content within raw
@@ -2397,6 +2398,8 @@ private:
   bool fieldLine(const Action &a) const;
   void markStepComments();
   void markNotApplicableRecords();
+  void markWithdrawnClauses();
+  void supersedeCopies();
   void markSpeakerNotes();
   void joinKeyValueRecords();
   void markPickUps();
@@ -2638,6 +2641,31 @@ void Reader::splitLines() {
   for (size_t k = 0; k < innerTable.size() && k < csvRows_.size(); ++k)
     innerTable[k] = innerTable[k] || csvRows_[k];
   SplitColumns split = splitColumnsOf(raws);
+  // An e-mail that quotes ("> " before each line of the message it answers,
+  // ">> " before the one that message quoted) draws its quote marks in the
+  // margin: blanked, the quoted text reads as the text it was, wrapped
+  // lines, numbered steps and all. A line of quote marks alone (">", ">>")
+  // or a second level tells e-mail quoting from a list bulleted with ">".
+  auto quoteMarks = [](std::string_view raw) -> size_t {
+    size_t k = 0;
+    while (k < raw.size() && (raw[k] == ' ' || raw[k] == '\t'))
+      ++k;
+    size_t marks = 0, end = 0;
+    while (k < raw.size() && raw[k] == '>') {
+      ++marks;
+      end = ++k;
+      if (k < raw.size() && raw[k] == ' ' && k + 1 < raw.size() && raw[k + 1] == '>')
+        ++k;
+    }
+    if (marks == 0 || (end < raw.size() && raw[end] != ' ' && raw[end] != '\t'))
+      return 0;
+    return end;
+  };
+  bool mailQuotes = std::any_of(raws.begin(), raws.end(), [&](std::string_view raw) {
+    size_t end = quoteMarks(raw);
+    std::string_view rest = end ? trimView(raw.substr(end)) : raw;
+    return end > 0 && (rest.empty() || std::count(raw.begin(), raw.begin() + static_cast<long>(end), '>') > 1);
+  });
   int tableHead = -1; ///< the table row a continuation line would join
   TableColumns columns; ///< of the table the lines are in
   bool boxOpen = false;
@@ -2674,6 +2702,13 @@ void Reader::splitLines() {
       line.raw = blanked;
     }
     lineColumnDomain_.push_back(columnDomain);
+    if (size_t end = mailQuotes ? quoteMarks(line.raw) : 0; end > 0) {
+      std::string &blanked = boxLines_.emplace_back(line.raw);
+      for (size_t k = 0; k < end; ++k)
+        blanked[k] = ' ';
+      line.raw = blanked;
+      line.quoted = true;
+    }
     std::string_view trimmed = trimView(line.raw);
     line.blank = trimmed.empty();
     // A box drawn around a warning or a tip ("+---+" above and below, "|"
@@ -6520,6 +6555,19 @@ void Reader::readSentence(unsigned index) {
     }
     if (a.domain == Domain::Unstated && prefixDomain != Domain::Unstated)
       a.domain = prefixDomain;
+    // "Reconstitute with 0.5 mL diluent, 15 min at RT, aliquot": a time
+    // with no verb of its own after a preparation is how long the reagent
+    // stands, part of making it, not a step on the plate.
+    if (!d.explicitVerb && a.cls == ActionClass::Incubate && k > 0 &&
+        done[k - 1].action.cls == ActionClass::Prepare) {
+      // Right after it: no value of another step ("25 ul per well") and
+      // no full stop between them.
+      bool adjacent = done[k - 1].lastToken <= d.firstToken;
+      for (size_t t = done[k - 1].lastToken; adjacent && t < d.firstToken && t < toks.size(); ++t)
+        adjacent = !toks[t].isNumber() && !toks[t].isPunct(".");
+      if (adjacent)
+        a.cls = ActionClass::Prepare;
+    }
     // Flicking a plate out over the sink and blotting it on towels are
     // done by hand; a robot empties wells by aspirating.
     static const std::set<std::string, std::less<>> handTechnique = {
@@ -6941,6 +6989,7 @@ void fillFrom(Action &a, const Action &src, std::string from, bool inexact) {
     a.liquid = src.liquid;
   }
   if (filled) {
+    a.filledFrom = src.copiedLoc.isValid() ? src.copiedLoc : src.loc;
     a.copiedFrom = std::move(from);
     a.inexactCopy = inexact && !own;
     a.weak = false;
@@ -7897,7 +7946,7 @@ void Reader::markReplies() {
     if (n < 1 || n - 1 >= lines_.size())
       return false;
     std::string_view raw = trimView(lines_[n - 1].raw);
-    return !raw.empty() && raw.front() == '>';
+    return lines_[n - 1].quoted || (!raw.empty() && raw.front() == '>');
   };
   unsigned quotedUnits = 0;
   for (size_t u = 0; u < out_.units.size(); ++u)
@@ -7922,6 +7971,22 @@ void Reader::markReplies() {
         a.inProcedure = false;
     }
   }
+}
+
+/// "3. Wash 3x with 100 ul" answered "-- 4x, and 80 ul, not 100", then "5.
+/// Wash as in step 3.": a copy of a step that an amendment changes is
+/// changed with it, whichever rule found the amendment.
+void Reader::supersedeCopies() {
+  std::vector<SourceLoc> superseded;
+  for (const Action &a : out_.actions)
+    if (a.superseded && !a.copiedLoc.isValid())
+      superseded.push_back(a.loc);
+  auto amended = [&](const SourceLoc &from) {
+    return from.isValid() && std::find(superseded.begin(), superseded.end(), from) != superseded.end();
+  };
+  for (Action &a : out_.actions)
+    if (amended(a.copiedLoc) || amended(a.filledFrom))
+      a.superseded = true;
 }
 
 /// A plan pasted into a chat ("right, pasting the plan, check pls:" and
@@ -8294,6 +8359,35 @@ void Reader::markStepComments() {
   }
 }
 
+/// "7.4.9 [SUPERSEDED by CC-2023-0412, see 7.4.9a] The plate shall be
+/// incubated for 30 min", "5. [DELETED] Shake 1 min": a clause that opens
+/// by saying it is no longer in force asks for nothing; the text keeps it
+/// for the record, and its replacement says what is done.
+void Reader::markWithdrawnClauses() {
+  static const std::vector<std::string_view> withdrawn = {
+      "superseded", "deleted", "void", "withdrawn", "obsolete", "retired", "cancelled",
+      "canceled", "removed", "struck", "no longer used", "not in force", "replaced"};
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    std::string_view text = trimView(out_.units[u].text);
+    if (text.size() < 3 || (text.front() != '[' && text.front() != '('))
+      continue;
+    char close = text.front() == '[' ? ']' : ')';
+    size_t end = text.find(close);
+    if (end == std::string_view::npos)
+      continue;
+    std::string tag = prose::lowerAscii(trimView(text.substr(1, end - 1)));
+    bool off = std::any_of(withdrawn.begin(), withdrawn.end(), [&](std::string_view word) {
+      return tag.rfind(word, 0) == 0 &&
+             (tag.size() == word.size() || !std::isalnum(static_cast<unsigned char>(tag[word.size()])));
+    });
+    if (!off)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+  }
+}
+
 /// A notebook's key-value export, one record per step ("step_20.action:
 /// TA wells (kit step "add 5 ul tracer to TA wells")", "step_20.status:
 /// N/A - not on this template"): a record whose status says it does not
@@ -8505,6 +8599,56 @@ void Reader::markMarginNotes() {
     texts.push_back(std::move(text));
     n = k;
   }
+  // "mix 3x, then 2->3 and so on. [MW: mix 5x with 100 uL, fresh tips
+  // every column] Throw away ...": a reviewer's correction inline, her
+  // initials and a colon in the bracket, anywhere in the step's text and
+  // over its lines.
+  std::vector<Domain> hands(spans.size(), Domain::Unstated);
+  for (size_t n = 0; n < lines_.size(); ++n) {
+    std::string_view raw = lines_[n].raw;
+    for (size_t open = raw.find('['); open != std::string_view::npos;
+         open = raw.find('[', open + 1)) {
+      size_t colon = raw.find(':', open);
+      if (colon == std::string_view::npos || colon - open < 3 || colon - open > 5)
+        continue;
+      std::string_view initials = raw.substr(open + 1, colon - open - 1);
+      if (!std::all_of(initials.begin(), initials.end(),
+                       [](char c) { return c >= 'A' && c <= 'Z'; }))
+        continue;
+      std::string text;
+      for (size_t k = n; k < lines_.size() && k < n + 6; ++k) {
+        std::string_view line = lines_[k].raw;
+        size_t from = k == n ? colon + 1 : line.find_first_not_of(" \t>");
+        if (from == std::string_view::npos)
+          break;
+        size_t close = line.find(']', from);
+        text += std::string(line.substr(from, close == std::string_view::npos
+                                                  ? std::string_view::npos
+                                                  : close - from)) + " ";
+        if (close == std::string_view::npos)
+          continue;
+        Span span;
+        span.begin = SourceLoc{fileId_, lines_[n].number, static_cast<uint32_t>(open + 1), 1};
+        span.end = SourceLoc{fileId_, lines_[k].number, static_cast<uint32_t>(close + 2), 1};
+        spans.push_back(span);
+        // Only a person's hands move a step: "on the BioForge reader" in
+        // a correction of a value names where, not who.
+        std::vector<Token> toks = prose::tokenize(text);
+        bool person = false, robot = false;
+        markersIn(toks, 0, toks.size(), person, robot);
+        std::string lower = prose::lowerAscii(text);
+        bool notRobot = false;
+        for (const char *no : {"not with the robot", "not on the robot", "not by the robot",
+                               "not the robot", "no robot"})
+          notRobot |= lower.find(no) != std::string::npos;
+        hands.push_back(!person ? Domain::Unstated : robot && !notRobot ? Domain::Both
+                                                                        : Domain::Person);
+        texts.push_back(std::move(text));
+        break;
+      }
+    }
+  }
+  hands.resize(spans.size(), Domain::Unstated);
   if (spans.size() < 2)
     return;
   // A copy ("Repeat the aspiration/wash as in step 5") is where the step
@@ -8540,6 +8684,9 @@ void Reader::markMarginNotes() {
         kind = !act.params[p].empty() && stated.count(static_cast<Param>(p));
       if (kind)
         act.superseded = true;
+      // "[MW: NOT with the robot - ... by hand]": the note says whose hands.
+      if (hands[k] != Domain::Unstated && robotClass(act.cls))
+        act.domain = hands[k];
     }
   }
   std::vector<SourceLoc> superseded;
@@ -8601,6 +8748,20 @@ void Reader::markDeviations() {
   }
   if (begin == out_.units.size())
     return;
+  // "DEVIATIONS AND CHANGES FROM THE PREVIOUS VERSION", "Revision history":
+  // what this version changed in the one before it, which the procedure
+  // above already is ("wash volume reduced from 400 µL to 300 µL" over
+  // steps that wash with 300 µL), amends nothing of it.
+  // Its entries are still no steps of the procedure.
+  bool history = false;
+  {
+    std::string lower = prose::lowerAscii(out_.units[begin].text);
+    for (const char *earlier : {"previous version", "prior version", "previous revision",
+                                "prior revision", "earlier version", "last version",
+                                "previous edition", "revision history", "version history",
+                                "change history"})
+      history |= lower.find(earlier) != std::string::npos;
+  }
   // "Deviations: none. Step 4 and 7 times within the allowed window": a
   // record that there are none amends nothing.
   {
@@ -8728,7 +8889,7 @@ void Reader::markDeviations() {
     }
   }
   for (Action &a : out_.actions) {
-    if (a.unit >= begin || !a.inProcedure)
+    if (history || a.unit >= begin || !a.inProcedure)
       continue;
     const std::string &label = out_.units[a.unit].label;
     bool byName = !label.empty() && named.count(label) &&
@@ -9979,6 +10140,7 @@ std::optional<ProcedureText> Reader::run() {
   markOutlines();
   markStepComments();
   markNotApplicableRecords();
+  markWithdrawnClauses();
   markSpeakerNotes();
   markMarginNotes();
   markDeviations();
@@ -9994,6 +10156,7 @@ std::optional<ProcedureText> Reader::run() {
   expandRowSeries();
   orderReversedSchedule();
   markOrderDisclaimer();
+  supersedeCopies();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))

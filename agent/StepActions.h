@@ -144,6 +144,9 @@ struct Action {
   /// unit's steps), else -1.
   int copyOf = -1;
   SourceLoc copiedLoc; ///< a copy: where the step it copies is written
+  /// A step that took its values from another ("Wash as in step 3."):
+  /// where that step is written.
+  SourceLoc filledFrom;
   bool platformCan = true;  ///< the stated values are within the platform's reach
   /// Cell culture in a gassed incubator ("seeded ... after 24 h ... 37 °C,
   /// 5% CO2"): work the text may do off the platform, whose heater holds
