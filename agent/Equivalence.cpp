@@ -218,6 +218,17 @@ std::optional<ir::LiquidRole> roleOf(const ir::Module &module, const std::string
   return std::nullopt;
 }
 
+/// The concentration `module` declares for a calibrant: what makes a
+/// standard the one it is, whatever it is called (`STD1` or `STD8` for the
+/// 8 ng/mL standard).
+std::optional<Quantity> calibrantConcentration(const ir::Module &module,
+                                                   const std::string &name) {
+  for (const ir::Liquid &liquid : module.liquids)
+    if (liquid.name == name && liquid.role == ir::LiquidRole::Calibrant)
+      return liquid.concentration;
+  return std::nullopt;
+}
+
 /// Two names of one liquid: equal but for case, or one name's words all
 /// among the other's (`Medium` and `culture_medium`).
 bool namesOneLiquid(const std::string &a, const std::string &b) {
@@ -376,6 +387,18 @@ Equivalence compareEffects(const ir::Module &truth, const ir::Module &candidate,
         }
     }
   };
+  // Standards first by their concentrations, where both scripts give
+  // them: a text that names its standards by concentration ("STD 8", "STD
+  // 4") may be written `STD8, STD4` by one and `STD1, STD2` by the other,
+  // and a shared name (`STD4`) would pair the 4 with the 1 ng/mL standard.
+  unpaired([&](uint32_t c, uint32_t t) {
+    auto mine = calibrantConcentration(candidate, candidateNames.liquidName(c));
+    auto theirs = calibrantConcentration(truth, truthNames.liquidName(t));
+    if (!mine || !theirs || canonicalUnit(mine->unit) != canonicalUnit(theirs->unit))
+      return false;
+    double a = mine->canonicalValue(), b = theirs->canonicalValue();
+    return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b));
+  });
   unpaired([&](uint32_t c, uint32_t t) {
     return sameRole(c, t) && candidateNames.liquidName(c) == truthNames.liquidName(t);
   });
