@@ -3618,6 +3618,7 @@ void Reader::classifyUnits() {
   // a paragraph after a blank line is the text going on, not more of the
   // operator's preparation.
   bool inLeadIn = false;
+  bool noteItemRunsOn = false; ///< the last numbered item opened with a note's heading
   UnitKind beforeLeadIn = section;
   Domain beforeLeadInDomain = sectionDomain;
   unsigned materialsUnits = 0; ///< lines of the materials section so far
@@ -3892,6 +3893,22 @@ void Reader::classifyUnits() {
         }
       }
     }
+    // "1. Principle. Heparin accelerates ... determined at 405 nm": a
+    // numbered paragraph that opens with a heading of another kind is that
+    // kind, for its own text only (the next numbered item is a section of
+    // its own).
+    // Its lines may run on flush left as a paragraph of their own.
+    UnitKind itemRunIn = UnitKind::Procedure;
+    if (unitStyle_[u] == 'l' && !unit.label.empty() && unit.kind != UnitKind::Header) {
+      if (std::string runIn = runInHeading(unit.text); !runIn.empty())
+        itemRunIn = kindOfHeading(runIn);
+      noteItemRunsOn = itemRunIn == UnitKind::Note;
+    } else if (unitStyle_[u] == 'p' && noteItemRunsOn && !unitAfterBlank_[u] &&
+               unit.kind != UnitKind::Header) {
+      itemRunIn = UnitKind::Note;
+    } else {
+      noteItemRunsOn = false;
+    }
     // A layout for two pairs of hands ("ROBOT | BENCH" over a rule) is the
     // work itself, whatever list came before it ("Materials", a map).
     if (unitColumnDomain_[u] != Domain::Unstated && section != UnitKind::Procedure &&
@@ -3902,6 +3919,8 @@ void Reader::classifyUnits() {
       layoutUnits = 0;
     }
     unit.kind = section == UnitKind::Header ? UnitKind::Procedure : section;
+    if (itemRunIn == UnitKind::Note && unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
     procedureStepsSeen |= unit.kind == UnitKind::Procedure && !unit.label.empty();
     unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
     // "[HAND] Rinse wells ... 2x with PBS, lyse in 200 ul ...": a tag in
@@ -8933,7 +8952,11 @@ void Reader::markCorrections() {
   // and, right after it, the one it replaces. Returns the value taken back
   // in the correction's canonical unit, read with the unit of the value
   // before it when it has none of its own.
-  auto withdrawnBy = [&](const Action &correction) -> std::optional<std::pair<size_t, double>> {
+  // Each reading of the replaced value, the nearest number first: "15 min
+  // at 37 C, not 10" may take back 10 °C or 10 min, and the steps before
+  // decide (no earlier step states 10 °C).
+  auto withdrawnBy = [&](const Action &correction) -> std::vector<std::pair<size_t, double>> {
+    std::vector<std::pair<size_t, double>> readings;
     const Sentence &sentence = sentences_[correction.sentence];
     const std::vector<Token> &toks = sentence.tokens;
     // "as in step 5, but 4 times instead of 3" varies a step it copies,
@@ -8968,32 +8991,39 @@ void Reader::markCorrections() {
       // The value it replaces: a number at most four words (its unit, the
       // step's noun of one or two words, a comma: "*50 µl reaction mix,
       // not 5") before, or up to seven before "instead of" ("4 washes
-      // after the Strep-HRP").
+      // after the Strep-HRP"); past a nearer number of another kind ("15
+      // min at 37 C, not 10").
       size_t reach = insteadOf ? 8 : 5;
-      std::optional<size_t> given;
-      for (size_t j = k; j-- > 0 && j + reach >= k;) {
+      std::vector<size_t> given;
+      for (size_t j = k, words = 0; j-- > 0 && words < reach;) {
         if (toks[j].isNumber()) {
-          given = j;
-          break;
+          given.push_back(j);
+          continue;
         }
         if (!toks[j].isWord() && !toks[j].isPunct(",") && !(insteadOf && toks[j].isPunct("-")))
           break;
+        ++words;
       }
-      if (!given || toks[*given].number == 0)
-        continue;
-      for (size_t p = 0; p < kParamCount; ++p)
-        for (const Value &v : correction.params[p]) {
-          if (v.kind != Value::Kind::Exact || v.low != v.high ||
-              v.text.rfind(toks[*given].text, 0) != 0)
-            continue;
-          double value = toks[withdrawn].number * (v.low / toks[*given].number);
-          for (const ProseQuantity &q : proseQuantities(sentence.text, platform_))
-            if (q.begin == toks[withdrawn].begin && q.dimension == paramDimension(static_cast<Param>(p)))
-              value = q.value.low;
-          return std::pair{p, value};
-        }
+      for (size_t at : given) {
+        if (toks[at].number == 0)
+          continue;
+        for (size_t p = 0; p < kParamCount; ++p)
+          for (const Value &v : correction.params[p]) {
+            if (v.kind != Value::Kind::Exact || v.low != v.high ||
+                v.text.rfind(toks[at].text, 0) != 0)
+              continue;
+            double value = toks[withdrawn].number * (v.low / toks[at].number);
+            for (const ProseQuantity &q : proseQuantities(sentence.text, platform_))
+              if (q.begin == toks[withdrawn].begin &&
+                  q.dimension == paramDimension(static_cast<Param>(p)))
+                value = q.value.low;
+            readings.emplace_back(p, value);
+          }
+      }
+      if (!readings.empty())
+        return readings;
     }
-    return std::nullopt;
+    return readings;
   };
   for (size_t c = 0; c < out_.actions.size(); ++c) {
     Action &correction = out_.actions[c];
@@ -9006,21 +9036,23 @@ void Reader::markCorrections() {
     // "make it 30" takes back every earlier step of its kind; a value set
     // against the one it replaces ("1h not 2h") only the earlier steps of
     // its kind that state the replaced value.
-    std::optional<std::pair<size_t, double>> withdrawn;
-    if (!corrects && !(withdrawn = withdrawnBy(correction)))
+    std::vector<std::pair<size_t, double>> withdrawn;
+    if (!corrects && (withdrawn = withdrawnBy(correction)).empty())
       continue;
     auto takesBack = [&](const Action &earlier) {
-      if (!withdrawn)
+      if (corrects)
         return true;
-      // Named copies, not structured bindings: clang 14 (the sanitizer
-      // build) cannot capture a binding in the lambda below.
-      size_t param = withdrawn->first;
-      double value = withdrawn->second;
-      return std::any_of(earlier.params[param].begin(), earlier.params[param].end(),
-                         [&](const Value &v) {
-                           return v.exact() && v.low == v.high &&
-                                  std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value));
-                         });
+      return std::any_of(withdrawn.begin(), withdrawn.end(), [&](const auto &reading) {
+        // Named copies, not structured bindings: clang 14 (the sanitizer
+        // build) cannot capture a binding in the lambda below.
+        size_t param = reading.first;
+        double value = reading.second;
+        return std::any_of(earlier.params[param].begin(), earlier.params[param].end(),
+                           [&](const Value &v) {
+                             return v.exact() && v.low == v.high &&
+                                    std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value));
+                           });
+      });
     };
     bool replaces = false;
     for (size_t a = 0; a < c; ++a) {
@@ -10312,10 +10344,17 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       return k < toks.size() && (toks[k].is("plate") || toks[k].is("assay") || toks[k].is("run") ||
                                  toks[k].is("experiment") || toks[k].is("test"));
     };
-    // "CORRECTED PROCEDURE - repeat run CORT-0219": a repeat run is a noun.
+    // "CORRECTED PROCEDURE - repeat run CORT-0219": a repeat run is a noun;
+    // so is a run log's "repeat of run 3 samples with fresh std".
     bool wholeRun = (i + 2 < toks.size() && (toks[i + 1].is("the") || toks[i + 1].is("this")) &&
                      runNoun(i + 2)) ||
-                    (t.is("repeat") && runNoun(i + 1));
+                    (t.is("repeat") && runNoun(i + 1)) ||
+                    (t.is("repeat") && i + 2 < toks.size() && toks[i + 1].is("of") &&
+                     (runNoun(i + 2) || (toks[i + 2].is("the") && runNoun(i + 3)))) ||
+                    // "Samples repeated in run 4", "repeated on plate 2".
+                    ((t.is("repeated") || t.is("repeat")) && i + 2 < toks.size() &&
+                     (toks[i + 1].is("in") || toks[i + 1].is("on")) && runNoun(i + 2) &&
+                     toks[i + 3 < toks.size() ? i + 3 : i + 2].isNumber());
     // "experiments were repeated for all four donors", "runs that failed
     // this criterion were repeated": the replication of whole runs, in a
     // methods section's passive voice, copies no step ("the wash was
