@@ -4669,6 +4669,24 @@ bool conditionalWords(const std::vector<Token> &toks, size_t lastActionToken) {
         (toks[i + 2].isPunct(":") || toks[i + 2].isPunct("->") || toks[i + 2].isPunct("→") ||
          toks[i + 2].isPunct("=>")))
       return true;
+    // How the step is done, not whether: "avoid direct light", "taking
+    // care not to disturb the cells", "NOT on the heating plate", "(4
+    // this time, not 3)", "the pre-immune row should stay pale".
+    if (t.is("avoid") && i + 1 < toks.size() &&
+        (toks[i + 1].is("light") || toks[i + 1].is("direct") || toks[i + 1].is("bubbles") ||
+         toks[i + 1].is("drying") || toks[i + 1].is("evaporation") ||
+         toks[i + 1].is("touching") || toks[i + 1].is("splashing")))
+      continue;
+    if (t.is("not") && i > 0 && (toks[i - 1].is("care") || toks[i - 1].isPunct(",")) &&
+        i + 1 < toks.size() && (toks[i + 1].is("to") || toks[i + 1].isNumber()))
+      continue;
+    if (t.is("not") && i + 1 < toks.size() && (toks[i + 1].is("on") || toks[i + 1].is("in")) &&
+        i > lastActionToken)
+      continue;
+    if (t.is("should") && i + 1 < toks.size() &&
+        (toks[i + 1].is("stay") || toks[i + 1].is("look") || toks[i + 1].is("turn") ||
+         toks[i + 1].is("remain") || toks[i + 1].is("appear") || toks[i + 1].is("become")))
+      continue;
     if (t.is("if") || t.is("unless") || t.is("optional") || t.is("optionally") ||
         t.is("alternatively") || t.is("alternative") || t.is("may") || t.is("should") ||
         t.is("can") || t.is("could") || t.is("might") || t.is("avoid") || t.is("never") ||
