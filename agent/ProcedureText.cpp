@@ -2020,7 +2020,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "reagents and materials", "materials required", "required materials",
       "materials required but not supplied", "stability", "storage and stability",
       "what you need", "supplies", "consumables", "instruments", "ingredients",
-      "you will need", "you'll need", "shopping list"};
+      "you will need", "you'll need", "shopping list",
+      // A core facility's sheet: what the user hands over.
+      "what you bring", "what to bring", "bring", "what you provide", "what to provide"};
   if (materials.count(lower))
     return UnitKind::Materials;
   // "Materials supplied", "Kit contents and storage", "Components provided",
@@ -2666,6 +2668,43 @@ void Reader::splitLines() {
     std::string_view rest = end ? trimView(raw.substr(end)) : raw;
     return end > 0 && (rest.empty() || std::count(raw.begin(), raw.begin() + static_cast<long>(end), '>') > 1);
   });
+  // "Step                    Notes" over rows whose remarks stand in a
+  // column of their own, spaced without pipes: a row's step wraps in the
+  // left column while its notes wrap in the right ("Reads absorbance at
+  // 450 nm, reference     Read straight after the stop" over "620 nm."),
+  // so line by line the two interleave. The notes column is remarks: it is
+  // blanked, and the steps read whole.
+  std::vector<size_t> notesFrom(raws.size(), std::string_view::npos);
+  {
+    static const std::set<std::string, std::less<>> stepHeads = {
+        "step", "steps", "action", "actions", "instruction", "instructions", "task", "procedure"};
+    static const std::set<std::string, std::less<>> noteHeads = {
+        "notes", "note", "comments", "comment", "remarks", "tips", "hints"};
+    size_t gutter = std::string_view::npos;
+    for (size_t n = 0; n < raws.size(); ++n) {
+      std::string_view raw = raws[n];
+      std::string_view trimmed = trimView(raw);
+      size_t run = trimmed.find("   ");
+      if (run != std::string_view::npos) {
+        std::string left = prose::lowerAscii(trimView(trimmed.substr(0, run)));
+        std::string right = prose::lowerAscii(trimView(trimmed.substr(run)));
+        if (stepHeads.count(left) && noteHeads.count(right)) {
+          gutter = raw.rfind(trimView(trimmed.substr(run)));
+          continue;
+        }
+      }
+      if (gutter == std::string_view::npos || trimmed.empty())
+        continue;
+      // Past the gutter only with spaces before it; a line of prose across
+      // it ends the layout.
+      if (raw.size() > gutter && !(raw[gutter - 1] == ' ' && raw[gutter - 2] == ' ')) {
+        gutter = std::string_view::npos;
+        continue;
+      }
+      if (raw.size() > gutter)
+        notesFrom[n] = gutter;
+    }
+  }
   int tableHead = -1; ///< the table row a continuation line would join
   TableColumns columns; ///< of the table the lines are in
   bool boxOpen = false;
@@ -2702,6 +2741,13 @@ void Reader::splitLines() {
       line.raw = blanked;
     }
     lineColumnDomain_.push_back(columnDomain);
+    if (size_t k = line.number - 1; k < notesFrom.size() && notesFrom[k] != std::string_view::npos &&
+                                    notesFrom[k] < line.raw.size()) {
+      std::string &blanked = boxLines_.emplace_back(line.raw);
+      for (size_t c = notesFrom[k]; c < blanked.size(); ++c)
+        blanked[c] = ' ';
+      line.raw = blanked;
+    }
     if (size_t end = mailQuotes ? quoteMarks(line.raw) : 0; end > 0) {
       std::string &blanked = boxLines_.emplace_back(line.raw);
       for (size_t k = 0; k < end; ++k)
@@ -3477,6 +3523,12 @@ void Reader::buildUnits() {
         else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 30 && paren > 0 &&
                  !startsWithVerb(t) &&
                  kindOfHeading(lower.substr(0, paren)) != UnitKind::Procedure)
+          heading = true;
+        // "WHAT THE ROBOT DOES  (you can leave; about 4 h ...)": in capitals,
+        // naming whose hands, it heads their steps however long its remark.
+        else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 30 && paren > 0 &&
+                 !startsWithVerb(t) &&
+                 domainOfHeading(lower.substr(0, paren)) != Domain::Unstated)
           heading = true;
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
                  !values && !startsWithVerb(t))
@@ -6651,6 +6703,18 @@ void Reader::readSentence(unsigned index) {
       if (any && allTerms)
         a.cls = ActionClass::Note;
     }
+    // "So the well ends up at 40 plus 15 plus 15 plus 25, that's 95
+    // microlitres": a sum said aloud, what a well holds, no addition.
+    if (!d.explicitVerb && a.cls == ActionClass::Dispense) {
+      unsigned pluses = 0;
+      bool endsUp = false;
+      for (size_t t = 0; t < toks.size(); ++t) {
+        pluses += toks[t].is("plus");
+        endsUp |= toks[t].is("ends") && t + 1 < toks.size() && toks[t + 1].is("up");
+      }
+      if (pluses >= 2 || (endsUp && pluses >= 1))
+        a.cls = ActionClass::Note;
+    }
     // "All incubations are performed with gentle shaking (approx. 300 rpm)",
     // "Each incubation is done with the plate covered": a condition of the
     // steps the procedure gives one by one, no step of its own.
@@ -6850,6 +6914,21 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   };
   scan(s.tokens);
   scan(prose::tokenize(colonPrefix(out_.units[s.unit].text)));
+  // "Growth ...: overnight in 384 deep-well blocks, LB plus kan": cultures
+  // grow in deep-well blocks, not in the assay plate (samples drawn from a
+  // deep-well block still go to it).
+  {
+    std::string lower = prose::lowerAscii(s.text);
+    bool deepWell = lower.find("deep-well") != std::string::npos ||
+                    lower.find("deep well") != std::string::npos ||
+                    lower.find("deepwell") != std::string::npos;
+    bool growing = std::any_of(s.tokens.begin(), s.tokens.end(), [](const Token &t) {
+      return t.is("growth") || t.is("grow") || t.is("grown") || t.is("grew") || t.is("broth") ||
+             t.text == "LB" || t.text == "TB" || t.text == "2xYT";
+    });
+    if (deepWell && growing)
+      culture = true;
+  }
   // "add 10 µl of lysis buffer to the MAX wells of the cell plate" in a
   // text with an assay plate too: work on the cells' plate, before its
   // supernatants reach the robot's; "the spontaneous ones get 10 µl of
@@ -6903,8 +6982,11 @@ void Reader::offPlate(const Sentence &s, std::vector<Action> &built) const {
   bool grown = false, broth = false;
   for (const Token &t : s.tokens) {
     grown |= t.is("grown") || t.is("cultured") || t.is("cultivated") || t.is("propagated") ||
-             t.is("pregrown") || t.is("pre-grown") || t.is("precultured");
-    broth |= t.is("broth");
+             t.is("pregrown") || t.is("pre-grown") || t.is("precultured") || t.is("growth") ||
+             t.is("grow") || t.is("grew");
+    // "LB plus kan", "2xYT", "TB": a bacterial growth medium is a broth.
+    broth |= t.is("broth") || t.text == "LB" || t.text == "2xYT" || t.text == "TB" ||
+             t.is("lysogeny");
   }
   bool brothCulture = grown && broth;
   vessel |= brothCulture;
