@@ -3571,8 +3571,11 @@ void Reader::buildUnits() {
         else if (!values && (lower.rfind("day ", 0) == 0 || lower.rfind("part ", 0) == 0 ||
                              lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0 ||
                              (lower.rfind("slide ", 0) == 0 && withoutSlideNumber(lower) != lower)) &&
-                 words <= 12 && !startsWithVerb(t))
-          heading = true; // "Day 1 - coating (by hand, in the cold room)"
+                 (words <= 12 || (t.back() == ')' && wordCount(withoutBrackets(t)) <= 8)) &&
+                 !startsWithVerb(t))
+          // "Day 1 - coating (by hand, in the cold room)", "Day 2 - BioForge-1
+          // (place the coated plate, lidded, on Main deck position 1)".
+          heading = true;
       }
       if (heading) {
         out_.units.back().kind = UnitKind::Header;
