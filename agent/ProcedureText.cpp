@@ -1977,6 +1977,10 @@ std::string withoutSlideNumber(const std::string &lower) {
 }
 
 UnitKind kindOfHeading(const std::string &lowerHeading) {
+  // "Example 2 (Comparative). Cuvette Kinetic Assay": a method set against
+  // the one used, its remark in brackets included.
+  if (hasAnyWord(lowerHeading, {"comparative", "comparative example"}))
+    return UnitKind::Note;
   std::string lower = lowerHeading;
   size_t paren = lower.find('(');
   if (paren != std::string::npos && paren > 0)
@@ -3570,6 +3574,9 @@ void Reader::buildUnits() {
           heading = true;
         else if (!values && (lower.rfind("day ", 0) == 0 || lower.rfind("part ", 0) == 0 ||
                              lower.rfind("stage ", 0) == 0 || lower.rfind("phase ", 0) == 0 ||
+                             // "Example 2 (Comparative). Cuvette Kinetic Assay"
+                             (lower.rfind("example ", 0) == 0 && lower.size() > 8 &&
+                              isDigitChar(lower[8])) ||
                              (lower.rfind("slide ", 0) == 0 && withoutSlideNumber(lower) != lower)) &&
                  (words <= 12 || (t.back() == ')' && wordCount(withoutBrackets(t)) <= 8)) &&
                  !startsWithVerb(t))
@@ -8489,8 +8496,29 @@ void Reader::markWithdrawnClauses() {
   static const std::vector<std::string_view> withdrawn = {
       "superseded", "deleted", "void", "withdrawn", "obsolete", "retired", "cancelled",
       "canceled", "removed", "struck", "no longer used", "not in force", "replaced"};
+  // A checklist's status anywhere in its item, in capitals: "refresh
+  // ascorbate at 24 h   [SKIPPED - ascorbate-2-phosphate is stable]".
+  static const std::vector<std::string_view> statuses = {
+      "[SKIPPED", "[N/A", "[NOT DONE", "[CANCELLED", "[CANCELED", "[OMITTED", "[DROPPED",
+      "[WITHDRAWN", "[SUPERSEDED", "[DELETED", "[VOID", "[OBSOLETE"};
+  auto statusOff = [&](std::string_view text) {
+    for (std::string_view status : statuses)
+      for (size_t at = text.find(status); at != std::string_view::npos;
+           at = text.find(status, at + 1)) {
+        size_t after = at + status.size();
+        if (after >= text.size() || !std::isalpha(static_cast<unsigned char>(text[after])))
+          return true;
+      }
+    return false;
+  };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     std::string_view text = trimView(out_.units[u].text);
+    if (statusOff(text)) {
+      for (Action &a : out_.actions)
+        if (a.unit == u)
+          a.inProcedure = false;
+      continue;
+    }
     if (text.size() < 3 || (text.front() != '[' && text.front() != '('))
       continue;
     char close = text.front() == '[' ? ']' : ')';
