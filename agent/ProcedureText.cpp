@@ -3038,10 +3038,6 @@ bool describesEmbodiments(std::string_view text) {
   return false;
 }
 
-/// A line ending in a colon that is a sentence of prose: a capital, then
-/// at least four more words in lower case, no verb first ("Add the
-/// following:" gives an order) and no word that announces a procedure
-/// ("The assay is done as follows:").
 /// "Before step 5.1 the operator prepares, in RD:", "For each plate we
 /// need:": a clause that ends in a colon, not a heading's name ("Reagents:",
 /// "Day 2, on the robot:").
@@ -3062,6 +3058,10 @@ bool sentenceLeadIn(std::string_view text) {
                      [](const Token &w) { return subject.count(w.lower) > 0; });
 }
 
+/// A line ending in a colon that is a sentence of prose: a capital, then
+/// at least four more words in lower case, no verb first ("Add the
+/// following:" gives an order) and no word that announces a procedure
+/// ("The assay is done as follows:").
 bool leadsIntoExplanation(std::string_view text, const std::string &lower) {
   std::string_view t = trimView(text);
   if (t.size() < 2 || t.back() != ':' || !(t[0] >= 'A' && t[0] <= 'Z') || startsWithVerb(t))
