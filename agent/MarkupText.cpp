@@ -1808,6 +1808,19 @@ std::string packedSteps(std::string_view text, size_t from, size_t to,
   return w.take();
 }
 
+/// A step object as one sentence, "by hand" at its end: at the start,
+/// "By hand:" could end a line and read as a heading over the steps after
+/// it.
+std::string stepObjectSentence(const nlohmann::json &step) {
+  XmlElement e;
+  e.name = "step";
+  flattenJsonStep(step, e);
+  std::string sentence = jsonStepSentence(e, false);
+  if (stepByHand(e) && !sentence.empty() && sentence.back() == '.')
+    sentence.insert(sentence.size() - 1, " by hand");
+  return sentence;
+}
+
 /// Each step object (its span and value) as its sentence written over its
 /// span, everything else as blanks. `packed`: the sentences numbered in
 /// turn and packed over the steps' lines (packedSteps) where they fit.
@@ -1818,14 +1831,7 @@ std::string withStepObjectsAsText(
   if (packed && !steps.empty()) {
     std::vector<std::string> sentences;
     for (const auto &[span, step] : steps) {
-      XmlElement e;
-      e.name = "step";
-      flattenJsonStep(step, e);
-      // "by hand" at the end: at the start, "By hand:" could end a line
-      // and read as a heading over the steps after it.
-      std::string sentence = jsonStepSentence(e, false);
-      if (stepByHand(e) && !sentence.empty() && sentence.back() == '.')
-        sentence.insert(sentence.size() - 1, " by hand");
+      std::string sentence = stepObjectSentence(step);
       if (!std::isdigit(static_cast<unsigned char>(sentence[0])))
         sentence = std::to_string(sentences.size() + 1) + ". " + sentence;
       sentences.push_back(std::move(sentence));
@@ -2578,12 +2584,7 @@ std::string withFlowExportAsText(std::string_view text) {
   std::vector<size_t> starts;
   size_t from = text.size();
   for (const auto &[span, step] : steps) {
-    XmlElement e;
-    e.name = "step";
-    flattenJsonStep(step, e);
-    std::string sentence = jsonStepSentence(e, false);
-    if (stepByHand(e) && !sentence.empty() && sentence.back() == '.')
-      sentence.insert(sentence.size() - 1, " by hand");
+    std::string sentence = stepObjectSentence(step);
     sentences.push_back(std::to_string(sentences.size() + 1) + ". " + sentence);
     starts.push_back(span.first);
     from = std::min(from, span.first);
