@@ -305,6 +305,20 @@ void parseStart(Line &line) {
   while (k < s.size() && (isDigitChar(s[k]) || (s[k] == '.' && k + 1 < s.size() && isDigitChar(s[k + 1]) && k > numberStart)))
     ++k;
   bool number = k > numberStart;
+  // "C.1.2 Assay procedure": a section numbered under a lettered part (a
+  // grant's "C. Approach", an appendix's "A.3").
+  if (!number && !paren && k + 2 < s.size() && s[k] >= 'A' && s[k] <= 'Z' && s[k + 1] == '.' &&
+      isDigitChar(s[k + 2])) {
+    size_t end = k + 2;
+    while (end < s.size() && (isDigitChar(s[end]) || (s[end] == '.' && end + 1 < s.size() &&
+                                                       isDigitChar(s[end + 1]))))
+      ++end;
+    if (end < s.size() && (s[end] == ' ' || s[end] == '\t' ||
+                           (s[end] == '.' && end + 1 < s.size() && s[end + 1] == ' '))) {
+      k = end;
+      number = true;
+    }
+  }
   size_t labelEnd = k;
   // "Step 11/14", "Step 3 of 10": an electronic notebook counts the steps;
   // the count is part of the label, not of the step's text.
@@ -1888,6 +1902,14 @@ std::string runInHeading(std::string_view text) {
   if (next >= text.size() || text[next] < 'A' || text[next] > 'Z')
     return "";
   std::string_view head = text.substr(0, stop);
+  // "Assay procedure (per 384-well plate). Plates will be ...": the
+  // heading's own remark in brackets.
+  if (!head.empty() && head.back() == ')') {
+    size_t open = head.rfind('(');
+    if (open == std::string_view::npos || open == 0)
+      return "";
+    head = prose::trimView(head.substr(0, open));
+  }
   unsigned words = 1;
   for (char c : head) {
     if (c == ' ')
@@ -3962,8 +3984,17 @@ void Reader::classifyUnits() {
     // Its lines may run on flush left as a paragraph of their own.
     UnitKind itemRunIn = UnitKind::Procedure;
     if (unitStyle_[u] == 'l' && !unit.label.empty() && unit.kind != UnitKind::Header) {
-      if (std::string runIn = runInHeading(unit.text); !runIn.empty())
+      if (std::string runIn = runInHeading(unit.text); !runIn.empty()) {
         itemRunIn = kindOfHeading(runIn);
+        // "C.1.2 Assay procedure. Plates will be ...": a numbered section
+        // of its own, so the "Rationale." paragraph before it no longer
+        // speaks.
+        if (runInSection) {
+          runInSection = false;
+          section = beforeRunIn;
+          sectionDomain = beforeRunInDomain;
+        }
+      }
       noteItemRunsOn = itemRunIn == UnitKind::Note;
     } else if (unitStyle_[u] == 'p' && noteItemRunsOn && !unitAfterBlank_[u] &&
                unit.kind != UnitKind::Header) {
@@ -5853,6 +5884,22 @@ void Reader::readSentence(unsigned index) {
           if (label)
             cls = ActionClass::Note;
         }
+        // "Final conditions are ~98 µM hemin, 30 µM NP-40 and 12 % acetone
+        // in 58 µL": a sentence whose subject is the final state describes
+        // the wells after the additions, past its commas.
+        {
+          size_t start = q->first;
+          while (start > 0 && !toks[start - 1].isPunct(".") && !toks[start - 1].isPunct(";"))
+            --start;
+          if (start < q->first && toks[start].is("the"))
+            ++start;
+          if (start + 2 < q->first && toks[start].is("final") &&
+              (toks[start + 1].is("conditions") || toks[start + 1].is("concentrations") ||
+               toks[start + 1].is("concentration") || toks[start + 1].is("composition")) &&
+              (toks[start + 2].is("are") || toks[start + 2].is("were") || toks[start + 2].is("is") ||
+               toks[start + 2].is("was") || toks[start + 2].isPunct(":")))
+            cls = ActionClass::Note;
+        }
         // "-> 0.45 mg/mL final, 220 uL": after an arrow, every value up to the
         // next verb states what there is afterwards, even past a comma.
         for (size_t k = q->first; k-- > 0;) {
@@ -7606,6 +7653,34 @@ std::optional<std::pair<std::string, std::string>> constantAssignment(std::strin
 
 } // namespace
 
+namespace {
+
+/// The fenced block that opens at line `open` is code, not text set apart:
+/// its info string names a programming language, or, with none, every
+/// line of it reads as code ("```" around a pasted protocol is text).
+bool fenceHoldsCode(const std::vector<std::string_view> &raws, size_t open) {
+  std::string info = prose::lowerAscii(trimView(trimView(raws[open]).substr(3)));
+  static const std::set<std::string, std::less<>> languages = {
+      "python", "py", "python3", "ipython", "ipython3", "r", "julia", "bash", "sh", "shell",
+      "console", "js", "javascript", "matlab", "octave", "perl", "sql", "ruby", "c", "cpp"};
+  if (!info.empty())
+    return languages.count(info) > 0;
+  bool any = false;
+  for (size_t n = open + 1; n < raws.size(); ++n) {
+    std::string_view t = trimView(raws[n]);
+    if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0)
+      return any;
+    if (t.empty())
+      continue;
+    if (!pythonStatement(t))
+      return false;
+    any = true;
+  }
+  return false;
+}
+
+} // namespace
+
 void Reader::readNotebookCells() {
   // A notebook exported as text: the protocol in markdown cells, its
   // parameters in code cells (`CV_VOL_UL = 125`) that the steps name
@@ -7619,8 +7694,41 @@ void Reader::readNotebookCells() {
   // is its indented lines and unindented lines that read as code.
   bool markedCells = std::any_of(raws.begin(), raws.end(), markdownCellMarker);
   bool inCell = false;
+  // A notebook exported as Markdown: code in fenced blocks ("```python"),
+  // its printed output indented under the closing fence.
+  bool inFence = false, codeFence = false, afterCodeFence = false;
   for (size_t n = 0; n < raws.size(); ++n) {
     std::string_view raw = raws[n];
+    std::string_view trimmed = trimView(raw);
+    if (trimmed.rfind("```", 0) == 0 || trimmed.rfind("~~~", 0) == 0) {
+      if (!inFence) {
+        inFence = true;
+        codeFence = fenceHoldsCode(raws, n);
+        afterCodeFence = false;
+      } else {
+        inFence = false;
+        afterCodeFence = codeFence;
+      }
+      codeLines_[n] = codeFence;
+      continue;
+    }
+    if (inFence) {
+      if (codeFence) {
+        codeLines_[n] = true;
+        if (auto constant = constantAssignment(raw))
+          constants_[constant->first] = constant->second;
+      }
+      continue;
+    }
+    if (afterCodeFence) {
+      if (trimmed.empty())
+        continue;
+      if (raw.front() == ' ' || raw.front() == '\t') {
+        codeLines_[n] = true;
+        continue;
+      }
+      afterCodeFence = false;
+    }
     if (notebookCellPrompt(raw)) {
       inCell = true;
       codeLines_[n] = true;
@@ -8866,7 +8974,11 @@ void Reader::markDeviations() {
                               // "OUR ADAPTATION FOR THE BIOFORGE" after the
                               // original lab's method, quoted whole.
                               "our adaptation", "adaptation for", "adaptations",
-                              "errata", "corrigendum", "corrigenda"})
+                              "errata", "corrigendum", "corrigenda",
+                              // A method-transfer memo: "DIFFERENCES AT SITE
+                              // B" after the sending site's method.
+                              "differences at", "differences from", "differences to",
+                              "changes at", "local changes", "site-specific changes"})
       if (lower.rfind(start, 0) == 0)
         return true;
     // "Re: dr_plateguy >> Tue 11 Mar, 18:20", "mkowal >> Fri ... [EDIT,

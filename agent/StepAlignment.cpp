@@ -1122,9 +1122,18 @@ void Aligner::gapFindings() {
     // curve reads concentrations of unknowns off standards.
     bool doseResponse = says("ic50") || says("ec50") || says("ic90") || says("ec90") ||
                         says("ld50") || says("dose-response") || says("dose response");
-    bool curve = t.cls == ActionClass::Analyze && !doseResponse &&
+    // "Percent inhibition ... relative to the DMSO (0 %) and amodiaquine
+    // (100 %) columns after subtraction of the blank": each well against the
+    // plate's controls, no concentrations read off standards.
+    bool standards = says("standard") || says("std") || says("calibra");
+    bool againstControls = !standards && (says("inhibition") || says("% of control") ||
+                                          says("percent of control") || says("relative to") ||
+                                          says("viability") || says("% activity") ||
+                                          says("percent activity") || says("haemolysis") ||
+                                          says("hemolysis"));
+    bool curve = t.cls == ActionClass::Analyze && !doseResponse && !againstControls &&
                  ((t.fourPL && *t.fourPL) || (t.subtractBlank && *t.subtractBlank) ||
-                  (says("curve") && (says("standard") || says("std") || says("calibra"))));
+                  (says("curve") && standards));
     // A text tells its one analysis in several sentences, or copies it
     // ("... dilute and repeat"): beside an analysis the script does, it is
     // that one. One the script leaves to a person in a note is not missing.
