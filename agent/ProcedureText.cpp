@@ -3932,7 +3932,12 @@ void Reader::classifyUnits() {
                                                lines_[line->number].blank &&
                                                colonPrefix(unit.text).empty());
       // "step_01.executor: BF1, wash, ...": a notebook's record is a step.
-      if (unit.label.empty() && singleLine && !startsWithVerb(unit.text) && underRuleApart &&
+      // "C.3.1 Approach: LDH release on the BioForge-1": a lettered
+      // section's number heads the page as well.
+      bool letteredSection = unit.label.size() > 2 && unit.label[0] >= 'A' && unit.label[0] <= 'Z' &&
+                             unit.label[1] == '.';
+      if ((unit.label.empty() || letteredSection) && singleLine && !startsWithVerb(unit.text) &&
+          underRuleApart &&
           recordOf(unit.text).empty() &&
           (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
         unit.kind = UnitKind::Title;
