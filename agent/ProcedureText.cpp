@@ -6903,23 +6903,30 @@ void Reader::readSentence(unsigned index) {
     bool order = d.imperative && (a.cls == ActionClass::Aspirate || a.cls == ActionClass::Wash);
     a.weak = !a.hasNumeric() && !(a.cls == ActionClass::Analyze && curve) && !order;
     a.platformCan = true;
+    auto beyond = [&a](std::initializer_list<Param> params) {
+      a.platformCan = false;
+      for (Param p : params)
+        a.beyondPlatform |= 1u << static_cast<unsigned>(p);
+    };
     if (a.cls == ActionClass::Incubate || a.cls == ActionClass::Equilibrate) {
       for (const Value &v : a.values(Param::Temperature)) {
         if (v.symbolic == Unit::Ambient)
           continue;
         if (v.high < platform_.roomTempMinCelsius || v.low > platform_.heaterMaxCelsius)
-          a.platformCan = false;
+          beyond({Param::Temperature});
+        // Shaking while heated on a platform that cannot: the script splits
+        // the step, so its time may go to either part.
         if (a.has(Param::Speed) && v.low > platform_.roomTempMaxCelsius && !platform_.shakerHeated)
-          a.platformCan = false;
+          beyond({Param::Temperature, Param::Speed, Param::Time});
       }
     }
     if (a.cls == ActionClass::Read)
       for (const Value &v : a.values(Param::Wavelength))
         if (std::none_of(platform_.readerFiltersNm.begin(), platform_.readerFiltersNm.end(),
                          [&](double f) { return v.admits(f); }))
-          a.platformCan = false;
+          beyond({Param::Wavelength, Param::Reference});
     if (a.cls == ActionClass::ReadFluorescence && !platform_.readerFluorescence)
-      a.platformCan = false;
+      beyond({Param::Wavelength, Param::Reference, Param::Excitation, Param::Emission});
     // "wash once in 1 ml of PBS", "Phosphate Standard, 1 ml": more than any
     // well holds is work on tubes or a bottle's size, not a plate step.
     if (a.cls == ActionClass::Dispense || a.cls == ActionClass::Wash ||
@@ -6929,12 +6936,12 @@ void Reader::readSentence(unsigned index) {
         largestWellUl = std::max(largestWellUl, labware.wellCapacityUl);
       for (const Value &v : a.values(Param::Volume))
         if (largestWellUl > 0 && v.low > largestWellUl)
-          a.platformCan = false;
+          beyond({Param::Volume});
     }
     if (a.cls == ActionClass::Shake)
       for (const Value &v : a.values(Param::Speed))
         if (v.high < platform_.shakerMinRpm || v.low > platform_.shakerMaxRpm)
-          a.platformCan = false;
+          beyond({Param::Speed});
     a.cellCulture = gassed && (a.cls == ActionClass::Incubate ||
                                (a.cls == ActionClass::Dispense && seeding));
   }

@@ -148,6 +148,10 @@ struct Action {
   /// where that step is written.
   SourceLoc filledFrom;
   bool platformCan = true;  ///< the stated values are within the platform's reach
+  /// The parameters whose stated values are beyond it, a bit (1 << Param)
+  /// each: "1 h at 4 °C" is beyond it in its temperature, not its time.
+  uint32_t beyondPlatform = 0;
+  bool beyond(Param p) const { return (beyondPlatform >> static_cast<unsigned>(p)) & 1u; }
   /// Cell culture in a gassed incubator ("seeded ... after 24 h ... 37 °C,
   /// 5% CO2"): work the text may do off the platform, whose heater holds
   /// no atmosphere.

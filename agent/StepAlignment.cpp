@@ -920,7 +920,9 @@ void Aligner::pairFindings() {
         // A text value the platform cannot do (a filter it lacks) makes the
         // script choose another; a script value the same sentence states
         // ("ex 480 / em 520 (485/535 also fine)") is one the text allows.
-        bool choice = !t.platformCan || statedInSentence(t.sentence, param, sv.front());
+        // Only the value beyond reach: "1 h at 4 °C" on a platform that
+        // cannot cool leaves no choice of the hour.
+        bool choice = t.beyond(param) || statedInSentence(t.sentence, param, sv.front());
         // "dilute each plasma 1:4" paired with `prepare CAL1 ... 1:2000`:
         // a preparation's value speaks for the liquid it names.
         bool otherLiquid = t.cls == ActionClass::Prepare && !namesLiquid(t, s.liquid);
