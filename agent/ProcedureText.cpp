@@ -2081,6 +2081,14 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   if (hasAnyWord(lower, {"discussion", "conclusion", "conclusions"}) &&
       hasAnyWord(lower, {"decision", "decisions", "decided", "agreed", "agreement", "actions"}))
     return UnitKind::Procedure;
+  // An encyclopedia's article around its "Method": other formats and the
+  // method's past, no steps. Only as the heading's first words: "Example
+  // 3 - Determination of the activity of variants V0 to V15" is a method.
+  for (const char *start : {"variations", "variants", "other formats", "other variants",
+                            "alternative methods", "alternative formats", "alternative protocols",
+                            "history", "see also"})
+    if (lower.rfind(start, 0) == 0)
+      return UnitKind::Note;
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
                          "limitations", "troubleshooting", "safety", "background", "critical",
@@ -3475,9 +3483,16 @@ void Reader::buildUnits() {
         bool prefix = !colonPrefix(line.text).empty() || arrowEntry(line.text);
         // A long line without a full stop was wrapped; short lines without
         // one are bench notes, a line each.
-        if (prevText.size() >= 55 && !prefix && !verb)
+        // "... takes the coating off - no\n washing first": a line that
+        // ends on a word no sentence ends on continues on the next, verb
+        // or not.
+        std::string last = prose::lowerAscii(prevText.substr(prevText.find_last_of(' ') + 1));
+        static const std::set<std::string, std::less<>> midPhrase = {
+            "no", "not", "the", "a", "an", "of", "to", "with", "and", "or", "by", "from", "for"};
+        bool unfinished = prevText.find(' ') != std::string_view::npos && midPhrase.count(last) > 0;
+        if (prevText.size() >= 55 && !prefix && (!verb || unfinished))
           join = true;
-        else if (startsLower(line.text) && !verb && !prefix && prevText.size() >= 30)
+        else if (startsLower(line.text) && (!verb || unfinished) && !prefix && prevText.size() >= 30)
           join = true;
       } else if (!endsTerminal(prevText.substr(0, prevText.size())) ) {
         join = false;
@@ -5002,6 +5017,19 @@ bool reportsPastResults(const std::vector<Token> &toks) {
           return true;
     }
   }
+  // "A typical 100 µg/mL BSA well reads about 0.15 above the blank at 650
+  // nm": what a well usually reads, a value to expect.
+  if (toks.size() >= 4 &&
+      (toks[0].is("typical") || ((toks[0].is("a") || toks[0].is("the")) && toks[1].is("typical")))) {
+    for (size_t k = 1; k < toks.size() && k < 12; ++k) {
+      if (!(toks[k].is("reads") || toks[k].is("gives") || toks[k].is("shows") ||
+            toks[k].is("yields") || toks[k].is("gave") || toks[k].is("read")))
+        continue;
+      for (size_t m = k + 1; m < toks.size() && m <= k + 3; ++m)
+        if (toks[m].isNumber())
+          return true;
+    }
+  }
   static const std::set<std::string, std::less<>> occasions = {
       "run", "runs", "time", "plate", "plates", "batch", "assay", "experiment", "week", "day"};
   static const std::set<std::string, std::less<>> findings = {
@@ -6226,6 +6254,12 @@ void Reader::readSentence(unsigned index) {
         // is not done starts none.
         if (prev == "not" || prev == "don't" || prev == "dont" || prev == "never" ||
             (prev == "t" && i >= 3 && toks[i - 3].is("don")))
+          noun = true;
+        // "- no washing first, just off -": none; "lets each wash soak for
+        // 30 seconds": the washes told, by a determiner, not another wash.
+        if ((prev == "no" && (w == "washing" || w == "mixing" || w == "shaking")) ||
+            ((prev == "each" || prev == "every") &&
+             (w == "wash" || w == "rinse" || w == "read" || w == "addition")))
           noun = true;
         if (noun) {
           if (cur >= 0)
@@ -8117,6 +8151,80 @@ void Reader::markSummaries() {
         summaries.insert(j);
         decided = j;
       }
+  // An interview's read-back: the listener says back in one turn what the
+  // other speaker told over many ("Q: Can I read it back to you? ... Day
+  // before: coat ..., 100 µL ...; Robot: ..."), and the next turn corrects
+  // it ("A: Fifty microlitres of acid, not a hundred. The rest is right.").
+  // The telling stays the procedure; the read-back and a reply that only
+  // says again what was told are its summary.
+  std::set<unsigned> readBacks;
+  if (!decided && speakers_.size() == 2) {
+    std::vector<std::string> speakerOfSection(section + 1);
+    for (size_t u = 0; u < out_.units.size(); ++u)
+      if (turnSection[sectionOf[u]] && speakerOfSection[sectionOf[u]].empty() && unitOpensTurn(u))
+        speakerOfSection[sectionOf[u]] = speakerOf(lines_[out_.units[u].loc.line - 1].raw);
+    for (unsigned j = 1; j <= section; ++j) {
+      if (!turnSection[j] || speakerOfSection[j].empty() || strong[j].size() < 3)
+        continue;
+      std::vector<const Action *> told;
+      size_t largestTurn = 0;
+      for (unsigned i = 0; i < j; ++i)
+        if (turnSection[i] && !speakerOfSection[i].empty() &&
+            speakerOfSection[i] != speakerOfSection[j]) {
+          told.insert(told.end(), strong[i].begin(), strong[i].end());
+          largestTurn = std::max(largestTurn, strong[i].size());
+        }
+      if (strong[j].size() <= largestTurn || !restate(told, strong[j]))
+        continue;
+      readBacks.insert(j);
+      // The reply: only steps already told, by the speaker who told them.
+      for (unsigned k = j + 1; k <= section; ++k) {
+        if (!turnSection[k] || strong[k].empty())
+          continue;
+        bool confirms = speakerOfSection[k] != speakerOfSection[j] &&
+                        std::all_of(strong[k].begin(), strong[k].end(), [&](const Action *a) {
+                          return std::any_of(told.begin(), told.end(),
+                                             [&](const Action *b) { return same(a, b); });
+                        });
+        if (confirms)
+          readBacks.insert(k);
+        break;
+      }
+    }
+    summaries.insert(readBacks.begin(), readBacks.end());
+    // An interview: one speaker asks ("Q: And then...?", "Q: Four
+    // degrees."), the other tells. The asker's turns say back or ask about
+    // what the other tells; the procedure is the teller's.
+    std::map<std::string, std::pair<unsigned, unsigned>> asks; // turns, turns with '?'
+    std::vector<bool> questionInSection(section + 1, false);
+    for (size_t u = 0; u < out_.units.size(); ++u)
+      if (out_.units[u].text.find('?') != std::string::npos)
+        questionInSection[sectionOf[u]] = true;
+    for (unsigned j = 0; j <= section; ++j)
+      if (turnSection[j] && !speakerOfSection[j].empty()) {
+        auto &[turnCount, questions] = asks[speakerOfSection[j]];
+        ++turnCount;
+        questions += questionInSection[j] ? 1 : 0;
+      }
+    std::string asker;
+    if (asks.size() == 2) {
+      auto first = asks.begin(), second = std::next(first);
+      auto asking = [](const std::pair<unsigned, unsigned> &a) {
+        return a.first >= 3 && a.second * 2 >= a.first;
+      };
+      auto telling = [](const std::pair<unsigned, unsigned> &a) {
+        return a.first >= 3 && a.second * 4 < a.first;
+      };
+      if (asking(first->second) && telling(second->second))
+        asker = first->first;
+      else if (asking(second->second) && telling(first->second))
+        asker = second->first;
+    }
+    if (!asker.empty())
+      for (unsigned j = 0; j <= section; ++j)
+        if (turnSection[j] && speakerOfSection[j] == asker)
+          summaries.insert(j);
+  }
   // Told once in running prose and once as a list, the prose
   // is the account ("current bench numbers: ... then 50 ul
   // supernatant + 50 ul mix, 30 min RT ...") and the list the
@@ -8138,7 +8246,7 @@ void Reader::markSummaries() {
     for (unsigned j = i + 1; j <= section; ++j) {
       const auto &A = strong[i];
       const auto &B = strong[j];
-      if (decided || !restate(A, B))
+      if (decided || readBacks.count(i) || readBacks.count(j) || !restate(A, B))
         continue;
       if (prose(A) && listed(B))
         summaries.insert(i);

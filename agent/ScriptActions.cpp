@@ -131,8 +131,12 @@ std::vector<Action> scriptActions(const ir::Module &module, const SourceManager 
     Action a;
     SourceLoc origin = op.origin.isValid() ? op.origin : op.loc;
     a.loc = origin;
-    if (op.loc.isValid() && !(op.loc == origin))
+    if (op.loc.isValid() && !(op.loc == origin)) {
       a.bodyLoc = op.loc;
+      a.laterCopy = std::any_of(out.begin(), out.end(), [&](const Action &earlier) {
+        return earlier.loc == a.loc && earlier.bodyLoc == a.bodyLoc;
+      });
+    }
     a.text = trimmed(sources.lineText(origin.fileId, origin.line));
     a.manual = op.manual;
     a.step = op.step;

@@ -1140,6 +1140,11 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
           ((u->text.size() == 1 && std::isupper(static_cast<unsigned char>(u->text[0]))) ||
            at(j + 1)->glued))
         unit.reset();
+      // "the 1980s", "since the 1950s": a decade, not seconds.
+      if (unit && *unit == Unit::Second && u->glued && u->text == "s" && !range &&
+          n1 >= 1800 && n1 <= 2099 && n1 == std::floor(n1) &&
+          static_cast<long>(n1) % 10 == 0)
+        unit.reset();
       if (unit)
         unitEnd = j + 1;
       // "300 µL/well" arrives as µL, /, well: the unit is µL.

@@ -168,6 +168,9 @@ struct Action {
   std::string step;              ///< step label
   SourceLoc bodyLoc;             ///< the body line when expanded from a call or repeat
   bool isNoteLike = false;       ///< note, pause: for the operator, no action
+  /// The second or later pass of a `repeat` body line (or a call's): the
+  /// text tells it once, in the procedure, if at all.
+  bool laterCopy = false;
   bool warmsPlate = false;       ///< an equilibrate of wells, not of reagents
   /// A serial dilution's transfers down each chain (column 1 to 2, 2 to 3,
   /// ...): one statement the text may tell as that many transfers.

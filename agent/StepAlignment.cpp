@@ -131,8 +131,13 @@ struct Comparison {
 Comparison compare(const Action &t, const Action &s) {
   Comparison c;
   c.fit = classFit(t, s);
-  if (c.fit == ClassFit::None)
+  // A later pass of a repeated step ("repeat 6 { incubate; read }") is
+  // the procedure's "every 5 min"; a read named in a revision history or a
+  // calculation ("Rev. 4: 6 reads") is none of them.
+  if (c.fit == ClassFit::None || (s.laterCopy && !t.inProcedure)) {
+    c.fit = ClassFit::None;
     return c;
+  }
   c.score = c.fit == ClassFit::Same ? 3.0 : 1.5;
   if (s.isNoteLike)
     c.score = 1.0;
@@ -1202,8 +1207,11 @@ void Aligner::gapFindings() {
     for (size_t j = 0; j < S.size() && handNote < 0 && t.cls != ActionClass::Analyze; ++j) {
       // A note may tell a whole sentence ("Sera were heat-inactivated for
       // 45 min at 56 °C and diluted 1:10"), paired with one of its clauses.
-      bool pairedElsewhere =
-          matchS_[j] >= 0 && T[static_cast<size_t>(matchS_[j])].sentence != t.sentence;
+      // Paired with an echo outside the procedure (a read-back, a
+      // summary) it is still free to tell this step.
+      bool pairedElsewhere = matchS_[j] >= 0 &&
+                             T[static_cast<size_t>(matchS_[j])].sentence != t.sentence &&
+                             T[static_cast<size_t>(matchS_[j])].inProcedure;
       if (!S[j].isNoteLike || !S[j].manual || pairedElsewhere || !shareValue(t, S[j]))
         continue;
       // Most of the liquid's words, not one word of another liquid ("lysis
@@ -1215,7 +1223,24 @@ void Aligner::gapFindings() {
           ++words;
           shared += note.find(w) != std::string::npos;
         }
-      if (shared > 0 && shared * 2 >= words)
+      // A step that names no liquid ("Bleach it: squirt bleach into the
+      // wells, leave it thirty minutes"): three longer words of its
+      // paragraph in the note besides the value.
+      if (words == 0 && t.unit < procedure_.units.size()) {
+        std::string clause = prose::lowerAscii(procedure_.units[t.unit].text);
+        std::set<std::string> seen;
+        for (size_t b = 0; b < clause.size();) {
+          size_t e = b;
+          while (e < clause.size() && std::isalpha(static_cast<unsigned char>(clause[e])))
+            ++e;
+          std::string w = clause.substr(b, e - b);
+          if (w.size() >= 5 && seen.insert(w).second && note.find(w) != std::string::npos)
+            ++shared;
+          b = e + 1;
+        }
+        words = shared >= 3 ? shared : 0;
+      }
+      if (shared > 0 && shared * 2 >= words && words > 0)
         handNote = static_cast<int>(j);
     }
     bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
