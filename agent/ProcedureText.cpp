@@ -2390,6 +2390,7 @@ private:
   std::string codeLineText(uint32_t number, std::string_view text) const;
   void substituteConstants(Line &line) const;
   void markCodeCells();
+  void markQuestionThread();
   void maskAmendments();
   void splitSentences();
   void joinHyphenatedWords(unsigned unit, Sentence &s) const;
@@ -3025,7 +3026,9 @@ bool participle(const std::string &word) {
 /// a number in it.
 bool opensWithOrderAndValue(std::string_view text) {
   std::string word = firstWordLower(text);
-  bool participle = word.size() > 2 && word.compare(word.size() - 2, 2, "ed") == 0;
+  // "Seed 5,000 cells/well" is an order whose verb ends as a participle does.
+  bool participle = word.size() > 2 && word.compare(word.size() - 2, 2, "ed") == 0 &&
+                    word != "seed" && word != "feed" && word != "embed";
   return !participle && isAnyVerb(word) &&
          std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -3698,6 +3701,9 @@ void Reader::classifyUnits() {
   UnitKind outerSection = section;
   Domain outerDomain = sectionDomain;
   long scopeIndent = -1;
+  /// How far the heading that opened the current section is indented: a
+  /// list that starts again at 1 no further in is not the heading's own.
+  long sectionHeadingIndent = 0;
   std::string scopeLabel; ///< the label of the heading that opened the scope
   /// "6.4 Assay Procedure" over "(1) Add ...", "(2) Add ...": a list that
   /// starts at 1 under a numbered heading is the heading's own; the number
@@ -3789,7 +3795,8 @@ void Reader::classifyUnits() {
     if ((section == UnitKind::Preparation ||
          (section == UnitKind::Layout && beforeLayout == UnitKind::Preparation)) &&
         unit.kind != UnitKind::Header && scopeIndent < 0 && unit.label == "1" &&
-        unitIndent_[u] == 0 && unit.loc.line >= 2 && lines_[unit.loc.line - 2].blank) {
+        static_cast<long>(unitIndent_[u]) <= sectionHeadingIndent && unit.loc.line >= 2 &&
+        lines_[unit.loc.line - 2].blank) {
       section = UnitKind::Procedure;
       sectionDomain = Domain::Unstated;
       layoutUnits = 0;
@@ -3804,8 +3811,9 @@ void Reader::classifyUnits() {
     if ((section == UnitKind::Materials ||
          (section == UnitKind::Layout && beforeLayout == UnitKind::Materials)) &&
         materialsUnits > 0 && unit.kind != UnitKind::Header && scopeIndent < 0 &&
-        unit.label == "1" && unitIndent_[u] == 0 && unit.loc.line >= 2 &&
-        lines_[unit.loc.line - 2].blank && opensWithOrderAndValue(unit.text)) {
+        unit.label == "1" && static_cast<long>(unitIndent_[u]) <= sectionHeadingIndent &&
+        unit.loc.line >= 2 && lines_[unit.loc.line - 2].blank &&
+        opensWithOrderAndValue(unit.text)) {
       section = UnitKind::Procedure;
       sectionDomain = Domain::Unstated;
       layoutUnits = 0;
@@ -3896,6 +3904,7 @@ void Reader::classifyUnits() {
       if (heading == UnitKind::Materials)
         materialsUnits = 0;
       section = heading;
+      sectionHeadingIndent = static_cast<long>(unitIndent_[u]);
       sectionDomain = domainOfHeading(lower);
       unit.domain = sectionDomain;
       first = false;
@@ -5033,7 +5042,8 @@ bool reportsPastResults(const std::vector<Token> &toks) {
   static const std::set<std::string, std::less<>> occasions = {
       "run", "runs", "time", "plate", "plates", "batch", "assay", "experiment", "week", "day"};
   static const std::set<std::string, std::less<>> findings = {
-      "values", "value", "results", "result", "readings", "reading", "data", "ods", "figures"};
+      "values", "value", "results", "result", "readings", "reading", "data", "ods", "figures",
+      "numbers"};
   for (size_t i = 0; i < toks.size() && i < 4; ++i) {
     const Token &t = toks[i];
     if (!t.isWord())
@@ -5085,6 +5095,7 @@ void Reader::readSentence(unsigned index) {
   // in LB at 37 °C were diluted"), up to the next verb: its values are the
   // material's history.
   bool history = false;
+  bool advisedPeriod = false; ///< "time the 10 minutes at 40 °C": its temperature too
   // "Reaction Mix per well: 44 µl Assay Buffer + 4 µl Substrate Mix + 2 µl
   // Developer", "WR = 50 parts A + 1 part B": after a colon or "=", volumes
   // joined by "+" say what a liquid is made of (no verb does it). Only the
@@ -5297,6 +5308,7 @@ void Reader::readSentence(unsigned index) {
       storage = false;
       kindRemark = false;
       history = false;
+      advisedPeriod = false;
       reason = false;
       ++i;
       continue;
@@ -5447,6 +5459,19 @@ void Reader::readSentence(unsigned index) {
       if ((history || elapsed) &&
           (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
            q->dimension == Dimension::Speed)) {
+        i = next;
+        continue;
+      }
+      // "time the 10 minutes at 40 °C honestly": advice on a step told
+      // elsewhere, named by its time.
+      if (q->dimension == Dimension::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
+          (toks[q->first - 2].is("time") || toks[q->first - 2].is("watch") ||
+           toks[q->first - 2].is("respect") || toks[q->first - 2].is("observe"))) {
+        advisedPeriod = true;
+        i = next;
+        continue;
+      }
+      if (advisedPeriod && q->dimension == Dimension::Temperature) {
         i = next;
         continue;
       }
@@ -5773,6 +5798,21 @@ void Reader::readSentence(unsigned index) {
         // "lid on during the 30 min, it's light sensitive": no step.
         if (p == Param::Time && namesPeriodToldBefore(toks, q->first, q->last))
           cls = ActionClass::Note;
+        // "a 1 min spin at 1,000 x g": a centrifugation's time.
+        if (p == Param::Time && q->last < toks.size() &&
+            (toks[q->last].is("spin") || toks[q->last].is("spin-down") ||
+             toks[q->last].is("centrifugation") || toks[q->last].is("centrifuge")))
+          cls = ActionClass::Note;
+        // "extract for 20 min, vortexing every 5 min": how often the mixing
+        // comes back, no step of its own.
+        if (p == Param::Time && q->first >= 2 &&
+            (toks[q->first - 1].is("every") || toks[q->first - 1].is("each"))) {
+          const std::string &verb = toks[q->first - 2].lower;
+          if (verb == "vortexing" || verb == "vortex" || verb == "vortexed" || verb == "mixing" ||
+              verb == "inverting" || verb == "swirling" || verb == "stirring" ||
+              verb == "resuspending" || verb == "tapping")
+            cls = ActionClass::Note;
+        }
         if (p == Param::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
             (toks[q->first - 2].is("after") || toks[q->first - 2].is("following") ||
              toks[q->first - 2].is("during")) &&
@@ -5896,7 +5936,8 @@ void Reader::readSentence(unsigned index) {
               (w.is("time") && k > 0 &&
                (toks[k - 1].is("assay") || toks[k - 1].is("total") || toks[k - 1].is("run") ||
                 toks[k - 1].is("hands-on") || toks[k - 1].is("processing") ||
-                toks[k - 1].is("turnaround") || toks[k - 1].is("working"))))
+                toks[k - 1].is("turnaround") || toks[k - 1].is("working") ||
+               toks[k - 1].is("active"))))
             cls = ActionClass::Note;
         }
         // "plate = cmpd 7, 48 h, A549, 5000 cells/well": a name, an equals
@@ -8073,6 +8114,55 @@ void Reader::substituteConstants(Line &line) const {
   out.append(t, k, std::string::npos);
   line.text = std::move(out);
   line.pieces = std::move(pieces);
+}
+
+void Reader::markQuestionThread() {
+  // "Edit: FixDenat time corrected from 20 to 30 min (thanks @JonasW)": a
+  // post's record of an edit already made to the text above it.
+  for (TextUnit &unit : out_.units) {
+    std::string lower = prose::lowerAscii(trimView(unit.text));
+    if ((lower.rfind("edit:", 0) == 0 || lower.rfind("edited:", 0) == 0) &&
+        unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
+  }
+  // A question-and-answer site's thread: the question ("What I did: ...")
+  // is the attempt that failed, the other answers are other methods; the
+  // accepted answer, from its marker to the rule after it (its comments
+  // included), is the protocol.
+  size_t marker = lines_.size();
+  for (size_t n = 0; n < lines_.size() && marker == lines_.size(); ++n) {
+    std::string lower = prose::lowerAscii(lines_[n].raw);
+    if (lower.find("accepted answer") != std::string::npos ||
+        lower.find("best answer") != std::string::npos ||
+        lower.find("accepted solution") != std::string::npos)
+      marker = n;
+  }
+  if (marker == lines_.size())
+    return;
+  size_t end = lines_.size();
+  for (size_t n = marker + 1; n < lines_.size() && end == lines_.size(); ++n)
+    if (lines_[n].separator)
+      end = n;
+  // "answered Mar 4 by lab_gremlin": the answer's body ends there; the
+  // comments under it discuss it.
+  size_t bodyEnd = end;
+  for (size_t n = marker + 1; n < end && bodyEnd == end; ++n) {
+    std::string lower = prose::lowerAscii(trimView(lines_[n].raw));
+    if ((lower.rfind("answered ", 0) == 0 || lower.rfind("edited ", 0) == 0) &&
+        lower.find(" by ") != std::string::npos)
+      bodyEnd = n;
+  }
+  auto lineOf = [](const TextUnit &unit) { return static_cast<size_t>(unit.loc.line) - 1; };
+  bool answerHasSteps = std::any_of(out_.units.begin(), out_.units.end(), [&](const TextUnit &unit) {
+    return unit.loc.line >= 1 && lineOf(unit) > marker && lineOf(unit) < end &&
+           unit.kind == UnitKind::Procedure;
+  });
+  if (!answerHasSteps)
+    return;
+  for (TextUnit &unit : out_.units)
+    if (unit.loc.line >= 1 && (lineOf(unit) < marker || lineOf(unit) > bodyEnd) &&
+        unit.kind == UnitKind::Procedure)
+      unit.kind = UnitKind::Note;
 }
 
 void Reader::markCodeCells() {
@@ -10446,6 +10536,7 @@ std::optional<ProcedureText> Reader::run() {
   markHeaderComment();
   markForwarded();
   markCodeCells();
+  markQuestionThread();
   markTranslations();
   splitSentences();
   {

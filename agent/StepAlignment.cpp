@@ -297,6 +297,7 @@ public:
       for (size_t p = 0; p < kParamCount; ++p)
         for (const Value &v : a.params[p])
           values_.all.emplace_back(paramDimension(static_cast<Param>(p)), v);
+    labelsScrambled_ = labelsOutOfOrder(text);
   }
 
   StepAlignment run();
@@ -334,6 +335,11 @@ private:
   std::vector<bool> cyclesSummed_; ///< text: the cycles of a wash split on one side agree
 
   void dp();
+  /// "7.6 Add 100 µL of substrate" above "7.1 Insert ... 7.7 ... 7.2": the
+  /// text's numbered steps out of their order (two columns of a PDF read
+  /// across), so its reading order is not the time order.
+  bool labelsScrambled_ = false;
+  static bool labelsOutOfOrder(const ProcedureText &text);
   void crossings();
   void splitWashes();
   void coverage();
@@ -405,6 +411,32 @@ private:
         {kind, certain, t, s, std::move(message), std::move(guidance), std::move(why)});
   }
 };
+
+bool Aligner::labelsOutOfOrder(const ProcedureText &text) {
+  // Per parent ("7" of "7.6"), the numbers in reading order.
+  std::map<std::string, std::vector<long>> siblings;
+  for (const TextUnit &unit : text.units) {
+    const std::string &label = unit.label;
+    size_t dot = label.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 >= label.size())
+      continue;
+    long number = 0;
+    auto [end, ec] = std::from_chars(label.data() + dot + 1, label.data() + label.size(), number);
+    if (ec != std::errc() || end != label.data() + label.size())
+      continue;
+    siblings[label.substr(0, dot)].push_back(number);
+  }
+  for (const auto &[parent, numbers] : siblings) {
+    // Rising runs: a list told twice (the steps, then a table of them) is
+    // two long runs; two columns read across are many short ones.
+    size_t runs = numbers.empty() ? 0 : 1;
+    for (size_t i = 1; i < numbers.size(); ++i)
+      runs += numbers[i] < numbers[i - 1] ? 1 : 0;
+    if (runs >= 3 && numbers.size() < 3 * runs)
+      return true;
+  }
+  return false;
+}
 
 void Aligner::dp() {
   const auto &T = out_.text;
@@ -516,7 +548,7 @@ void Aligner::crossings() {
     bool certain = (numbers || names) && !tableAndProse(i1, i2) && orderable(T[i1]) &&
                    orderable(T[i2]) && orderMatters(T[i1], j1) && orderMatters(T[i2], j2) &&
                    !T[i1].orderLoose && !T[i2].orderLoose && !S[j1].isNoteLike &&
-                   !S[j2].isNoteLike;
+                   !S[j2].isNoteLike && !labelsScrambled_;
     add(FindingKind::Order, certain, static_cast<int>(i2), j1,
         fmt::format("{} ({}) comes before {} ({}), but the text has them the other way round: "
                     "{} {} then {} {}",
@@ -579,7 +611,7 @@ void Aligner::crossings() {
                    orderMatters(t, c.s) && c.c.equal > 0 &&
                    !tableAndProse(c.t, beforeText) &&
                    (t.named || !(t.inParagraph || t.afterItemsFirstSentence)) &&
-                   !movedOnlyAcrossPreparations(c.s, before);
+                   !movedOnlyAcrossPreparations(c.s, before) && !labelsScrambled_;
     std::string place = before >= 0 ? fmt::format("after script line {}", S[before].loc.line)
                                      : "before the first step";
     add(FindingKind::Order, certain, static_cast<int>(c.t), static_cast<int>(c.s),
@@ -1243,7 +1275,10 @@ void Aligner::gapFindings() {
       if (shared > 0 && shared * 2 >= words && words > 0)
         handNote = static_cast<int>(j);
     }
-    bool certain = t.required && !t.inexactCopy && nearMatch && twin < 0 && valued &&
+    // A reference ("repeat.") resolved in a text whose numbered steps are
+    // out of their order copies a step it may not mean.
+    bool guessedCopy = labelsScrambled_ && !t.copiedFrom.empty();
+    bool certain = t.required && !t.inexactCopy && !guessedCopy && nearMatch && twin < 0 && valued &&
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
                    sameAnalysis < 0 && analysisNote < 0 &&
                    (!t.superseded || t.supersededValuesOnly) && !restatedVolume &&
