@@ -1259,13 +1259,13 @@ void Aligner::gapFindings() {
       // wells, leave it thirty minutes"): three longer words of its
       // paragraph in the note besides the value.
       if (words == 0 && t.unit < procedure_.units.size()) {
-        std::string clause = prose::lowerAscii(procedure_.units[t.unit].text);
+        std::string paragraph = prose::lowerAscii(procedure_.units[t.unit].text);
         std::set<std::string> seen;
-        for (size_t b = 0; b < clause.size();) {
+        for (size_t b = 0; b < paragraph.size();) {
           size_t e = b;
-          while (e < clause.size() && std::isalpha(static_cast<unsigned char>(clause[e])))
+          while (e < paragraph.size() && std::isalpha(static_cast<unsigned char>(paragraph[e])))
             ++e;
-          std::string w = clause.substr(b, e - b);
+          std::string w = paragraph.substr(b, e - b);
           if (w.size() >= 5 && seen.insert(w).second && note.find(w) != std::string::npos)
             ++shared;
           b = e + 1;
