@@ -6977,9 +6977,7 @@ void Reader::readSentence(unsigned index) {
     bool curve = d.curveWord;
     bool order = d.imperative && (a.cls == ActionClass::Aspirate || a.cls == ActionClass::Wash);
     a.weak = !a.hasNumeric() && !(a.cls == ActionClass::Analyze && curve) && !order;
-    a.platformCan = true;
     auto beyond = [&a](std::initializer_list<Param> params) {
-      a.platformCan = false;
       for (Param p : params)
         a.beyondPlatform |= 1u << static_cast<unsigned>(p);
     };
@@ -7742,6 +7740,11 @@ std::optional<std::pair<std::string, std::string>> constantAssignment(std::strin
 
 namespace {
 
+/// "```python", "~~~": a line that opens or closes a fenced block.
+bool fenceLine(std::string_view trimmed) {
+  return trimmed.rfind("```", 0) == 0 || trimmed.rfind("~~~", 0) == 0;
+}
+
 /// The fenced block that opens at line `open` is code, not text set apart:
 /// its info string names a programming language, or, with none, every
 /// line of it reads as code ("```" around a pasted protocol is text).
@@ -7755,7 +7758,7 @@ bool fenceHoldsCode(const std::vector<std::string_view> &raws, size_t open) {
   bool any = false;
   for (size_t n = open + 1; n < raws.size(); ++n) {
     std::string_view t = trimView(raws[n]);
-    if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0)
+    if (fenceLine(t))
       return any;
     if (t.empty())
       continue;
@@ -7784,10 +7787,15 @@ void Reader::readNotebookCells() {
   // A notebook exported as Markdown: code in fenced blocks ("```python"),
   // its printed output indented under the closing fence.
   bool inFence = false, codeFence = false, afterCodeFence = false;
+  auto readCodeLine = [&](size_t n) {
+    codeLines_[n] = true;
+    if (auto constant = constantAssignment(raws[n]))
+      constants_[constant->first] = constant->second;
+  };
   for (size_t n = 0; n < raws.size(); ++n) {
     std::string_view raw = raws[n];
     std::string_view trimmed = trimView(raw);
-    if (trimmed.rfind("```", 0) == 0 || trimmed.rfind("~~~", 0) == 0) {
+    if (fenceLine(trimmed)) {
       if (!inFence) {
         inFence = true;
         codeFence = fenceHoldsCode(raws, n);
@@ -7800,11 +7808,8 @@ void Reader::readNotebookCells() {
       continue;
     }
     if (inFence) {
-      if (codeFence) {
-        codeLines_[n] = true;
-        if (auto constant = constantAssignment(raw))
-          constants_[constant->first] = constant->second;
-      }
+      if (codeFence)
+        readCodeLine(n);
       continue;
     }
     if (afterCodeFence) {
@@ -7825,11 +7830,9 @@ void Reader::readNotebookCells() {
       inCell = false;
     if (!inCell)
       continue;
-    if (markedCells || trimView(raw).empty() || raw.front() == ' ' || raw.front() == '\t' ||
+    if (markedCells || trimmed.empty() || raw.front() == ' ' || raw.front() == '\t' ||
         pythonStatement(raw)) {
-      codeLines_[n] = true;
-      if (auto constant = constantAssignment(raw))
-        constants_[constant->first] = constant->second;
+      readCodeLine(n);
       continue;
     }
     inCell = false;
@@ -10409,7 +10412,7 @@ void Reader::finish() {
     Action &a = out_.actions[i];
     a.required = a.inProcedure && !a.weak && robotClass(a.cls) && !a.cellCulture &&
                  a.domain != Domain::Person &&
-                 a.domain != Domain::Both && !a.conditional && a.platformCan && !a.ambiguousCopy &&
+                 a.domain != Domain::Both && !a.conditional && a.platformCan() && !a.ambiguousCopy &&
                  !a.aside;
     out_.units[a.unit].actions.push_back(static_cast<unsigned>(i));
   }

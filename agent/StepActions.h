@@ -147,11 +147,13 @@ struct Action {
   /// A step that took its values from another ("Wash as in step 3."):
   /// where that step is written.
   SourceLoc filledFrom;
-  bool platformCan = true;  ///< the stated values are within the platform's reach
-  /// The parameters whose stated values are beyond it, a bit (1 << Param)
-  /// each: "1 h at 4 °C" is beyond it in its temperature, not its time.
+  /// The parameters whose stated values are beyond the platform's reach,
+  /// a bit (1 << Param) each: "1 h at 4 °C" is beyond it in its
+  /// temperature, not its time.
   uint32_t beyondPlatform = 0;
   bool beyond(Param p) const { return (beyondPlatform >> static_cast<unsigned>(p)) & 1u; }
+  /// All the stated values are within the platform's reach.
+  bool platformCan() const { return beyondPlatform == 0; }
   /// Cell culture in a gassed incubator ("seeded ... after 24 h ... 37 °C,
   /// 5% CO2"): work the text may do off the platform, whose heater holds
   /// no atmosphere.

@@ -1334,7 +1334,7 @@ void Aligner::gapFindings() {
             "a description (intended use, kit contents, a summary) rather than a step";
     else if (t.domain == Domain::Person || t.domain == Domain::Both)
       why = "the text gives it to a person, who may do it outside the script";
-    else if (!t.platformCan)
+    else if (!t.platformCan())
       why = "the platform cannot do it as stated";
     else if (t.cellCulture)
       why = "cell culture in a gassed incubator (the sentence names CO2), which the text may do "
