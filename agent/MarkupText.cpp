@@ -761,8 +761,95 @@ bool looksLikeUnifiedDiff(std::string_view text) {
   return hunks >= 1 && files >= 1 && changed >= 2;
 }
 
+namespace {
+
+/// A later diff of the same file changes lines that an earlier one left
+/// ("Commit 2/2: Apply suggestion", a pull request's second commit): the
+/// file to run has the later version. Each run of removed lines followed by
+/// as many added lines pairs them in order; a removed line whose text is
+/// the new side of exactly one line of an earlier diff of that file
+/// replaces that line's text (where the new text fits in its bytes) or, with
+/// no added line after it, blanks it. Maps a line's start to its text after
+/// the last change (empty: blanked).
+std::map<size_t, std::string> laterDiffChanges(std::string_view text) {
+  struct DiffLine {
+    size_t start, end;
+    char mark; ///< '+', '-', ' '; 0 for a header or a line outside a diff
+    int block;
+    std::string file;
+  };
+  std::vector<DiffLine> lines;
+  int block = -1;
+  bool inDiff = false;
+  std::string file;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    char mark = 0;
+    if (line.substr(0, 5) == "diff " || (line.substr(0, 4) == "--- " && !inDiff)) {
+      ++block;
+      inDiff = true;
+    } else if (line.substr(0, 4) == "+++ ") {
+      file = std::string(line.substr(4));
+      if (file.rfind("b/", 0) == 0)
+        file.erase(0, 2);
+    } else if (line.substr(0, 2) == "@@") {
+      inDiff = true;
+    } else if (inDiff && !line.empty() && (line[0] == '+' || line[0] == '-' || line[0] == ' ')) {
+      mark = line[0];
+    } else if (line.substr(0, 6) != "index " && line.substr(0, 4) != "--- ") {
+      inDiff = false;
+    }
+    lines.push_back({start, start + line.size(), mark, block, file});
+    start = end + 1;
+  }
+  auto body = [&](const DiffLine &l) {
+    return std::string(prose::trimView(text.substr(l.start + 1, l.end - l.start - 1)));
+  };
+  std::map<size_t, std::string> changes;
+  for (size_t i = 0; i < lines.size();) {
+    if (lines[i].mark != '-' || lines[i].block <= 0) {
+      ++i;
+      continue;
+    }
+    size_t removedEnd = i;
+    while (removedEnd < lines.size() && lines[removedEnd].mark == '-')
+      ++removedEnd;
+    size_t addedEnd = removedEnd;
+    while (addedEnd < lines.size() && lines[addedEnd].mark == '+')
+      ++addedEnd;
+    size_t removed = removedEnd - i, added = addedEnd - removedEnd;
+    if (added == removed || added == 0) {
+      for (size_t k = 0; k < removed; ++k) {
+        const DiffLine &gone = lines[i + k];
+        std::string old = body(gone);
+        const DiffLine *earlier = nullptr;
+        int matches = 0;
+        for (const DiffLine &l : lines)
+          if (l.block >= 0 && l.block < gone.block && l.file == gone.file &&
+              (l.mark == '+' || l.mark == ' ') && !old.empty() && body(l) == old) {
+            earlier = &l;
+            ++matches;
+          }
+        if (matches != 1)
+          continue;
+        std::string now = added ? body(lines[removedEnd + k]) : std::string();
+        if (now.size() <= earlier->end - earlier->start)
+          changes[earlier->start] = now;
+      }
+    }
+    i = addedEnd;
+  }
+  return changes;
+}
+
+} // namespace
+
 std::string withDiffAfterChange(std::string_view text) {
   OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  std::map<size_t, std::string> changed = laterDiffChanges(text);
   // A commit's header and message ("commit 7c2e91b", "Author:", the
   // message up to the diff) tell what changed; the file after the change
   // tells the procedure.
@@ -782,7 +869,13 @@ std::string withDiffAfterChange(std::string_view text) {
                   line.substr(0, 4) == "--- " || line.substr(0, 4) == "+++ " ||
                   line.substr(0, 2) == "@@" || line.substr(0, 9) == "new file " ||
                   line.substr(0, 13) == "deleted file ";
-    if (inCommit || header || (inDiff && !line.empty() && line[0] == '-')) {
+    auto later = changed.find(start);
+    if (later != changed.end()) {
+      // The line as the later change has it, from the marker's column on.
+      if (!later->second.empty())
+        w.replace(start, start + later->second.size(), later->second, true);
+      w.blank(start + later->second.size(), end, true);
+    } else if (inCommit || header || (inDiff && !line.empty() && line[0] == '-')) {
       w.blank(start, end, true);
     } else if (inDiff && !line.empty() && (line[0] == '+' || line[0] == ' ')) {
       // The added line as the file has it: the marker's column a blank,

@@ -2108,6 +2108,13 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // at 620 nm instead of 580 nm lowers ...").
                          "discussion", "conclusion", "conclusions", "sources of error",
                          "error analysis",
+                         // A pull request's "Review" or "Conversation": the
+                         // reviewers quote the file and argue about it; what
+                         // they settle is in a later commit.
+                         "review", "reviews", "conversation",
+                         // "tngata commented on line 7:" over the line it
+                         // quotes: a reviewer's remark on the file.
+                         "commented",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
                          "calculation", "calculations", "calc", "calcs", "formula", "formulas",
@@ -3710,6 +3717,7 @@ void Reader::classifyUnits() {
   /// its next item would have.
   unsigned innerListNext = 1;
   bool first = true;
+  bool titleBlock = false; // the unit before titles the document
   uint32_t lineUnderRule = 0; ///< a title may stand here, under a page header's rule
   // A plate map is one block: after its heading's content, a paragraph
   // that starts flush left after a blank line is prose again ("Plate map:"
@@ -3756,6 +3764,8 @@ void Reader::classifyUnits() {
     TextUnit &unit = out_.units[u];
     std::string lower = prose::lowerAscii(unit.text);
     bool listItem = unitStyle_[u] == 'l';
+    bool underTitle = titleBlock;
+    titleBlock = false;
     if (unitBoxed_[u] != inBox) {
       if (unitBoxed_[u]) {
         beforeBox = section;
@@ -3977,6 +3987,32 @@ void Reader::classifyUnits() {
           first = true;
           lineUnderRule = line->number + 2;
         }
+        titleBlock = true;
+        continue;
+      }
+    }
+    // "kowalski-lab/bench-protocols · Pull request #58" over "FOX H2O2
+    // assay: port to BioForge-1, 570 nm read" and "mkowalski merged 2
+    // commits": the lines under a title with no blank line between are
+    // its block (subtitle, authors, status), no steps, unless one reads
+    // as an instruction or a sentence.
+    if (underTitle) {
+      std::string_view text = trimView(unit.text);
+      bool sentence = !text.empty() && (text.back() == '.' || text.back() == '!' ||
+                                        text.back() == '?' || text.back() == ':');
+      // "Prep: TMB A+B 1:1, mix <= 15 min before use": a card's line that
+      // instructs after its label or a comma is no title.
+      bool instructs = false;
+      for (size_t at = 0; at < text.size() && !instructs;) {
+        size_t stop = std::min(text.find_first_of(":,;", at), text.size());
+        instructs = startsWithVerb(trimView(text.substr(at, stop - at)));
+        at = stop + 1;
+      }
+      if (!unitAfterBlank_[u] && unitStyle_[u] == 'p' && unit.label.empty() &&
+          unit.kind != UnitKind::Header && !sentence && text.size() <= 200 && !instructs &&
+          recordOf(unit.text).empty()) {
+        unit.kind = UnitKind::Title;
+        titleBlock = true;
         continue;
       }
     }
@@ -4322,6 +4358,19 @@ void Reader::splitSentences() {
           continue;
         if (c == '.' && (word == "e.g" || word == "i.e" || word == "cf" || word == "vs"))
           continue;
+        // "200 uL of L. Brandt's diluted saliva": a person's initial before
+        // the possessive of a name. A row letter ends a sentence before
+        // "Then" or "Add", never before a possessive.
+        if (c == '.' && i - w == 1 && std::isupper(static_cast<unsigned char>(t[w])) &&
+            (w == 0 || t[w - 1] == ' ' || t[w - 1] == '(') && next < t.size() &&
+            std::isupper(static_cast<unsigned char>(t[next]))) {
+          size_t end = next;
+          while (end < t.size() && std::isalpha(static_cast<unsigned char>(t[end])))
+            ++end;
+          std::string_view rest = std::string_view(t).substr(end);
+          if (rest.rfind("'s ", 0) == 0 || rest.rfind("\u2019s ", 0) == 0)
+            continue;
+        }
         push(i + 1);
         continue;
       }
@@ -4652,6 +4701,27 @@ bool arrowStartsStep(Param p, const std::vector<Token> &toks, size_t arrow) {
   size_t before = toks[arrow].isPunct(">") && arrow > 0 ? arrow - 1 : arrow;
   return !toks[arrow].isPunct("=") && !toks[before].isPunct("=") &&
          !(before > 0 && toks[before - 1].kind == Token::Kind::Number);
+}
+
+/// Whether the volume at tokens [first, last) is what a tube holds while it
+/// is treated ("heat 100 uL of", "200 uL of X was boiled"), not an addition.
+bool heldAmount(const std::vector<Token> &toks, size_t first, size_t last) {
+  static const std::set<std::string, std::less<>> treatments = {
+      "heat",  "heated", "boil",   "boiled", "freeze", "frozen", "thaw",
+      "thawed", "chill", "chilled", "cool",  "cooled", "store",  "stored"};
+  if (first > 0 && treatments.count(toks[first - 1].lower))
+    return true;
+  for (size_t k = last; k + 1 < toks.size() && k < last + 10; ++k) {
+    // "of L. Brandt's saliva": an initial's period ends no clause.
+    bool initial = toks[k].isPunct(".") && k > 0 && toks[k - 1].text.size() == 1 &&
+                   std::isupper(static_cast<unsigned char>(toks[k - 1].text[0]));
+    if (toks[k].isPunct(",") || toks[k].isPunct(";") || (toks[k].isPunct(".") && !initial) ||
+        toks[k].isNumber())
+      return false;
+    if ((toks[k].is("was") || toks[k].is("were")) && treatments.count(toks[k + 1].lower))
+      return true;
+  }
+  return false;
 }
 
 /// The class a lone value implies.
@@ -5639,6 +5709,14 @@ void Reader::readSentence(unsigned index) {
            (toks[q->last + 1].is("to") && q->last + 2 < toks.size() &&
             (toks[q->last + 2].is("use") || toks[q->last + 2].is("using"))))) {
         pushNote(p, v, q->first, q->last);
+        i = next;
+        continue;
+      }
+      // "heat 100 uL of the 1:50 dilution at 95 °C", "200 uL of the
+      // diluted saliva was heated in the water bath": the amount a tube
+      // holds while it is heated, cooled or kept, no addition (and no
+      // value of the treatment's step).
+      if (p == Param::Volume && heldAmount(toks, q->first, q->last)) {
         i = next;
         continue;
       }
@@ -9273,7 +9351,18 @@ void Reader::markDeviations() {
   // amendments that change the order leave the steps they amend no place
   // in the time order.
   bool reorders = false;
+  // "Deviations from the handout. The handout asked for triplicates ...":
+  // amendments opened by a run-in heading in a paragraph of prose are that
+  // paragraph; the next paragraph of prose ("The plate was set up by the
+  // robot as follows.") is the report going on. A heading of their own or
+  // a lead-in ("... where they differ:") opens a section of them.
+  std::string_view opener = trimView(out_.units[begin].text);
+  bool runIn = out_.units[begin].kind != UnitKind::Header && unitStyle_[begin] == 'p' &&
+               !opener.empty() && opener.back() != ':' && !runInHeading(opener).empty();
   for (size_t u = begin; u < out_.units.size(); ++u) {
+    if (runIn && u > begin && unitAfterBlank_[u] && unitStyle_[u] == 'p' &&
+        !opensDeviations(prose::lowerAscii(trimView(out_.units[u].text))))
+      break;
     // A heading of another kind ends the amendments; the end of a wrapped
     // sentence ("With immediate\neffect:") starts in lower case and is none.
     // A lead-in right under the opening heading ("OUR ADAPTATION FOR THE

@@ -285,6 +285,28 @@ TEST(MarkupText, GherkinAsSteps) {
 // Whatever the input, offsets and line breaks hold: pieces of markup cut
 // and joined at random (unclosed tags, comments and braces, entities
 // without their semicolon, lone backslashes).
+TEST(MarkupText, LaterDiffChangesAnEarlierOne) {
+  std::string in = "--- a/m.md\n+++ b/m.md\n@@ -1,2 +1,2 @@\n 1. Add 50 uL.\n"
+                   "-2. Wait 5 min.\n+2. Incubate 10 min.\n 3. Read at 540 nm.\n"
+                   "Commit 2/2\n--- a/m.md\n+++ b/m.md\n@@ -2,2 +2,2 @@\n"
+                   "-2. Incubate 10 min.\n+2. Incubate 15 min.\n 3. Read at 540 nm.\n";
+  std::string out = withDiffAfterChange(in);
+  expectOffsetsKept(in, out);
+  // The first diff's line reads as the second commit left it; the first
+  // commit's removed line stays blank.
+  EXPECT_NE(out.find("2. Incubate 15 min."), std::string::npos) << out;
+  EXPECT_EQ(out.find("2. Incubate 10 min."), std::string::npos) << out;
+  EXPECT_EQ(out.find("Wait 5 min"), std::string::npos) << out;
+  size_t first = out.find("2. Incubate 15 min."), second = out.rfind("2. Incubate 15 min.");
+  EXPECT_LT(first, out.find("Commit 2/2"));
+  EXPECT_GT(second, out.find("Commit 2/2"));
+  // A line two earlier diffs both have is ambiguous: left as it was.
+  std::string twice = "--- a/m.md\n+++ b/m.md\n@@ -1 +1 @@\n+Shake 30 s.\n+Shake 30 s.\n"
+                      "--- a/m.md\n+++ b/m.md\n@@ -1 +1 @@\n-Shake 30 s.\n+Shake 60 s.\n";
+  std::string kept = withDiffAfterChange(twice);
+  EXPECT_EQ(kept.find("Shake 30 s."), kept.rfind("Shake 30 s.") - 13) << kept;
+}
+
 TEST(MarkupText, OffsetsHoldOnBrokenMarkup) {
   const char *pieces[] = {"<p>", "</p>", "<li>", "</li>", "<ol>", "</ol>", "<!--", "-->",
                           "&micro;", "&nbsp;", "&#956;", "&#x3bc;", "&amp", "<", ">",
