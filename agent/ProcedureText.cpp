@@ -2115,6 +2115,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // "tngata commented on line 7:" over the line it
                          // quotes: a reviewer's remark on the file.
                          "commented",
+                         // A manual page's "OPTIONS" (each with its default),
+                         // "ENVIRONMENT", "FILES" and "BUGS": how the command
+                         // is set, what the run is is told elsewhere.
+                         "options", "environment", "files", "bugs",
                          "specification", "performance", "sensitivity", "specificity",
                          "precision", "characteristics", "ordering", "contact",
                          "calculation", "calculations", "calc", "calcs", "formula", "formulas",
@@ -2449,6 +2453,7 @@ private:
   void markPickUps();
   void markMarginNotes();
   void markCorrections();
+  void markRereadSteps();
   void markCommentSection();
   void markFootnotes();
   void markOtherSitesVersions();
@@ -3038,6 +3043,25 @@ bool opensWithOrderAndValue(std::string_view text) {
                     word != "seed" && word != "feed" && word != "embed";
   return !participle && isAnyVerb(word) &&
          std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// "bf-chitinase --samples=12 --dilution=1:5 --incubation-min=60 \\": a
+/// command (a lower-case word) followed by two or more long options.
+bool commandInvocation(std::string_view text) {
+  text = trimView(text);
+  size_t space = text.find(' ');
+  if (space == std::string_view::npos || space == 0)
+    return false;
+  std::string_view command = text.substr(0, space);
+  if (!std::all_of(command.begin(), command.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+               c == '-' || c == '_' || c == '.' || c == '/';
+      }))
+    return false;
+  unsigned options = 0;
+  for (size_t at = text.find(" --"); at != std::string_view::npos; at = text.find(" --", at + 3))
+    options += at + 3 < text.size() && std::islower(static_cast<unsigned char>(text[at + 3]));
+  return options >= 2;
 }
 
 bool startsWithVerb(std::string_view text) {
@@ -3929,6 +3953,19 @@ void Reader::classifyUnits() {
         unit.kind = UnitKind::Title;
         continue;
       }
+    }
+    // "bf-chitinase --fit=4pl --no-check --stop-vol=40 KIT-CMP" among a
+    // manual page's examples: a command line with its options, which the
+    // page's own description tells what they do; an invocation is no step.
+    // So is the line that introduces one ("Serum samples, 15 min
+    // incubation:"): it says what the options set.
+    bool introducesCommand = !unit.text.empty() && trimView(unit.text).back() == ':' &&
+                             u + 1 < out_.units.size() &&
+                             commandInvocation(out_.units[u + 1].text);
+    if (unit.label.empty() && unit.kind != UnitKind::Header &&
+        (commandInvocation(unit.text) || introducesCommand)) {
+      unit.kind = UnitKind::Note;
+      continue;
     }
     // "Fig. 3: Std curve 7.8-1000 ng/mL, 4-PL, R^2 = 0.998": a caption
     // tells what a figure or table shows, results and all.
@@ -6936,6 +6973,23 @@ void Reader::readSentence(unsigned index) {
     // "All washes: 3x 300 uL wash buffer" defines the wash that the steps
     // then name ("14:30 Wash."): a step of the kind to copy from, none of
     // the procedure's own.
+    // "pNP, which turns yellow when the carbonate stop raises the pH and is
+    // read at 405 nm": the chemistry told in the present tense, with the
+    // wavelength its product is read at, is the assay's principle; the read
+    // is told as a step elsewhere.
+    if (a.cls == ActionClass::Read && d.explicitVerb && d.firstToken > 0 &&
+        d.firstToken < toks.size() &&
+        (toks[d.firstToken - 1].is("is") || toks[d.firstToken - 1].is("are"))) {
+      static const std::set<std::string, std::less<>> chemistry = {
+          "cleaves", "cleaved", "turns", "forms", "oxidises", "oxidizes", "reduces",
+          "binds", "releases", "converts", "converted", "hydrolyses", "hydrolyzes",
+          "catalyses", "catalyzes", "absorbs", "liberates", "yields"};
+      bool principle = false;
+      for (const Token &t : toks)
+        principle = principle || chemistry.count(t.lower) > 0;
+      if (principle)
+        a.cls = ActionClass::Note;
+    }
     bool definition = false;
     if (blanketCondition(toks, &definition) && a.cls != ActionClass::Note &&
         a.cls != ActionClass::Analyze) {
@@ -9487,6 +9541,26 @@ void Reader::markCorrections() {
     bool pronoun = word(k + 1, "it") || word(k + 1, "that") || word(k + 1, "them");
     if (word(k, "make") && pronoun)
       return numberAt(k + 2);
+    // "Make the pre-incubation (step 9) 15 min this time": a step named by
+    // its noun (or its number) and its new value. "Make the substrate 0.4
+    // mM" names a liquid, no step.
+    if (word(k, "make") && word(k + 1, "the")) {
+      static const std::set<std::string, std::less<>> stepNouns = {
+          "incubation", "incubations", "preincubation", "pre-incubation", "wash", "washes",
+          "soak", "shake", "shaking", "read", "reads", "development", "step", "blocking"};
+      bool namesStep = false;
+      for (size_t j = k + 2; j < toks.size() && j < k + 8; ++j) {
+        if (toks[j].isNumber() && toks[j - 1].is("step"))
+          continue;
+        if (toks[j].isNumber())
+          return namesStep;
+        if (toks[j].isWord())
+          namesStep = namesStep || stepNouns.count(toks[j].lower) > 0 ||
+                      toks[j].lower.ends_with("incubation");
+        else if (!toks[j].isPunct("(") && !toks[j].isPunct(")") && !toks[j].isPunct("-"))
+          return false;
+      }
+    }
     if ((word(k, "change") || word(k, "changed")) && pronoun && word(k + 2, "to"))
       return numberAt(k + 3);
     if (word(k, "i") && word(k + 1, "meant"))
@@ -9684,6 +9758,90 @@ void Reader::markCorrections() {
       if (any && restated)
         a.inProcedure = false;
     }
+  }
+}
+
+/// "Go back one." - "Step 6. Robot: add 200 microliters ...": a speaker
+/// who reads a protocol aloud (a voice assistant, a colleague on the
+/// phone) reads a step again when asked ("repeat that", "step 7 again").
+/// In a transcript, a turn that opens a step by the number an earlier turn
+/// opened reads that step again: its actions that the first reading has
+/// (same kind, no value against it) are no steps of their own.
+void Reader::markRereadSteps() {
+  // A turn's time and speaker ("[08:47:45] Assistant: ", "Tom: "): the
+  // length of that prefix, or 0.
+  auto turnPrefix = [](std::string_view text) -> size_t {
+    std::string_view rest = text;
+    while (!rest.empty() && rest.front() == ' ')
+      rest.remove_prefix(1);
+    if (!rest.empty() && rest.front() == '[') {
+      size_t close = rest.find(']');
+      if (close == std::string_view::npos || close > 30)
+        return 0;
+      rest.remove_prefix(close + 1);
+      while (!rest.empty() && rest.front() == ' ')
+        rest.remove_prefix(1);
+    }
+    size_t colon = rest.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 24 ||
+        !std::isalpha(static_cast<unsigned char>(rest.front())) ||
+        !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ' ';
+        }))
+      return 0;
+    return text.size() - rest.size() + colon + 2;
+  };
+  unsigned turns = 0;
+  for (const TextUnit &unit : out_.units)
+    turns += turnPrefix(unit.text) > 0;
+  if (turns < 4)
+    return;
+  // The step number a sentence opens after its turn's prefix ("Step 6.",
+  // "Step 7 again."), or empty.
+  auto opensStep = [&](std::string_view text) -> std::string {
+    text = text.substr(turnPrefix(text));
+    std::vector<Token> toks = prose::tokenize(text.substr(0, std::min<size_t>(text.size(), 24)));
+    if (toks.size() >= 2 && toks[0].is("step") && toks[1].isNumber())
+      return toks[1].text;
+    return "";
+  };
+  std::vector<std::string> stepOf(sentences_.size());
+  std::vector<unsigned> firstUnit(sentences_.size(), 0);
+  std::map<std::string, unsigned> firstReading; // step number -> unit
+  std::string current;
+  for (size_t i = 0; i < sentences_.size(); ++i) {
+    const Sentence &sentence = sentences_[i];
+    std::string opened = opensStep(sentence.text);
+    if (!opened.empty())
+      current = opened;
+    else if (sentence.firstInUnit)
+      current.clear();
+    stepOf[i] = current;
+    if (!current.empty())
+      firstUnit[i] = firstReading.emplace(current, sentence.unit).first->second;
+  }
+  auto agree = [](const Action &x, const Action &y) {
+    if (x.cls != y.cls)
+      return false;
+    for (size_t p = 0; p < kParamCount; ++p)
+      for (const Value &v : x.params[p])
+        for (const Value &w : y.params[p])
+          if (!(w.admits(v.low) && v.admits(w.low)))
+            return false;
+    return true;
+  };
+  for (Action &a : out_.actions) {
+    if (a.sentence >= sentences_.size() || stepOf[a.sentence].empty() || !robotClass(a.cls))
+      continue;
+    unsigned first = firstUnit[a.sentence];
+    if (first == sentences_[a.sentence].unit)
+      continue;
+    bool toldBefore = std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &b) {
+      return b.unit == first && b.sentence < sentences_.size() &&
+             stepOf[b.sentence] == stepOf[a.sentence] && agree(a, b);
+    });
+    if (toldBefore)
+      a.inProcedure = false;
   }
 }
 
@@ -10725,6 +10883,7 @@ std::optional<ProcedureText> Reader::run() {
   markExceptions();
   markRunRecords();
   markCorrections();
+  markRereadSteps();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();
@@ -10920,6 +11079,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     // "OK, no repeat", "without repeating": a repeat ruled out.
     bool negated = i > 0 && (toks[i - 1].is("no") || toks[i - 1].is("not") ||
                              toks[i - 1].is("without") || toks[i - 1].is("never"));
+    // "User: Repeat that.": a listener's turn asks the reader to say the
+    // step again, no step done again.
+    bool asksAgain = i == 2 && toks[1].isPunct(":") && toks[0].isWord() &&
+                     i + 1 < toks.size() && toks[i + 1].is("that") &&
+                     (i + 2 == toks.size() || toks[i + 2].isPunct(".") || toks[i + 2].isPunct("?") ||
+                      toks[i + 2].is("please"));
+    negated = negated || asksAgain;
     if (!repeat && !wholeRun && !negated &&
         (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
       repeat = true;

@@ -1183,7 +1183,15 @@ void Aligner::gapFindings() {
           const Action &m = T[static_cast<size_t>(matchS_[j])];
           bool sameKind = !(t.fourPL && m.fourPL && *t.fourPL != *m.fourPL);
           bool copy = !m.copiedFrom.empty() || !t.copiedFrom.empty();
-          if ((m.unit == t.unit || copy) && sameKind && sameAnalysis < 0)
+          // A procedure's "k. Fit the standard curve" and its section of
+          // calculations ("nmol/min = slope of the standard curve ...")
+          // tell one analysis twice.
+          auto inAnalysisSection = [&](const Action &a) {
+            return a.unit < procedure_.units.size() &&
+                   procedure_.units[a.unit].kind == UnitKind::Analysis;
+          };
+          bool toldInSection = inAnalysisSection(m) != inAnalysisSection(t);
+          if ((m.unit == t.unit || copy || toldInSection) && sameKind && sameAnalysis < 0)
             sameAnalysis = static_cast<int>(j);
         }
         if (S[j].isNoteLike && analysisNote < 0) {
