@@ -2089,6 +2089,23 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                             "history", "see also"})
     if (lower.rfind(start, 0) == 0)
       return UnitKind::Note;
+  // "DONE OVERNIGHT (don't repeat any of this):", "Already done": a
+  // handover's record of what an earlier shift did; the steps left are
+  // told under another heading.
+  // An incident report's "TIMELINE OF THE FAILED RUN (as actually done)"
+  // and "ROOT CAUSE ANALYSIS": what went wrong, not the method to run.
+  if (hasAnyWord(lowerHeading, {"failed run", "as actually done", "what happened",
+                                "sequence of events", "chronology", "root cause", "5 whys",
+                                "five whys"}))
+    return UnitKind::Note;
+  for (const char *done : {"done overnight", "done last night", "done yesterday", "already done",
+                           "done so far", "completed steps", "steps completed", "done by the night",
+                           "done by the previous"})
+    if (lower.rfind(done, 0) == 0)
+      return UnitKind::Note;
+  if (lowerHeading.find("don't repeat") != std::string::npos ||
+      lowerHeading.find("do not repeat") != std::string::npos)
+    return UnitKind::Note;
   if (hasAnyWord(lower, {"note", "notes", "nb", "important", "caution", "warning", "warnings",
                          "tip", "tips", "remarks", "comment", "comments", "precautions",
                          "limitations", "troubleshooting", "safety", "background", "critical",
@@ -3064,6 +3081,39 @@ bool commandInvocation(std::string_view text) {
   return options >= 2;
 }
 
+/// A turn's time and speaker ("[08:47:45] Assistant: ", "Tom: ", "PRIYA
+/// (off-panel): "): the length of that prefix, or 0.
+size_t turnPrefix(std::string_view text) {
+  std::string_view rest = text;
+  while (!rest.empty() && rest.front() == ' ')
+    rest.remove_prefix(1);
+  if (!rest.empty() && rest.front() == '[') {
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos || close > 30)
+      return 0;
+    rest.remove_prefix(close + 1);
+    while (!rest.empty() && rest.front() == ' ')
+      rest.remove_prefix(1);
+  }
+  size_t colon = rest.find(": ");
+  if (colon == std::string_view::npos || colon == 0 || colon > 24 ||
+      !std::isalpha(static_cast<unsigned char>(rest.front())) ||
+      !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ' ' ||
+               c == '(' || c == ')' || c == '-';
+      }))
+    return 0;
+  // "Step (robot): ...", "Note: ...": a field or a step's label, no speaker.
+  static const std::set<std::string, std::less<>> notSpeakers = {
+      "step", "steps", "day", "part", "stage", "phase", "note", "notes", "tip", "robot",
+      "manual", "hand", "by", "caution", "warning", "important", "then", "next", "before",
+      "after", "prep", "reagents", "materials", "plate", "wash", "read", "stop", "result"};
+  std::string first = prose::lowerAscii(rest.substr(0, rest.find_first_of(" (:")));
+  if (notSpeakers.count(first))
+    return 0;
+  return text.size() - rest.size() + colon + 2;
+}
+
 bool startsWithVerb(std::string_view text) {
   std::string word = firstWordLower(text);
   if (word == "+" || word.rfind("+", 0) == 0)
@@ -3576,7 +3626,15 @@ void Reader::buildUnits() {
         bool values = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
           return q.dimension != Dimension::Ratio && q.dimension != Dimension::Count;
         });
+        // "DONE OVERNIGHT (don't repeat any of this):": a word for a time
+        // without a number ("overnight") gives a heading no value.
+        bool numbered = std::any_of(qs.begin(), qs.end(), [](const ProseQuantity &q) {
+          return q.dimension != Dimension::Ratio && q.dimension != Dimension::Count &&
+                 q.value.text.find_first_of("0123456789") != std::string::npos;
+        });
         if (!t.empty() && t.back() == ':' && words <= 10 && !values)
+          heading = true;
+        else if (!t.empty() && t.back() == ':' && words <= 10 && !numbered && allCapsHeading(withoutBrackets(t)))
           heading = true;
         else if (allCapsHeading(t) && !values && words <= 10)
           heading = true;
@@ -3957,6 +4015,14 @@ void Reader::classifyUnits() {
     // "bf-chitinase --fit=4pl --no-check --stop-vol=40 KIT-CMP" among a
     // manual page's examples: a command line with its options, which the
     // page's own description tells what they do; an invocation is no step.
+    // "Scene: Ben at the touchscreen. The screen now reads "Incubate 10
+    // min at 37 C".": a storyboard's or a screenplay's stage direction
+    // tells what the picture shows; the steps are in what is said.
+    if (unit.kind != UnitKind::Header &&
+        (lower.rfind("scene:", 0) == 0 || lower.rfind("stage direction", 0) == 0)) {
+      unit.kind = UnitKind::Note;
+      continue;
+    }
     // So is the line that introduces one ("Serum samples, 15 min
     // incubation:"): it says what the options set.
     bool introducesCommand = !unit.text.empty() && trimView(unit.text).back() == ':' &&
@@ -5713,7 +5779,15 @@ void Reader::readSentence(unsigned index) {
           // with correction at 570 nm", "450/620 nm"), unless it restates
           // the first ("OD450 (read 450 nm)").
           bool restated = d.action.values(Param::Wavelength).front().admits(v.low);
-          if (!restated)
+          // "490 nm (our 500 nm substitute) with 650 nm reference": a
+          // wavelength in brackets remarks on the one before it when a
+          // wavelength outside them follows.
+          bool remark = false;
+          if (i < depth.size() && depth[i] > 0)
+            for (size_t k = next; k + 1 < toks.size() && !remark; ++k)
+              remark = toks[k].isNumber() && k < depth.size() && depth[k] == 0 &&
+                       toks[k + 1].is("nm");
+          if (!restated && !remark)
             d.action.values(Param::Reference).push_back(v);
           i = next;
           continue;
@@ -6990,6 +7064,29 @@ void Reader::readSentence(unsigned index) {
       if (principle)
         a.cls = ActionClass::Note;
     }
+    // "We can read the screen", "the screen now reads ...", "read the
+    // label": reading words off a display or a paper, no plate read.
+    if (a.cls == ActionClass::Read && !a.hasNumeric() && d.firstToken < toks.size()) {
+      static const std::set<std::string, std::less<>> displays = {
+          "screen", "display", "touchscreen", "label", "labels", "sign", "message", "insert",
+          "manual", "sop", "instructions", "leaflet", "coa", "certificate", "email", "note",
+          "notes", "book", "logbook", "lot"};
+      bool offDisplay = false;
+      size_t verb = d.firstToken;
+      for (size_t k = verb + 1; k < toks.size() && k <= verb + 3 && !offDisplay; ++k)
+        offDisplay = displays.count(toks[k].lower) > 0;
+      for (size_t k = verb; k-- > 0 && k + 3 >= verb && !offDisplay;)
+        offDisplay = displays.count(toks[k].lower) > 0 && toks[verb].lower == "reads";
+      if (offDisplay)
+        a.cls = ActionClass::Note;
+    }
+    // "Reader lamp at 1962 h (limit 2000 h)": hours of that length count an
+    // instrument's use, no wait of an assay (two weeks is longer than any
+    // incubation of a plate).
+    if ((a.cls == ActionClass::Incubate || a.cls == ActionClass::Wait) && a.has(Param::Time) &&
+        std::all_of(a.values(Param::Time).begin(), a.values(Param::Time).end(),
+                    [](const Value &v) { return v.low > 14 * 24 * 3600.0; }))
+      a.cls = ActionClass::Note;
     bool definition = false;
     if (blanketCondition(toks, &definition) && a.cls != ActionClass::Note &&
         a.cls != ActionClass::Analyze) {
@@ -9768,34 +9865,33 @@ void Reader::markCorrections() {
 /// opened reads that step again: its actions that the first reading has
 /// (same kind, no value against it) are no steps of their own.
 void Reader::markRereadSteps() {
-  // A turn's time and speaker ("[08:47:45] Assistant: ", "Tom: "): the
-  // length of that prefix, or 0.
-  auto turnPrefix = [](std::string_view text) -> size_t {
-    std::string_view rest = text;
-    while (!rest.empty() && rest.front() == ' ')
-      rest.remove_prefix(1);
-    if (!rest.empty() && rest.front() == '[') {
-      size_t close = rest.find(']');
-      if (close == std::string_view::npos || close > 30)
-        return 0;
-      rest.remove_prefix(close + 1);
-      while (!rest.empty() && rest.front() == ' ')
-        rest.remove_prefix(1);
-    }
-    size_t colon = rest.find(": ");
-    if (colon == std::string_view::npos || colon == 0 || colon > 24 ||
-        !std::isalpha(static_cast<unsigned char>(rest.front())) ||
-        !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ' ';
-        }))
-      return 0;
-    return text.size() - rest.size() + colon + 2;
-  };
   unsigned turns = 0;
   for (const TextUnit &unit : out_.units)
     turns += turnPrefix(unit.text) > 0;
   if (turns < 4)
     return;
+  // "PRIYA (off-panel): STOP.": a speaker's one-word shout stops a person,
+  // it adds no stop solution.
+  for (Action &a : out_.actions) {
+    if (a.sentence >= sentences_.size() || a.hasNumeric())
+      continue;
+    std::string_view text = sentences_[a.sentence].text;
+    // A turn may start inside a sentence whose lines were joined ("Aaand -
+    // PRIYA (off-panel): STOP."): the speaker after the last dash.
+    size_t colon = text.rfind(": ");
+    if (colon != std::string_view::npos) {
+      std::string_view head = text.substr(0, colon);
+      size_t dash = head.rfind("- ");
+      std::string name(trimView(dash == std::string_view::npos ? head : head.substr(dash + 2)));
+      if (turnPrefix(name + ": x") > 0)
+        text = text.substr(colon + 2);
+    }
+    text = trimView(text.substr(turnPrefix(text)));
+    while (!text.empty() && (text.back() == '.' || text.back() == '!'))
+      text.remove_suffix(1);
+    if (prose::lowerAscii(text) == "stop")
+      a.cls = ActionClass::Note;
+  }
   // The step number a sentence opens after its turn's prefix ("Step 6.",
   // "Step 7 again."), or empty.
   auto opensStep = [&](std::string_view text) -> std::string {
