@@ -253,7 +253,7 @@ std::optional<ThreadPost> threadPostNumber(std::string_view raw) {
   return post;
 }
 
-void parseStart(Line &line) {
+void parseStart(Line &line, bool quantityFirstOk = false) {
   std::string_view s = line.raw;
   size_t i = 0;
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
@@ -381,9 +381,22 @@ void parseStart(Line &line) {
       while (wordEnd < s.size() && s[wordEnd] != ' ' && s[wordEnd] != '\t' && s[wordEnd] != ',')
         ++wordEnd;
       std::string_view word = s.substr(next, wordEnd - next);
-      if (word.empty() || proseUnit(word) || isDigitChar(word[0]) ||
+      // "6.2 30 s bei 1000 rpm schütteln": a section-numbered step whose
+      // text opens with a quantity (a number and its unit).
+      bool quantityFirst = false;
+      if (quantityFirstOk && !word.empty() && isDigitChar(word[0]) &&
+          label.find('.') != std::string::npos &&
+          label[0] != '0' && std::all_of(word.begin(), word.end(), isDigitChar)) {
+        size_t unitStart = skipSpaces(wordEnd);
+        size_t unitEnd = unitStart;
+        while (unitEnd < s.size() && s[unitEnd] != ' ' && s[unitEnd] != '\t' && s[unitEnd] != ',' &&
+               s[unitEnd] != '.')
+          ++unitEnd;
+        quantityFirst = unitEnd > unitStart && proseUnit(s.substr(unitStart, unitEnd - unitStart));
+      }
+      if (!quantityFirst && (word.empty() || proseUnit(word) || isDigitChar(word[0]) ||
           prose::lowerAscii(word) == "x" || prose::lowerAscii(word) == "times" ||
-          prose::lowerAscii(word) == "parts" || prose::lowerAscii(word) == "part")
+          prose::lowerAscii(word) == "parts" || prose::lowerAscii(word) == "part"))
         return;
       if (label.find('.') == std::string::npos && next - after < 2 &&
           lower.rfind("step", 0) != 0 && !(word[0] >= 'A' && word[0] <= 'Z'))
@@ -2471,6 +2484,8 @@ private:
   void markMarginNotes();
   void markCorrections();
   void markRereadSteps();
+  void markTranslatedItems();
+  void markDisusedMethods();
   void markCommentSection();
   void markFootnotes();
   void markOtherSitesVersions();
@@ -2996,6 +3011,24 @@ void Reader::splitLines() {
     if (end == text_.size())
       break;
     start = end + 1;
+  }
+  // "6.2 30 s bei 1000 rpm schütteln." over "6.2 Shake for 30 s at 1000
+  // rpm.": a step told twice, line by line (a bilingual SOP), whose text
+  // opens with a quantity has the label its neighbour has.
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    Line &line = lines_[i];
+    if (!line.label.empty() || line.blank || line.table || line.bullet)
+      continue;
+    Line probe = line;
+    parseStart(probe, /*quantityFirstOk=*/true);
+    if (probe.label.empty())
+      continue;
+    bool neighbour = (i > 0 && lines_[i - 1].label == probe.label) ||
+                     (i + 1 < lines_.size() && lines_[i + 1].label == probe.label);
+    if (neighbour) {
+      line.label = probe.label;
+      line.content = probe.content;
+    }
   }
   joinKeyValueRecords();
 }
@@ -7064,6 +7097,17 @@ void Reader::readSentence(unsigned index) {
       if (principle)
         a.cls = ActionClass::Note;
     }
+    // "each reading is divided by the mean of the cut-off wells", "the
+    // first reading": a reading as a noun is a value, no read.
+    if (a.cls == ActionClass::Read && d.explicitVerb && d.firstToken > 0 &&
+        d.firstToken < toks.size() &&
+        (toks[d.firstToken].is("reading") || toks[d.firstToken].is("readings"))) {
+      static const std::set<std::string, std::less<>> determiners = {
+          "each", "every", "the", "a", "all", "mean", "this", "that", "these", "those",
+          "first", "last", "second", "final", "duplicate", "single", "individual", "its"};
+      if (determiners.count(toks[d.firstToken - 1].lower))
+        a.cls = ActionClass::Note;
+    }
     // "We can read the screen", "the screen now reads ...", "read the
     // label": reading words off a display or a paper, no plate read.
     if (a.cls == ActionClass::Read && !a.hasNumeric() && d.firstToken < toks.size()) {
@@ -9941,6 +9985,120 @@ void Reader::markRereadSteps() {
   }
 }
 
+/// "6.2 30 s bei 1000 rpm schütteln." over "6.2 Shake for 30 s at 1000
+/// rpm.": a bilingual SOP tells each numbered step twice, in two languages,
+/// one after the other. Of two neighbouring items with the same label, one
+/// whose every value the other states too is the other told again, and no
+/// step of its own: the one that opens with a verb the reader knows is
+/// kept, else the first.
+void Reader::markTranslatedItems() {
+  auto valued = [&](unsigned u) {
+    std::vector<Action *> out;
+    for (Action &a : out_.actions)
+      if (a.unit == u && a.hasNumeric())
+        out.push_back(&a);
+    return out;
+  };
+  // Whether every value of every action in `x` is stated by some action
+  // in `y` (of any kind: a verb one language names and the other does not
+  // changes the kind the reader gives it).
+  auto within = [](const std::vector<Action *> &x, const std::vector<Action *> &y) {
+    return std::all_of(x.begin(), x.end(), [&](const Action *a) {
+      return std::any_of(y.begin(), y.end(), [&](const Action *b) {
+        for (size_t p = 0; p < kParamCount; ++p)
+          for (const Value &v : a->params[p])
+            if (std::none_of(b->params[p].begin(), b->params[p].end(), [&](const Value &w) {
+                  return w.admits(v.low) && v.admits(w.low);
+                }))
+              return false;
+        return true;
+      });
+    });
+  };
+  for (unsigned u = 0; u + 1 < out_.units.size(); ++u) {
+    const TextUnit &first = out_.units[u], &second = out_.units[u + 1];
+    // The reader may have taken the second for a summary of the first (a
+    // list told twice); told line by line, they are one step.
+    auto toldTwice = [](UnitKind x, UnitKind y) {
+      return x == y || (x == UnitKind::Procedure && y == UnitKind::Summary) ||
+             (x == UnitKind::Summary && y == UnitKind::Procedure);
+    };
+    // Each on a line of its own that opens with the label (not the wrapped
+    // rest of one item).
+    auto ownLine = [&](const TextUnit &unit) {
+      uint32_t n = unit.loc.line;
+      return n >= 1 && n - 1 < lines_.size() && lines_[n - 1].label == unit.label;
+    };
+    if (first.label.empty() || first.label != second.label || !toldTwice(first.kind, second.kind) ||
+        first.loc.line == second.loc.line || !ownLine(first) || !ownLine(second))
+      continue;
+    std::vector<Action *> a = valued(u), b = valued(u + 1);
+    if (a.empty() || b.empty())
+      continue;
+    bool firstTold = within(a, b), secondTold = within(b, a);
+    if (!firstTold && !secondTold)
+      continue;
+    // The reading that opens with a verb the reader knows is the one it
+    // understood; else the one that states more.
+    bool firstVerb = startsWithVerb(first.text), secondVerb = startsWithVerb(second.text);
+    unsigned restated = u + 1;
+    if (firstVerb != secondVerb)
+      restated = firstVerb ? u + 1 : u;
+    else if (firstTold && !secondTold)
+      restated = u;
+    unsigned kept = restated == u ? u + 1 : u;
+    bool procedure = false;
+    for (Action &x : out_.actions)
+      if (x.unit == u || x.unit == u + 1)
+        procedure = procedure || x.inProcedure;
+    for (Action &x : out_.actions) {
+      if (x.unit == restated)
+        x.inProcedure = false;
+      else if (x.unit == kept && procedure && !x.weak)
+        x.inProcedure = true;
+    }
+    // "Die Farbe ist danach 60 min stabil." over "The colour is then stable
+    // for 60 min.": where the other language's reading found a remark with
+    // the same values, the kept one's step is that remark.
+    for (Action *x : restated == u ? b : a)
+      for (const Action *y : restated == u ? a : b)
+        if (y->cls == ActionClass::Note && x->cls != ActionClass::Note &&
+            within({x}, {const_cast<Action *>(y)}) && within({const_cast<Action *>(y)}, {x}))
+          x->cls = ActionClass::Note;
+    ++u;
+  }
+}
+
+/// "Older staff remember the method the ELISA replaced in the 1990s: ... a
+/// technician boiled serum with EDTA ... rocked it by hand for 5 minutes
+/// ... The cards have not been used in the lab since 1998.": a paragraph
+/// about a method no longer used tells its history, no steps.
+void Reader::markDisusedMethods() {
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    if (unitStyle_[u] != 'p')
+      continue;
+    std::string lower = prose::lowerAscii(out_.units[u].text);
+    bool disused = false;
+    for (const char *phrase :
+         {"no longer used", "not been used", "no longer in use", "is no longer used",
+          "are no longer used", "method the", "was replaced by", "were replaced by",
+          "has been replaced", "have been replaced", "stopped using", "was abandoned",
+          "were abandoned", "would go back to it"})
+      disused = disused || lower.find(phrase) != std::string::npos;
+    // "the method the ELISA replaced" names an older method; "the method
+    // the kit describes" does not.
+    if (disused && lower.find("method the") != std::string::npos &&
+        lower.find("replaced") == std::string::npos && lower.find("no longer") == std::string::npos &&
+        lower.find("not been used") == std::string::npos)
+      disused = false;
+    if (!disused)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+  }
+}
+
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
   auto it = labelUnits_.find(label);
   if (it == labelUnits_.end())
@@ -10980,6 +11138,8 @@ std::optional<ProcedureText> Reader::run() {
   markRunRecords();
   markCorrections();
   markRereadSteps();
+  markTranslatedItems();
+  markDisusedMethods();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();
@@ -11155,7 +11315,14 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
                     // "Samples repeated in run 4", "repeated on plate 2".
                     ((t.is("repeated") || t.is("repeat")) && i + 2 < toks.size() &&
                      (toks[i + 1].is("in") || toks[i + 1].is("on")) && runNoun(i + 2) &&
-                     toks[i + 3 < toks.size() ? i + 3 : i + 2].isNumber());
+                     toks[i + 3 < toks.size() ? i + 3 : i + 2].isNumber()) ||
+                    // "reported as positive and repeated from a fresh tube": the
+                    // sample tested again, in another run.
+                    ((t.is("repeated") || t.is("repeat") || t.is("retested") || t.is("retest")) &&
+                     i + 3 < toks.size() &&
+                     (toks[i + 1].is("from") || toks[i + 1].is("with") || toks[i + 1].is("on")) &&
+                     (toks[i + 2].is("a") || toks[i + 2].is("the")) &&
+                     (toks[i + 3].is("fresh") || toks[i + 3].is("new") || toks[i + 3].is("second")));
     // "experiments were repeated for all four donors", "runs that failed
     // this criterion were repeated": the replication of whole runs, in a
     // methods section's passive voice, copies no step ("the wash was
