@@ -10002,7 +10002,7 @@ void Reader::markTranslatedItems() {
   // Whether every value of every action in `x` is stated by some action
   // in `y` (of any kind: a verb one language names and the other does not
   // changes the kind the reader gives it).
-  auto within = [](const std::vector<Action *> &x, const std::vector<Action *> &y) {
+  auto within = [](const std::vector<const Action *> &x, const std::vector<const Action *> &y) {
     return std::all_of(x.begin(), x.end(), [&](const Action *a) {
       return std::any_of(y.begin(), y.end(), [&](const Action *b) {
         for (size_t p = 0; p < kParamCount; ++p)
@@ -10035,7 +10035,8 @@ void Reader::markTranslatedItems() {
     std::vector<Action *> a = valued(u), b = valued(u + 1);
     if (a.empty() || b.empty())
       continue;
-    bool firstTold = within(a, b), secondTold = within(b, a);
+    std::vector<const Action *> readA(a.begin(), a.end()), readB(b.begin(), b.end());
+    bool firstTold = within(readA, readB), secondTold = within(readB, readA);
     if (!firstTold && !secondTold)
       continue;
     // The reading that opens with a verb the reader knows is the one it
@@ -10063,7 +10064,7 @@ void Reader::markTranslatedItems() {
     for (Action *x : restated == u ? b : a)
       for (const Action *y : restated == u ? a : b)
         if (y->cls == ActionClass::Note && x->cls != ActionClass::Note &&
-            within({x}, {const_cast<Action *>(y)}) && within({const_cast<Action *>(y)}, {x}))
+            within({x}, {y}) && within({y}, {x}))
           x->cls = ActionClass::Note;
     ++u;
   }
