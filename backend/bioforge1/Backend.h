@@ -23,6 +23,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plate::backend {
@@ -41,6 +42,10 @@ void emitListing(const ir::Module &module, const Platform &platform,
 /// The statement text of a source line, trimmed, without its step label
 /// (`2. `): what a listing or an emitted protocol quotes of the script.
 std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line);
+/// The same without the statement's step label `label` (the listing names
+/// the step before it).
+std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line,
+                          std::string_view label);
 /// The loading plan of language spec §11 plus the keys of RunSetup.h.
 Json loadingPlanJson(const ir::Module &module, const Platform &platform);
 /// `loading plan:` table and `summary:` line shared by both emitters.

@@ -58,6 +58,32 @@ void emitJsonl(const ir::Module &module, const Platform &platform, std::ostream 
   }
 }
 
+std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line,
+                          std::string_view label) {
+  std::string text = statementText(sources, fileId, line);
+  // The listing names the step already ("step 5.1 (line 9): dispense ..."):
+  // the statement's own label, in any of its spellings ("5.1", "Step 3:",
+  // "b)", "(iii)"), is not said twice.
+  if (label.empty())
+    return text;
+  std::string_view rest = text;
+  bool paren = !rest.empty() && rest.front() == '(';
+  if (paren)
+    rest.remove_prefix(1);
+  if (rest.size() > 5 && (rest.substr(0, 5) == "Step " || rest.substr(0, 5) == "step "))
+    rest.remove_prefix(5);
+  if (rest.substr(0, label.size()) != label)
+    return text;
+  rest.remove_prefix(label.size());
+  if (!rest.empty() && (rest.front() == '.' || rest.front() == ')' || rest.front() == ':'))
+    rest.remove_prefix(1);
+  else if (paren)
+    return text;
+  if (rest.empty() || (rest.front() != ' ' && rest.front() != '\t'))
+    return text;
+  return std::string(rest.substr(rest.find_first_not_of(" \t")));
+}
+
 std::string statementText(const SourceManager &sources, uint32_t fileId, uint32_t line) {
   std::string text(sources.lineText(fileId, line));
   auto first = text.find_first_not_of(" \t");
@@ -93,7 +119,7 @@ void emitListing(const ir::Module &module, const Platform &platform,
                          command.step.empty()
                              ? fmt::format("line {}", command.line)
                              : fmt::format("step {} (line {})", command.step, command.line),
-                         statementText(sources, module.fileId, command.line));
+                         statementText(sources, module.fileId, command.line, command.step));
       first = false;
     }
     // A checklist prompt has a line per item: indent them under the text.
