@@ -695,9 +695,56 @@ bool looksLikeTranscript(std::string_view text) {
   return stamped >= 3 && (withSeconds >= 3 || captions > 0);
 }
 
+bool readBackCorrected(std::string_view turn, std::string_view answer) {
+  std::string_view t = turn;
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\r' || t.back() == '\t'))
+    t.remove_suffix(1);
+  bool cutOff = t.ends_with("\u2014") || t.ends_with("\u2013") || t.ends_with("--") ||
+                t.ends_with(" -") || t.ends_with("...") || t.ends_with("\u2026") ||
+                t.ends_with("?");
+  if (!cutOff)
+    return false;
+  std::vector<prose::Token> toks = prose::tokenize(answer);
+  size_t k = !toks.empty() && toks[0].is("no") ? 1 : 0;
+  while (k < toks.size() && toks[k].kind == prose::Token::Kind::Punct)
+    ++k;
+  // A lone number word stays a word to the tokenizer ("Ten.").
+  static const std::set<std::string, std::less<>> numberWords = {
+      "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+      "eleven", "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty",
+      "ninety", "hundred"};
+  return k < toks.size() && (toks[k].isNumber() || numberWords.count(toks[k].lower)) &&
+         (k + 1 == toks.size() || toks[k + 1].kind == prose::Token::Kind::Punct);
+}
+
 std::string withTranscriptAsSpeech(std::string_view text) {
   // A timestamp indents what was said, so columns stay exact.
   OffsetKeepingWriter w(text, /*moveLeadingMarkup=*/false);
+  // Each line's speaker and what was said, for read-backs corrected by
+  // the next speaker (blanked: the value is the one the answer gives).
+  struct Turn {
+    size_t start, end;
+    std::string speaker;
+    std::string_view speech;
+  };
+  std::vector<Turn> turns;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    size_t stamp = timestampLength(line);
+    size_t speaker = speakerLength(line.substr(stamp));
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      turns.push_back({start, end,
+                       speaker ? std::string(prose::trimView(line.substr(stamp, speaker))) : std::string(),
+                       line.substr(stamp + speaker)});
+    start = end + 1;
+  }
+  std::set<size_t> readBacks; // line starts
+  for (size_t i = 0; i + 1 < turns.size(); ++i)
+    if (!turns[i].speaker.empty() && !turns[i + 1].speaker.empty() &&
+        turns[i].speaker != turns[i + 1].speaker &&
+        readBackCorrected(turns[i].speech, turns[i + 1].speech))
+      readBacks.insert(turns[i].start);
   bool inCaption = false;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
@@ -710,7 +757,7 @@ std::string withTranscriptAsSpeech(std::string_view text) {
       inCaption = false;
     if (speaker > 0 && captionLabel(line.substr(stamp, speaker)))
       inCaption = true;
-    if (inCaption) {
+    if (inCaption || readBacks.count(start)) {
       w.blank(start, end, true);
     } else {
       w.blank(start, start + stamp + speaker, true);

@@ -48,6 +48,12 @@ bool looksLikeTranscript(std::string_view text);
 /// caption repeats the narration's values beside it.
 std::string withTranscriptAsSpeech(std::string_view text);
 
+/// Whether a speaker's `turn` is a read-back that the next speaker's
+/// `answer` cuts off to correct its value ("So a hundred microlitres of
+/// enzyme per well --" / "Ten. Ten microlitres."): the turn ends cut off
+/// or asking, and the answer opens with a lone number ("Ten.", "No, 10.").
+bool readBackCorrected(std::string_view turn, std::string_view answer);
+
 /// Three or more step elements with attributes (`<Step no="6"
 /// type="Dispense" volume="50" unit="uL" .../>`): a method exported from
 /// another liquid handler's software.

@@ -1945,11 +1945,16 @@ std::string runInHeading(std::string_view text) {
 }
 
 bool hasWord(std::string_view lowerText, std::string_view word) {
+  // "@ana_bench", "wash_buffer": a handle or a name is one word, none of
+  // its parts ("bench") said.
+  auto partOfWord = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
   size_t pos = 0;
   while ((pos = lowerText.find(word, pos)) != std::string_view::npos) {
-    bool left = pos == 0 || !std::isalnum(static_cast<unsigned char>(lowerText[pos - 1]));
+    bool left = pos == 0 || (!partOfWord(lowerText[pos - 1]) && lowerText[pos - 1] != '@');
     size_t end = pos + word.size();
-    bool right = end >= lowerText.size() || !std::isalnum(static_cast<unsigned char>(lowerText[end]));
+    bool right = end >= lowerText.size() || !partOfWord(lowerText[end]);
     if (left && right)
       return true;
     pos = end;
@@ -2486,6 +2491,9 @@ private:
   void markRereadSteps();
   void markTranslatedItems();
   void markDisusedMethods();
+  void markPictureDescriptions();
+  void markTranscriptAsides();
+  void markAnecdotes();
   void markCommentSection();
   void markFootnotes();
   void markOtherSitesVersions();
@@ -6495,6 +6503,23 @@ void Reader::readSentence(unsigned index) {
             (prev == "by" || (i >= 2 && toks[i - 2].is("by") &&
                               (prev == "gentle" || prev == "repeated" || prev == "gently"))))
           noun = true;
+        // "mix by aspirating and dispensing 3 times with 100 µL": the two
+        // strokes of a pipette mix, told as the mix's manner.
+        auto startsWith = [](const std::string &word, std::string_view stem) {
+          return word.rfind(stem, 0) == 0;
+        };
+        auto dispenseStroke = [&](const std::string &word) {
+          return startsWith(word, "dispens") || startsWith(word, "expel") ||
+                 startsWith(word, "eject");
+        };
+        bool mixDraft =
+            cur >= 0 && drafts[static_cast<size_t>(cur)].action.cls == ActionClass::Mix;
+        if (startsWith(w, "aspirat") && (prev == "by" || mixDraft) && next == "and" &&
+            i + 2 < toks.size() && dispenseStroke(toks[i + 2].lower))
+          noun = true;
+        if (dispenseStroke(w) && prev == "and" && i >= 2 && startsWith(toks[i - 2].lower, "aspirat") &&
+            ((i >= 3 && toks[i - 3].is("by")) || mixDraft))
+          noun = true;
         // "shake 30 s to mix, ~1000 rpm", "add 150 µL DMSO to dissolve the
         // crystals": the purpose of the step being told, not another step.
         if (prev == "to" && cur >= 0 && drafts[static_cast<size_t>(cur)].explicitVerb &&
@@ -10100,6 +10125,156 @@ void Reader::markDisusedMethods() {
   }
 }
 
+/// "[Image description: hand-drawn plate map. Rows A-F labelled "0 / 2 /
+/// 5 / 10 / 30 min EGF"]": a post's or page's description of a picture
+/// tells what the picture shows (its labels, times and volumes), which
+/// the text around it asks for, if anything.
+void Reader::markPictureDescriptions() {
+  static const std::vector<std::string_view> kinds = {
+      "image", "alt text", "alt-text", "photo", "picture", "screenshot", "gif", "video",
+      "diagram", "illustration", "drawing", "figure description"};
+  struct Span {
+    uint32_t line, col, endLine, endCol;
+  };
+  std::vector<Span> spans;
+  for (size_t l = 0; l < lines_.size(); ++l) {
+    std::string_view raw = lines_[l].raw;
+    size_t open = raw.find_first_not_of(" \t");
+    if (open == std::string_view::npos || raw[open] != '[')
+      continue;
+    std::string head = prose::lowerAscii(raw.substr(open + 1, 40));
+    size_t colon = head.find(':');
+    bool described = colon != std::string::npos &&
+                     std::any_of(kinds.begin(), kinds.end(), [&](std::string_view kind) {
+                       return head.rfind(kind, 0) == 0 && colon <= kind.size() + 14;
+                     });
+    if (!described)
+      continue;
+    Span span{lines_[l].number, static_cast<uint32_t>(open + 1), 0, 0};
+    for (size_t e = l; e < lines_.size() && e < l + 12 && !span.endLine; ++e) {
+      std::string_view text = lines_[e].raw;
+      size_t close = text.find(']', e == l ? open + 1 : 0);
+      if (close != std::string_view::npos)
+        span = {span.line, span.col, lines_[e].number, static_cast<uint32_t>(close + 1)};
+    }
+    if (span.endLine)
+      spans.push_back(span);
+  }
+  auto within = [](const SourceLoc &loc, const Span &span) {
+    auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
+      return l1 < l2 || (l1 == l2 && c1 <= c2);
+    };
+    return before(span.line, span.col, loc.line, loc.col) &&
+           before(loc.line, loc.col, span.endLine, span.endCol);
+  };
+  for (Action &a : out_.actions)
+    for (const Span &span : spans)
+      if (within(a.loc, span))
+        a.inProcedure = false;
+}
+
+/// Two asides of a show's transcript. "--- AD BREAK --- ... --- END AD
+/// BREAK ---" (or up to the next blank line) is a sponsor's read: "refill
+/// your tips in thirty seconds, not three minutes" sells tip racks. And a
+/// listener's read-back that the speaker cuts off to correct ("RAJ: So a
+/// hundred microlitres of enzyme per well --" / "AMA: Ten. Ten
+/// microlitres."): the value is the speaker's, the read-back no step.
+void Reader::markTranscriptAsides() {
+  auto markerWords = [](std::string_view raw) {
+    std::string lower = prose::lowerAscii(raw);
+    std::string words;
+    for (size_t k = 0; k < lower.size(); ++k) {
+      char c = lower[k];
+      // A timestamp in brackets before the marker.
+      if (c == '[' && words.empty()) {
+        size_t close = lower.find(']', k);
+        if (close != std::string::npos && close - k <= 14 &&
+            std::isdigit(static_cast<unsigned char>(lower[k + 1]))) {
+          k = close;
+          continue;
+        }
+      }
+      if (std::isalpha(static_cast<unsigned char>(c)))
+        words += c;
+      else if (!words.empty() && words.back() != ' ')
+        words += ' ';
+    }
+    while (!words.empty() && words.back() == ' ')
+      words.pop_back();
+    return words;
+  };
+  static const std::set<std::string, std::less<>> breaks = {
+      "ad break", "advert break", "advert", "advertisement", "commercial break",
+      "sponsor break", "sponsor message", "sponsored segment", "ad read", "ads"};
+  std::vector<std::pair<uint32_t, uint32_t>> spans; // lines, inclusive
+  for (size_t l = 0; l < lines_.size(); ++l) {
+    if (!breaks.count(markerWords(lines_[l].raw)))
+      continue;
+    size_t end = l + 1;
+    bool closed = false;
+    for (size_t e = l + 1; e < lines_.size() && e <= l + 15; ++e) {
+      std::string words = markerWords(lines_[e].raw);
+      if ((words.rfind("end ", 0) == 0 || words.rfind("back from", 0) == 0) &&
+          std::any_of(breaks.begin(), breaks.end(),
+                      [&](const std::string &b) { return words.find(b) != std::string::npos; })) {
+        end = e;
+        closed = true;
+        break;
+      }
+    }
+    if (!closed) {
+      end = l + 1;
+      while (end < lines_.size() && lines_[end].blank)
+        ++end;
+      while (end + 1 < lines_.size() && !lines_[end + 1].blank)
+        ++end;
+    }
+    spans.emplace_back(lines_[l].number, end < lines_.size() ? lines_[end].number : lines_.back().number);
+  }
+  for (Action &a : out_.actions)
+    for (const auto &[first, last] : spans)
+      if (a.loc.line >= first && a.loc.line <= last)
+        a.inProcedure = false;
+
+  // An untimed dialogue keeps its speakers in the text (a timed one's
+  // read-backs went with its timestamps, withTranscriptAsSpeech).
+  auto speaker = [](std::string_view text) {
+    return prose::lowerAscii(trimView(text.substr(0, turnPrefix(text))));
+  };
+  auto lineOf = [&](unsigned u) -> std::string_view {
+    uint32_t line = out_.units[u].loc.line;
+    return line >= 1 && line <= lines_.size() ? lines_[line - 1].raw : std::string_view();
+  };
+  for (unsigned u = 0; u + 1 < out_.units.size(); ++u) {
+    std::string_view text = lineOf(u), next = lineOf(u + 1);
+    if (out_.units[u].loc.line == out_.units[u + 1].loc.line || turnPrefix(text) == 0 ||
+        turnPrefix(next) == 0 || speaker(text) == speaker(next) ||
+        !readBackCorrected(text.substr(turnPrefix(text)), next.substr(turnPrefix(next))))
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+  }
+}
+
+/// "We tried overnight starvation and the cells started lifting off",
+/// "We once starved overnight": what was tried once and given up is a
+/// story of the lab, not a step of the procedure.
+void Reader::markAnecdotes() {
+  for (Action &a : out_.actions) {
+    if (a.sentence >= sentences_.size())
+      continue;
+    std::string lower = " " + prose::lowerAscii(sentences_[a.sentence].text) + " ";
+    for (char &c : lower)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '\'')
+        c = ' ';
+    for (const char *story : {" we tried ", " i tried ", " we once ", " i once ", " we used to ",
+                              " i used to ", " we ve tried ", " we have tried ", " we've tried "})
+      if (lower.find(story) != std::string::npos)
+        a.inProcedure = false;
+  }
+}
+
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
   auto it = labelUnits_.find(label);
   if (it == labelUnits_.end())
@@ -11141,6 +11316,9 @@ std::optional<ProcedureText> Reader::run() {
   markRereadSteps();
   markTranslatedItems();
   markDisusedMethods();
+  markPictureDescriptions();
+  markTranscriptAsides();
+  markAnecdotes();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();

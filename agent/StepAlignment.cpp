@@ -925,6 +925,56 @@ bool namesLiquid(const Action &t, const std::string &liquid) {
 void Aligner::pairFindings() {
   const auto &T = out_.text;
   const auto &S = out_.script;
+  // Whether the pair of text step `i` differs on `param` in a value both
+  // sides state (the values a platform's filters round apart aside).
+  auto differs = [&](size_t i, Param param) {
+    int j = matchT_[i];
+    if (j < 0 || orderT_[i] || !T[i].inProcedure)
+      return false;
+    const std::vector<Value> &tv = T[i].params[static_cast<size_t>(param)];
+    const std::vector<Value> &sv = S[static_cast<size_t>(j)].params[static_cast<size_t>(param)];
+    if (tv.empty() || sv.empty() || valuesMatch(tv, sv.front()) ||
+        (param == Param::Cycles && cyclesSummed_[i]))
+      return false;
+    if ((param == Param::Wavelength || param == Param::Reference) && nearestFilterTo(tv, sv.front()))
+      return false;
+    // A difference the text explains (a deviation, a correction, a value
+    // the platform lacks, a choice the sentence offers) is no sign of a
+    // shifted pairing.
+    const Action &t = T[i];
+    return !t.superseded && !t.conditional && !t.weak && !t.inexactCopy && !t.beyond(param) &&
+           !statedInSentence(t.sentence, param, sv.front());
+  };
+  // A pair that differs on a value, or whose liquids share no word.
+  auto doubtful = [&](size_t k) {
+    const Action &s = S[static_cast<size_t>(matchT_[k])];
+    for (size_t p = 0; p < kParamCount; ++p)
+      if (differs(k, static_cast<Param>(p)))
+        return true;
+    // Two additions of named liquids that share no word ("inhibitor" and
+    // `egf`); the layout's liquids go by roles the words may not name.
+    return T[k].cls == s.cls && T[k].cls == ActionClass::Dispense && s.liquid != "layout" &&
+           !T[k].layoutLiquid && !T[k].words.empty() && !s.words.empty() &&
+           liquidSimilarity(T[k].words, s.words) == 0;
+  };
+  // The nearest paired text step of the same kind before or after `i`, in
+  // the alignment's order, within three pairs, past doubtful pairs only: a
+  // sound pair between them ends the run.
+  auto pairedNeighbour = [&](size_t i, int step) -> std::optional<size_t> {
+    int pairs = 0;
+    for (long k = static_cast<long>(i) + step;
+         k >= 0 && k < static_cast<long>(T.size()) && pairs < 3; k += step) {
+      size_t n = static_cast<size_t>(k);
+      if (matchT_[n] < 0 || orderT_[n] || !T[n].inProcedure)
+        continue;
+      ++pairs;
+      if (T[n].cls == T[i].cls)
+        return n;
+      if (!doubtful(n))
+        return std::nullopt;
+    }
+    return std::nullopt;
+  };
   for (size_t i = 0; i < T.size(); ++i) {
     int j = matchT_[i];
     if (j < 0 || orderT_[i])
@@ -963,8 +1013,19 @@ void Aligner::pairFindings() {
         // "dilute each plasma 1:4" paired with `prepare CAL1 ... 1:2000`:
         // a preparation's value speaks for the liquid it names.
         bool otherLiquid = t.cls == ActionClass::Prepare && !namesLiquid(t, s.liquid);
-        bool certain =
-            solid && unambiguous(tv) && !inferred && !prepVolume && !choice && !otherLiquid;
+        // "Starve 4 h", "after 3 h of the starve", "that last 1 h" paired in
+        // turn with a script's 3 h, 1 h, 20 min: when the pair next to this
+        // one differs on the same value of the same kind of step too, the
+        // likelier story is an alignment shifted by a step, not a script
+        // wrong twice in a row.
+        bool shifted = false;
+        for (int step : {-1, 1}) {
+          std::optional<size_t> k = pairedNeighbour(i, step);
+          shifted = shifted || (k && S[static_cast<size_t>(matchT_[*k])].cls == s.cls &&
+                                differs(*k, param));
+        }
+        bool certain = solid && unambiguous(tv) && !inferred && !prepVolume && !choice &&
+                       !otherLiquid && !shifted;
         add(FindingKind::Parameter, certain, static_cast<int>(i), j,
             fmt::format("{} {} {} but {} ({}) has {}", where(t), quote(t.text), 
                         fmt::format("states {} {}", paramName(param), valuesText(tv)),
@@ -973,6 +1034,7 @@ void Aligner::pairFindings() {
             certain ? "the text states one value for this step"
                     : prepVolume ? "a preparation's volume may be the concentrate's, the diluent's or the total"
                     : otherLiquid ? "the text's preparation does not name the liquid the script prepares"
+                    : shifted ? "the pair beside it differs on the same value too: the steps may be paired one off"
                     : choice ? "the platform cannot do the text's value, or the text states the script's value too"
                     : t.superseded ? "a later amendment of the text (a reply, a deviation, a correction) changes this step"
                     : fit != ClassFit::Same ? "the steps are of related kinds, not the same"
@@ -1283,6 +1345,56 @@ void Aligner::gapFindings() {
       if (shared > 0 && shared * 2 >= words && words > 0)
         handNote = static_cast<int>(j);
     }
+    // "Starve 6 h at 37 °C ... after 5 h of the starve, add the inhibitor
+    // ... back in the incubator for the last 1 h": a total the text tells
+    // in parts, which the script's paired incubations have.
+    bool totalOfParts = false;
+    auto exactTime = [](const Action &a) -> std::optional<double> {
+      if (a.cls != ActionClass::Incubate || a.values(Param::Time).size() != 1 ||
+          !a.values(Param::Time).front().exact())
+        return std::nullopt;
+      return a.values(Param::Time).front().low;
+    };
+    if (std::optional<double> time = exactTime(t)) {
+      // The parts follow the total, additions between them only (a wash,
+      // a shake or a read ends the span the total covers).
+      // A part says it is one ("the last 1 h", "the remaining 30 min"):
+      // two incubations that add up by chance say nothing of the kind.
+      auto saysPart = [&](const Action &a) {
+        // The clause and the words just before it ("for the last 1 h.").
+        std::string clause = a.text;
+        if (a.unit < procedure_.units.size()) {
+          const std::string &unit = procedure_.units[a.unit].text;
+          if (size_t at = unit.find(a.text); at != std::string::npos)
+            clause = unit.substr(at >= 24 ? at - 24 : 0, a.text.size() + std::min<size_t>(at, 24));
+        }
+        std::string text = " " + prose::lowerAscii(clause) + " ";
+        for (char &c : text)
+          if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = ' ';
+        for (const char *w : {" last ", " remaining ", " rest ", " further ", " another ", " more "})
+          if (text.find(w) != std::string::npos)
+            return true;
+        return false;
+      };
+      double sum = 0;
+      unsigned parts = 0;
+      bool toldAsPart = false;
+      for (size_t k = i + 1; k < T.size() && k <= i + 8 && parts < 3 && !totalOfParts; ++k) {
+        const Action &a = T[k];
+        if (!a.inProcedure || !a.required || a.weak)
+          continue;
+        std::optional<double> part = exactTime(a);
+        if (part && matchT_[k] >= 0 && !orderT_[k]) {
+          sum += *part;
+          ++parts;
+          toldAsPart = toldAsPart || saysPart(a);
+          totalOfParts = parts >= 2 && toldAsPart && std::abs(sum - *time) <= 1e-6 * *time;
+        } else if (!(a.cls == ActionClass::Dispense || a.cls == ActionClass::Aspirate)) {
+          break;
+        }
+      }
+    }
     // A reference ("repeat.") resolved in a text whose numbered steps are
     // out of their order copies a step it may not mean.
     bool guessedCopy = labelsScrambled_ && !t.copiedFrom.empty();
@@ -1290,10 +1402,13 @@ void Aligner::gapFindings() {
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
                    sameAnalysis < 0 && analysisNote < 0 &&
                    (!t.superseded || t.supersededValuesOnly) && !restatedVolume &&
-                   restatement < 0 && !correctedNext && handNote < 0;
+                   restatement < 0 && !correctedNext && handNote < 0 && !totalOfParts;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
+    else if (t.required && totalOfParts)
+      why = "its time is the sum of two or three paired incubations after it, one told as a "
+            "part (\"the last 1 h\"): a total the text also tells in parts";
     else if (t.required && restatedVolume)
       why = "a volume without a verb that a paired step of the text already has: that step "
             "told again (a summary, a map's legend)";
