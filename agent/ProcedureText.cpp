@@ -4538,6 +4538,19 @@ void Reader::splitSentences() {
 }
 
 
+/// "the HEPES holds the pH", "keeps pH 7.4": what a buffer does to the pH is
+/// a property of the liquid, no keeping of the plate.
+bool buffersPh(const std::vector<Token> &toks, size_t i) {
+  const Token &t = toks[i];
+  if (!(t.is("holds") || t.is("hold") || t.is("keeps") || t.is("keep") || t.is("maintains") ||
+        t.is("maintain") || t.is("buffers")))
+    return false;
+  for (size_t k = i + 1; k < toks.size() && k <= i + 2; ++k)
+    if (toks[k].is("ph"))
+      return true;
+  return false;
+}
+
 /// Whether token `i` makes its clause a storage remark: "store", "storage",
 /// "stable", or a keeping that is allowed rather than ordered ("can be
 /// kept", "may be held"). "Keep the plate at 37 °C for 30 min" is a step.
@@ -4547,6 +4560,8 @@ bool storageWord(const std::vector<Token> &toks, size_t i) {
     return false;
   if (t.is("store") || t.is("stored") || t.is("storing") || t.is("storage") || t.is("stable") ||
       t.is("stability"))
+    return true;
+  if (buffersPh(toks, i))
     return true;
   if (!(t.is("keep") || t.is("kept") || t.is("hold") || t.is("held")))
     return false;
@@ -5515,11 +5530,20 @@ void Reader::readSentence(unsigned index) {
       std::none_of(toks.begin(), toks.end(),
                    [](const Token &w) { return w.isWord() && isAnyVerb(w.lower); });
 
+  // "but for an hour the HEPES holds the pH fine": the buffer's remark
+  // covers its clause's time from the clause's start.
+  auto clauseBuffersPh = [&](size_t from) {
+    for (size_t k = from; k < toks.size() && (k == from || !clauseBoundary(k)); ++k)
+      if (buffersPh(toks, k))
+        return true;
+    return false;
+  };
+  storage = clauseBuffersPh(0);
   for (size_t i = 0; i < toks.size();) {
     const Token &t = toks[i];
     if (clauseBoundary(i)) {
       cur = -1;
-      storage = false;
+      storage = clauseBuffersPh(i + 1);
       kindRemark = false;
       history = false;
       advisedPeriod = false;
