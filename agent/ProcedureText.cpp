@@ -2494,6 +2494,7 @@ private:
   void markPictureDescriptions();
   void markTranscriptAsides();
   void markAnecdotes();
+  void orderByItemList();
   void markCommentSection();
   void markFootnotes();
   void markOtherSitesVersions();
@@ -10299,6 +10300,124 @@ void Reader::markAnecdotes() {
   }
 }
 
+/// A deck of numbered items in another order than the work's, with an item
+/// that gives the order by their numbers ("[21] Q: In what order do the
+/// steps go? A: 6 -> 2 -> 17 -> 10 -> 23 -> 14 -> 3 -> 19"): the steps are
+/// the listed items' in that order; the items the list leaves out (theory,
+/// safety, an outdated card) and the list itself are no steps.
+void Reader::orderByItemList() {
+  // Items: lines that open with "[N]", "N." or "N)" at the margin.
+  std::map<unsigned, uint32_t> itemLine; // number -> first line
+  std::vector<std::pair<uint32_t, unsigned>> starts; // line -> number
+  for (const Line &l : lines_) {
+    std::string_view raw = l.raw;
+    if (raw.empty() || raw.front() == ' ' || raw.front() == '\t')
+      continue;
+    size_t k = raw.front() == '[' ? 1 : 0;
+    size_t digits = k;
+    while (k < raw.size() && isDigitChar(raw[k]) && k - digits < 2)
+      ++k;
+    if (k == digits || k >= raw.size())
+      continue;
+    bool bracket = digits == 1 && raw[k] == ']';
+    bool dotted = digits == 0 && (raw[k] == '.' || raw[k] == ')');
+    if (!bracket && !dotted)
+      continue;
+    unsigned n = static_cast<unsigned>(std::atoi(std::string(raw.substr(digits, k - digits)).c_str()));
+    if (itemLine.count(n))
+      return; // numbers used twice: no deck
+    itemLine[n] = l.number;
+    starts.emplace_back(l.number, n);
+  }
+  if (itemLine.size() < 6)
+    return;
+  // The order: four or more item numbers joined by arrows, none twice.
+  std::vector<unsigned> order;
+  uint32_t orderLine = 0;
+  for (const Line &l : lines_) {
+    std::vector<Token> toks = prose::tokenize(l.raw);
+    std::vector<unsigned> run;
+    bool arrow = false;
+    for (size_t i = 0; i < toks.size(); ++i) {
+      if (toks[i].isNumber() && !toks[i].spelled && toks[i].number >= 1 && toks[i].number < 100 &&
+          toks[i].number == static_cast<unsigned>(toks[i].number)) {
+        unsigned n = static_cast<unsigned>(toks[i].number);
+        bool joined = run.empty() || arrow;
+        if (!joined || !itemLine.count(n) || std::count(run.begin(), run.end(), n)) {
+          if (run.size() > order.size())
+            order = run, orderLine = l.number;
+          run.clear();
+          if (!itemLine.count(n))
+            continue;
+        }
+        run.push_back(n);
+        arrow = false;
+        continue;
+      }
+      bool isArrow = toks[i].isPunct("->") || toks[i].text == "\u2192" || toks[i].isPunct("=>") ||
+                     (toks[i].isPunct("-") && i + 1 < toks.size() && toks[i + 1].isPunct(">"));
+      if (isArrow) {
+        arrow = true;
+        if (toks[i].isPunct("-"))
+          ++i;
+        continue;
+      }
+      if (run.size() > order.size())
+        order = run, orderLine = l.number;
+      run.clear();
+      arrow = false;
+    }
+    if (run.size() > order.size())
+      order = run, orderLine = l.number;
+  }
+  // A list in the numbers' own order ("columns 1 -> 2 -> 3 -> 4" of a
+  // dilution) reorders nothing and is no such list.
+  if (order.size() < 4 || std::is_sorted(order.begin(), order.end()))
+    return;
+  std::sort(starts.begin(), starts.end());
+  auto itemOf = [&](uint32_t line) -> std::optional<unsigned> {
+    auto after = std::upper_bound(starts.begin(), starts.end(), std::make_pair(line, ~0u));
+    if (after == starts.begin())
+      return std::nullopt;
+    return std::prev(after)->second;
+  };
+  std::optional<unsigned> listItem = itemOf(orderLine);
+  // The list's item says it gives the order ("In what order do the steps
+  // go?", "Sequence:").
+  if (!listItem)
+    return;
+  bool saysOrder = false;
+  for (const Line &l : lines_)
+    if (l.number >= itemLine[*listItem] && l.number <= orderLine) {
+      std::string lower = prose::lowerAscii(l.raw);
+      saysOrder = saysOrder || lower.find("order") != std::string::npos ||
+                  lower.find("sequence") != std::string::npos;
+    }
+  if (!saysOrder)
+    return;
+  // The items the list leaves out go, with the list: an outdated card's
+  // "3 minutes" left in place would still pair with the stand it gave up.
+  std::vector<std::pair<int, size_t>> rank;
+  for (size_t k = 0; k < out_.actions.size(); ++k) {
+    std::optional<unsigned> item = itemOf(out_.actions[k].loc.line);
+    int r = 0;
+    if (item) {
+      auto at = std::find(order.begin(), order.end(), *item);
+      if (at == order.end() || item == listItem)
+        continue;
+      r = static_cast<int>(at - order.begin()) + 1;
+    }
+    rank.emplace_back(r, k);
+  }
+  std::stable_sort(rank.begin(), rank.end(),
+                   [](const auto &x, const auto &y) { return x.first < y.first; });
+  std::vector<Action> sorted;
+  sorted.reserve(out_.actions.size());
+  for (const auto &[r, k] : rank)
+    sorted.push_back(std::move(out_.actions[k]));
+  out_.actions = std::move(sorted);
+}
+
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
   auto it = labelUnits_.find(label);
   if (it == labelUnits_.end())
@@ -11351,6 +11470,7 @@ std::optional<ProcedureText> Reader::run() {
   resolveProgramReferences();
   expandRowSeries();
   orderReversedSchedule();
+  orderByItemList();
   markOrderDisclaimer();
   supersedeCopies();
   finish();
