@@ -2495,6 +2495,9 @@ private:
   void markTranscriptAsides();
   void markAnecdotes();
   void orderByItemList();
+  /// The actions `rank` names (rank, index), lowest rank first, ties in
+  /// the text's order; the others dropped.
+  void keepActionsByRank(std::vector<std::pair<int, size_t>> rank);
   void markCommentSection();
   void markFootnotes();
   void markOtherSitesVersions();
@@ -10409,13 +10412,7 @@ void Reader::orderByItemList() {
     }
     rank.emplace_back(r, k);
   }
-  std::stable_sort(rank.begin(), rank.end(),
-                   [](const auto &x, const auto &y) { return x.first < y.first; });
-  std::vector<Action> sorted;
-  sorted.reserve(out_.actions.size());
-  for (const auto &[r, k] : rank)
-    sorted.push_back(std::move(out_.actions[k]));
-  out_.actions = std::move(sorted);
+  keepActionsByRank(std::move(rank));
 }
 
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
@@ -11170,11 +11167,15 @@ void Reader::orderReversedSchedule() {
   order.reserve(out_.actions.size());
   for (size_t k = 0; k < out_.actions.size(); ++k)
     order.emplace_back(rank(out_.actions[k]), k);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  keepActionsByRank(std::move(order));
+}
+
+void Reader::keepActionsByRank(std::vector<std::pair<int, size_t>> rank) {
+  std::stable_sort(rank.begin(), rank.end(),
+                   [](const auto &x, const auto &y) { return x.first < y.first; });
   std::vector<Action> sorted;
-  sorted.reserve(out_.actions.size());
-  for (const auto &[r, k] : order)
+  sorted.reserve(rank.size());
+  for (const auto &[r, k] : rank)
     sorted.push_back(std::move(out_.actions[k]));
   out_.actions = std::move(sorted);
 }
