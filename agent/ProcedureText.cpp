@@ -2495,6 +2495,7 @@ private:
   void markTranscriptAsides();
   void markAnecdotes();
   void orderByItemList();
+  void markCoverCorrections();
   /// The actions `rank` names (rank, index), lowest rank first, ties in
   /// the text's order; the others dropped.
   void keepActionsByRank(std::vector<std::pair<int, size_t>> rank);
@@ -10415,6 +10416,44 @@ void Reader::orderByItemList() {
   keepActionsByRank(std::move(rank));
 }
 
+/// A cover note before the procedure that corrects it ahead ("Corrections
+/// to what you'll see: - step 4: it's 37 C, not 31 C - step 5: substrate
+/// time is 3 min (looks like an 8 on our copy)", a fax's garbled page):
+/// its items are no steps, and the steps they name by number, later in the
+/// text, may not keep the values the page shows.
+void Reader::markCoverCorrections() {
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    std::string lower = prose::lowerAscii(trimView(out_.units[u].text));
+    if (lower.empty() || lower.back() != ':' ||
+        (lower.find("corrections") == std::string::npos &&
+         lower.find("correction to") == std::string::npos))
+      continue;
+    // Ahead of the procedure: no step above it.
+    if (std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+          return a.unit <= u && a.inProcedure && !a.weak && robotClass(a.cls);
+        }))
+      return;
+    std::set<std::string> named;
+    size_t end = u + 1;
+    for (; end < out_.units.size() && !unitAfterBlank_[end]; ++end) {
+      std::vector<Token> toks = prose::tokenize(out_.units[end].text);
+      for (size_t k = 0; k + 1 < toks.size(); ++k)
+        if (toks[k].is("step") && toks[k + 1].isNumber())
+          named.insert(toks[k + 1].text);
+      for (Action &a : out_.actions)
+        if (a.unit == end)
+          a.inProcedure = false;
+    }
+    for (Action &a : out_.actions)
+      if (a.unit >= end && a.unit < out_.units.size() && named.count(out_.units[a.unit].label) &&
+          robotClass(a.cls)) {
+        a.superseded = true;
+        a.supersededValuesOnly = true;
+      }
+    return;
+  }
+}
+
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
   auto it = labelUnits_.find(label);
   if (it == labelUnits_.end())
@@ -10491,6 +10530,14 @@ void Reader::markCommentSection() {
       break;
     }
   if (from == 0)
+    return;
+  // Readers comment on what is above: a "Comments:" field of a fax's or a
+  // form's cover, before any step, opens no comments.
+  size_t stepsAbove = static_cast<size_t>(
+      std::count_if(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+        return a.loc.line < from && robotClass(a.cls) && a.inProcedure && !a.weak;
+      }));
+  if (stepsAbove < 2)
     return;
   // The steps before it, by label.
   std::map<std::string, std::vector<size_t>, std::less<>> labelled;
@@ -11454,6 +11501,7 @@ std::optional<ProcedureText> Reader::run() {
   markSpeakerNotes();
   markMarginNotes();
   markDeviations();
+  markCoverCorrections();
   markExceptions();
   markRunRecords();
   markCorrections();
