@@ -2496,6 +2496,7 @@ private:
   void markAnecdotes();
   void orderByItemList();
   void markCoverCorrections();
+  void markRunningTallies();
   /// The actions `rank` names (rank, index), lowest rank first, ties in
   /// the text's order; the others dropped.
   void keepActionsByRank(std::vector<std::pair<int, size_t>> rank);
@@ -6379,7 +6380,11 @@ void Reader::readSentence(unsigned index) {
         if (p == Param::Temperature && q->first > 0 && toks[q->first - 1].is("to"))
           cls = ActionClass::Equilibrate;
         // "within 30 minutes", "up to 2 h" with no step: a limit, a note.
-        if (p == Param::Time && !v.exact())
+        // So is "working volume max 110 uL per well", "at least 50 µL": a
+        // bound on a volume with no verb of its own is a well's limit.
+        if ((p == Param::Time && !v.exact()) ||
+            (p == Param::Volume &&
+             (v.kind == Value::Kind::AtMost || v.kind == Value::Kind::AtLeast)))
           cls = ActionClass::Note;
         if (storage && (p == Param::Time || p == Param::Temperature))
           cls = ActionClass::Note;
@@ -10454,6 +10459,30 @@ void Reader::markCoverCorrections() {
   }
 }
 
+/// "k50 CC into sts 1-10.  [40 sts, 100 uL each]": a pattern's count in
+/// brackets at the end of its row tells what the row leaves (40 stitches,
+/// 100 uL in each), not another addition. A bracket that opens with a
+/// count of things (a number and a word that is no unit) is one.
+void Reader::markRunningTallies() {
+  for (Action &a : out_.actions) {
+    if (a.loc.line < 1 || a.loc.line > lines_.size())
+      continue;
+    std::string_view raw = lines_[a.loc.line - 1].raw;
+    size_t at = std::min<size_t>(a.loc.col ? a.loc.col - 1 : 0, raw.size());
+    size_t open = raw.rfind('[', at);
+    size_t close = raw.find(']', at);
+    if (open == std::string_view::npos || close == std::string_view::npos ||
+        raw.find_first_not_of(" \t\r", close + 1) != std::string_view::npos ||
+        raw.find(']', open) != close)
+      continue;
+    std::vector<Token> toks = prose::tokenize(raw.substr(open + 1, close - open - 1));
+    if (toks.size() < 2 || !toks[0].isNumber() || !toks[1].isWord() || toks[1].is("x") ||
+        toks[1].is("times") || proseUnit(toks[1].text) || isAnyVerb(toks[1].lower))
+      continue;
+    a.inProcedure = false;
+  }
+}
+
 std::optional<unsigned> Reader::labelBefore(const std::string &label, unsigned unit) const {
   auto it = labelUnits_.find(label);
   if (it == labelUnits_.end())
@@ -11502,6 +11531,7 @@ std::optional<ProcedureText> Reader::run() {
   markMarginNotes();
   markDeviations();
   markCoverCorrections();
+  markRunningTallies();
   markExceptions();
   markRunRecords();
   markCorrections();
