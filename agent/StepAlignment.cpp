@@ -927,16 +927,21 @@ void Aligner::pairFindings() {
   const auto &S = out_.script;
   // Whether the pair of text step `i` differs on `param` in a value both
   // sides state (the values a platform's filters round apart aside).
+  // Whether text step `i`'s values `tv` agree with its script step's
+  // first value `sv`: the same, cycles the text sums, or, as "ref 630 nm"
+  // on a reader whose filters stop at 620 and 650 nm, the text's value as
+  // the platform can read it.
+  auto agree = [&](size_t i, Param param, const std::vector<Value> &tv, const Value &sv) {
+    return valuesMatch(tv, sv) || (param == Param::Cycles && cyclesSummed_[i]) ||
+           ((param == Param::Wavelength || param == Param::Reference) && nearestFilterTo(tv, sv));
+  };
   auto differs = [&](size_t i, Param param) {
     int j = matchT_[i];
     if (j < 0 || orderT_[i] || !T[i].inProcedure)
       return false;
     const std::vector<Value> &tv = T[i].params[static_cast<size_t>(param)];
     const std::vector<Value> &sv = S[static_cast<size_t>(j)].params[static_cast<size_t>(param)];
-    if (tv.empty() || sv.empty() || valuesMatch(tv, sv.front()) ||
-        (param == Param::Cycles && cyclesSummed_[i]))
-      return false;
-    if ((param == Param::Wavelength || param == Param::Reference) && nearestFilterTo(tv, sv.front()))
+    if (tv.empty() || sv.empty() || agree(i, param, tv, sv.front()))
       return false;
     // A difference the text explains (a deviation, a correction, a value
     // the platform lacks, a choice the sentence offers) is no sign of a
@@ -993,12 +998,7 @@ void Aligner::pairFindings() {
       const std::vector<Value> &tv = t.params[p];
       const std::vector<Value> &sv = s.params[p];
       if (!tv.empty() && !sv.empty()) {
-        if (valuesMatch(tv, sv.front()) || (param == Param::Cycles && cyclesSummed_[i]))
-          continue;
-        // "ref 630 nm" on a reader whose filters stop at 620 and 650 nm: the
-        // script's 620 nm is the text's value as the platform can read it.
-        if ((param == Param::Wavelength || param == Param::Reference) &&
-            nearestFilterTo(tv, sv.front()))
+        if (agree(i, param, tv, sv.front()))
           continue;
         bool inferred = std::any_of(tv.begin(), tv.end(), [](const Value &v) { return v.inferred; });
         // A preparation states its volumes in several ways (concentrate,
