@@ -941,6 +941,270 @@ std::string withDiffAfterChange(std::string_view text) {
   return w.take();
 }
 
+namespace {
+
+struct HistoryLine {
+  std::string_view text; ///< without its line break
+  uint32_t number = 0;   ///< 1-based, in the source
+};
+
+struct Hunk {
+  size_t oldStart = 0, oldCount = 0, newCount = 0;
+  std::vector<size_t> lines; ///< indices into the source's lines
+};
+
+struct FileDiff {
+  std::string file;
+  std::string oldBlob, newBlob; ///< from `index 3d7dc80..b1cc167`
+  bool creates = false;         ///< `--- /dev/null`
+  std::vector<Hunk> hunks;
+};
+
+std::string_view withoutCr(std::string_view line) {
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  return line;
+}
+
+/// "@@ -30,3 +30,3 @@ title": the old side's start and both counts (a
+/// missing count is 1).
+std::optional<Hunk> hunkHeader(std::string_view line) {
+  if (line.substr(0, 4) != "@@ -")
+    return std::nullopt;
+  auto number = [&](size_t &at, size_t &out) {
+    size_t begin = at;
+    out = 0;
+    while (at < line.size() && std::isdigit(static_cast<unsigned char>(line[at])))
+      out = out * 10 + static_cast<size_t>(line[at++] - '0');
+    return at > begin && out < (1u << 24);
+  };
+  Hunk h;
+  size_t at = 4, newStart = 0;
+  h.oldCount = h.newCount = 1;
+  if (!number(at, h.oldStart))
+    return std::nullopt;
+  if (at < line.size() && line[at] == ',' && !number(++at, h.oldCount))
+    return std::nullopt;
+  if (line.substr(at, 2) != " +" || !number(at += 2, newStart))
+    return std::nullopt;
+  if (at < line.size() && line[at] == ',' && !number(++at, h.newCount))
+    return std::nullopt;
+  if (line.substr(at, 3) != " @@")
+    return std::nullopt;
+  return h;
+}
+
+std::string_view rightTrimmed(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+} // namespace
+
+std::optional<RebuiltText> filesAfterHistory(std::string_view text) {
+  std::vector<HistoryLine> lines;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back({withoutCr(text.substr(start, end - start)),
+                     static_cast<uint32_t>(lines.size() + 1)});
+    start = end + 1;
+  }
+  std::vector<FileDiff> diffs;
+  size_t preamble = lines.size(); ///< lines before the first commit or diff
+  for (size_t i = 0; i < lines.size();) {
+    std::string_view line = lines[i].text;
+    bool commit = line.substr(0, 7) == "commit " || line.substr(0, 5) == "From ";
+    bool diffStart = line.substr(0, 5) == "diff " || line.substr(0, 4) == "--- ";
+    if ((commit || diffStart) && preamble == lines.size())
+      preamble = i;
+    if (!diffStart) {
+      ++i;
+      continue;
+    }
+    // The header: `diff`, `new file mode`, `index`, `---`, `+++`.
+    FileDiff d;
+    bool sawOld = false, sawNew = false;
+    for (; i < lines.size() && !hunkHeader(lines[i].text); ++i) {
+      std::string_view h = lines[i].text;
+      if (h.substr(0, 6) == "index ") {
+        size_t dots = h.find("..");
+        size_t space = h.find(' ', 6);
+        if (dots != std::string_view::npos) {
+          d.oldBlob = std::string(h.substr(6, dots - 6));
+          d.newBlob = std::string(h.substr(dots + 2, space == std::string_view::npos
+                                                         ? std::string_view::npos
+                                                         : space - dots - 2));
+        }
+      } else if (h.substr(0, 4) == "--- ") {
+        sawOld = true;
+        d.creates = h.substr(4, 9) == "/dev/null";
+      } else if (h.substr(0, 4) == "+++ ") {
+        sawNew = true;
+        d.file = std::string(rightTrimmed(h.substr(4)));
+        if (d.file.rfind("b/", 0) == 0)
+          d.file.erase(0, 2);
+      } else if (!(h.substr(0, 5) == "diff " || h.substr(0, 4) == "new " ||
+                   h.substr(0, 8) == "deleted " || h.substr(0, 4) == "old " ||
+                   h.substr(0, 11) == "similarity ")) {
+        break;
+      }
+    }
+    if (!sawOld || !sawNew)
+      return std::nullopt;
+    // The hunks, each as long as its counts say.
+    while (i < lines.size()) {
+      std::optional<Hunk> h = hunkHeader(lines[i].text);
+      if (!h)
+        break;
+      ++i;
+      size_t oldLeft = h->oldCount, newLeft = h->newCount;
+      while (i < lines.size() && (oldLeft > 0 || newLeft > 0)) {
+        std::string_view l = lines[i].text;
+        char mark = l.empty() ? ' ' : l[0];
+        if (l.substr(0, 2) == "\\ ") {
+          ++i; // "\ No newline at end of file"
+          continue;
+        }
+        if (mark == ' ' && oldLeft > 0 && newLeft > 0)
+          --oldLeft, --newLeft;
+        else if (mark == '-' && oldLeft > 0)
+          --oldLeft;
+        else if (mark == '+' && newLeft > 0)
+          --newLeft;
+        else
+          return std::nullopt; // the counts and the lines disagree
+        h->lines.push_back(i++);
+      }
+      if (oldLeft > 0 || newLeft > 0)
+        return std::nullopt;
+      while (i < lines.size() && lines[i].text.substr(0, 2) == "\\ ")
+        ++i;
+      d.hunks.push_back(std::move(*h));
+    }
+    diffs.push_back(std::move(d));
+  }
+  if (diffs.size() < 2)
+    return std::nullopt;
+
+  // The order of the changes: the `index` lines chain each file's blobs;
+  // without them, the text's order, backwards when a file is created after
+  // its changes (git log's newest first).
+  std::vector<size_t> order;
+  bool chained = std::all_of(diffs.begin(), diffs.end(),
+                             [](const FileDiff &d) { return !d.oldBlob.empty(); });
+  if (chained) {
+    std::vector<bool> used(diffs.size(), false);
+    for (size_t c = 0; c < diffs.size(); ++c) {
+      if (!diffs[c].creates)
+        continue;
+      used[c] = true;
+      order.push_back(c);
+      for (size_t at = c;;) {
+        size_t next = diffs.size();
+        for (size_t k = 0; k < diffs.size(); ++k)
+          if (!used[k] && diffs[k].file == diffs[at].file &&
+              diffs[k].oldBlob == diffs[at].newBlob) {
+            if (next != diffs.size())
+              return std::nullopt; // two changes of one version
+            next = k;
+          }
+        if (next == diffs.size())
+          break;
+        used[next] = true;
+        order.push_back(next);
+        at = next;
+      }
+    }
+    if (order.size() != diffs.size())
+      return std::nullopt;
+  } else {
+    for (size_t k = 0; k < diffs.size(); ++k)
+      order.push_back(k);
+    std::map<std::string, std::pair<size_t, size_t>> firstAndCreation;
+    bool backwards = false, forwards = false;
+    for (size_t k = 0; k < diffs.size(); ++k) {
+      auto [it, fresh] = firstAndCreation.try_emplace(diffs[k].file, k, diffs.size());
+      if (diffs[k].creates) {
+        bool last = std::none_of(diffs.begin() + static_cast<long>(k) + 1, diffs.end(),
+                                 [&](const FileDiff &d) { return d.file == diffs[k].file; });
+        backwards |= last && !fresh;
+        forwards |= fresh;
+      }
+    }
+    if (backwards == forwards)
+      return std::nullopt;
+    if (backwards)
+      std::reverse(order.begin(), order.end());
+  }
+
+  // Replay: each file as lines with where each is written.
+  struct FileLine {
+    std::string_view text;
+    RebuiltText::Origin origin;
+  };
+  std::map<std::string, std::vector<FileLine>> files;
+  std::vector<std::string> created; ///< in the order of creation
+  std::map<std::string, int> changes;
+  for (size_t k : order) {
+    const FileDiff &d = diffs[k];
+    if (d.creates) {
+      if (files.count(d.file))
+        return std::nullopt;
+      files[d.file];
+      created.push_back(d.file);
+    } else if (!files.count(d.file)) {
+      return std::nullopt; // a change of a file the text does not create
+    }
+    ++changes[d.file];
+    std::vector<FileLine> &file = files[d.file];
+    long shift = 0; // lines the diff's earlier hunks added
+    for (const Hunk &h : d.hunks) {
+      long at = static_cast<long>(h.oldCount == 0 ? h.oldStart : h.oldStart - 1) + shift;
+      if (at < 0 || at > static_cast<long>(file.size()))
+        return std::nullopt;
+      auto pos = static_cast<size_t>(at);
+      for (size_t index : h.lines) {
+        std::string_view l = lines[index].text;
+        char mark = l.empty() ? ' ' : l[0];
+        std::string_view body = l.empty() ? l : l.substr(1);
+        if (mark == '+') {
+          file.insert(file.begin() + static_cast<long>(pos),
+                      {body, {lines[index].number, 2}});
+          ++pos, ++shift;
+          continue;
+        }
+        if (pos >= file.size() || rightTrimmed(file[pos].text) != rightTrimmed(body))
+          return std::nullopt; // the hunk does not fit the file as it is
+        if (mark == '-') {
+          file.erase(file.begin() + static_cast<long>(pos));
+          --shift;
+        } else {
+          ++pos;
+        }
+      }
+    }
+  }
+  if (std::none_of(changes.begin(), changes.end(), [](const auto &c) { return c.second >= 2; }))
+    return std::nullopt;
+
+  RebuiltText out;
+  auto emit = [&](std::string_view line, RebuiltText::Origin origin) {
+    out.text += line;
+    out.text += '\n';
+    out.origins.push_back(origin);
+  };
+  for (size_t i = 0; i < preamble && i < lines.size(); ++i)
+    emit(lines[i].text, {lines[i].number, 1});
+  for (const std::string &name : created) {
+    if (!out.text.empty() && !files[name].empty())
+      emit("", files[name].front().origin);
+    for (const FileLine &l : files[name])
+      emit(l.text, l.origin);
+  }
+  return out;
+}
+
 //===--- A text tree (a mind map) ---------------------------------------------===//
 
 namespace {

@@ -15,8 +15,11 @@
 #ifndef PLATE_AGENT_MARKUPTEXT_H
 #define PLATE_AGENT_MARKUPTEXT_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace plate::agent {
 
@@ -104,6 +107,28 @@ bool looksLikeUnifiedDiff(std::string_view text);
 /// them, removed lines, headers and a commit's header and message (what
 /// changed, not what is done) as blanks; anything before the commit kept.
 std::string withDiffAfterChange(std::string_view text);
+
+/// A text rebuilt from lines written elsewhere in its source: line i of
+/// `text` is the source's line `origins[i].line` from its column
+/// `origins[i].column` on, so a location in `text` maps back to one in the
+/// text as written.
+struct RebuiltText {
+  struct Origin {
+    uint32_t line = 1, column = 1;
+  };
+  std::string text;
+  std::vector<Origin> origins;
+};
+
+/// A file's history told as its diffs (`git log -p` newest first, a patch
+/// series oldest first): when the text creates every file it changes
+/// (`--- /dev/null`) and every hunk applies to the file as the changes
+/// before it left it (in the order the `index` lines chain, else the
+/// order of the text, read backwards when the creation comes last), the
+/// files as the last change leaves them, after any lines before the first
+/// commit. Nothing when a hunk does not apply or no file changes twice:
+/// a diff alone is read in place (withDiffAfterChange).
+std::optional<RebuiltText> filesAfterHistory(std::string_view text);
 
 /// An Emacs org-mode file: `*` headlines with TODO/DONE keywords, `#+`
 /// keyword lines, property drawers or planning lines (CLOCK, SCHEDULED).

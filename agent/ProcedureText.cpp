@@ -2369,6 +2369,11 @@ private:
   /// whose "n/N" opens each post as its label; 0 for none.
   unsigned threadTotal_ = 0;
   std::vector<Line> lines_;
+  /// The text was rebuilt from lines written elsewhere (a file's history
+  /// replayed): where each of its lines is written. Locations are in the
+  /// rebuilt text until run() maps them back, last.
+  std::vector<RebuiltText::Origin> rebuiltOrigins_;
+  void mapLocationsToSource();
   /// Actions that markSummaries took out of the procedure because their
   /// section restates another (indices into out_.actions).
   std::vector<size_t> restatingActions_;
@@ -11389,8 +11394,14 @@ std::optional<ProcedureText> Reader::run() {
     revise(withSqlMethodAsText(text_));
   if (looksLikeShellScript(text_))
     revise(withShellScriptAsText(text_));
-  if (looksLikeUnifiedDiff(text_))
-    revise(withDiffAfterChange(text_));
+  if (looksLikeUnifiedDiff(text_)) {
+    if (std::optional<RebuiltText> rebuilt = filesAfterHistory(text_)) {
+      rebuiltOrigins_ = std::move(rebuilt->origins);
+      revise(std::move(rebuilt->text));
+    } else {
+      revise(withDiffAfterChange(text_));
+    }
+  }
   if (looksLikeTextTree(text_))
     revise(withTextTreeAsOutline(text_));
   if (looksLikeYamlMethod(text_))
@@ -11573,7 +11584,33 @@ std::optional<ProcedureText> Reader::run() {
     diags_.report(DiagId::AlignNoProcedure, SourceLoc{fileId_, 1, 1, 1});
     return std::nullopt;
   }
+  mapLocationsToSource();
   return std::move(out_);
+}
+
+void Reader::mapLocationsToSource() {
+  if (rebuiltOrigins_.empty())
+    return;
+  auto map = [&](SourceLoc &loc) {
+    if (loc.fileId != fileId_ || loc.line == 0 || loc.line > rebuiltOrigins_.size())
+      return;
+    const RebuiltText::Origin &origin = rebuiltOrigins_[loc.line - 1];
+    loc.line = origin.line;
+    loc.col += origin.column - 1;
+  };
+  for (TextUnit &unit : out_.units)
+    map(unit.loc);
+  for (Action &a : out_.actions) {
+    map(a.loc);
+    map(a.copiedLoc);
+    map(a.filledFrom);
+    map(a.bodyLoc);
+    for (std::vector<Value> &values : a.params)
+      for (Value &v : values)
+        map(v.loc);
+  }
+  for (auto &[dimension, value] : out_.stated)
+    map(value.loc);
 }
 
 /// "3 washes in total": a wash's whole count of cycles, as stated.
