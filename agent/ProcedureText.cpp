@@ -131,7 +131,17 @@ const std::set<std::string, std::less<>> kPersonWords = {
     "manual",   "manually", "operator", "operators",  "user",       "technician",
     "person",   "analyst",  "multichannel", "bench",  "fridge",     "refrigerator",
     "incubator", "tecan",   "offline",  "off-deck",   "yourself",   "hand-coated",
-    "hand-pipetted", "scientist", "by-hand"};
+    "hand-pipetted", "scientist", "by-hand",
+    // a teaching lab's people
+    "student", "students", "demonstrator", "demonstrators", "teacher", "instructor",
+    "pupils", "trainee", "trainees"};
+/// People who are named in a class's or a lab's talk more often than
+/// handed work ("a rotation student would have copied it", "tell the
+/// demonstrator"): they give a clause to a person, never a whole sentence
+/// as a hint that work in general is a person's.
+const std::set<std::string, std::less<>> kTeachingPeople = {
+    "student", "students", "demonstrator", "demonstrators", "teacher", "instructor",
+    "pupils", "trainee", "trainees"};
 const std::set<std::string, std::less<>> kRobotWords = {
     "robot", "robotic", "robots", "instrument", "bioforge", "bf1", "bf-1", "automated",
     "automatically", "deck", "bioforge-1", "machine", "liquid-handler"};
@@ -2038,7 +2048,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // again.
                          "what changed", "what has changed", "what's changed",
                          "changes since", "changes from", "changes in this version",
-                         "differences from", "differences to"}))
+                         "differences from", "differences to",
+                         // "ACTION REPLAY" in a commentary, "Recap": what
+                         // was done, told again.
+                         "recap", "replay", "action replay", "instant replay"}))
     return UnitKind::Summary;
   static const std::set<std::string, std::less<>> layout = {
       "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
@@ -2249,7 +2262,8 @@ Domain domainOfWords(const std::string &text) {
   std::string lower = withoutManualTitles(text);
   bool person = hasAnyWord(lower, {"manual", "manually", "by hand", "operator", "hand",
                                    "user", "technician", "person", "bench", "offline",
-                                   "multichannel"});
+                                   "multichannel", "student", "students", "demonstrator",
+                                   "teacher", "instructor", "pupils", "trainee", "trainees"});
   bool robot = hasAnyWord(lower, {"robot", "robotic", "instrument", "bioforge", "bf1",
                                   "automated", "automatically", "liquid handler", "deck"});
   if (person && robot)
@@ -2268,6 +2282,11 @@ Domain domainOfHeading(const std::string &heading) {
       lower.resize(at);
   if (hasAnyWord(lower, {"manual", "manually", "by hand", "hand", "operator", "bench"}))
     return Domain::Person;
+  // "THE ROBOT RUN (demonstrator starts the method; class watches)": the
+  // title names whose steps follow; a remark in brackets says who else is
+  // about.
+  if (Domain titled = domainOfWords(withoutBrackets(lower)); titled != Domain::Unstated)
+    return titled;
   return domainOfWords(lower);
 }
 
@@ -2502,6 +2521,8 @@ private:
   void orderByItemList();
   void markCoverCorrections();
   void markRunningTallies();
+  void markCountRestatements();
+  void markReplacedItems();
   /// The actions `rank` names (rank, index), lowest rank first, ties in
   /// the text's order; the others dropped.
   void keepActionsByRank(std::vector<std::pair<int, size_t>> rank);
@@ -3668,6 +3689,25 @@ void Reader::buildUnits() {
       current = static_cast<int>(out_.units.size() - 1);
       // A heading stands alone.
       std::string lower = prose::lowerAscii(line.text);
+      auto restatedBelow = [&](size_t at, const std::vector<ProseQuantity> &stated) {
+        std::vector<ProseQuantity> below;
+        for (size_t k = at + 1, seen = 0; k < lines_.size() && seen < 8; ++k) {
+          if (lines_[k].blank || lines_[k].separator)
+            continue;
+          if (allCapsHeading(lines_[k].text))
+            break;
+          ++seen;
+          for (ProseQuantity &q : proseQuantities(lines_[k].text, platform_))
+            below.push_back(std::move(q));
+        }
+        return std::all_of(stated.begin(), stated.end(), [&](const ProseQuantity &q) {
+          return q.dimension == Dimension::Ratio || q.dimension == Dimension::Count ||
+                 std::any_of(below.begin(), below.end(), [&](const ProseQuantity &b) {
+                   return b.dimension == q.dimension && b.value.low == q.value.low &&
+                          b.value.high == q.value.high && b.value.symbolic == q.value.symbolic;
+                 });
+        });
+      };
       bool heading = false;
       if (!line.table) {
         std::string_view t = trimView(line.text);
@@ -3690,6 +3730,12 @@ void Reader::buildUnits() {
           heading = true;
         else if (allCapsHeading(t) && !values && words <= 10)
           heading = true;
+        // "STOP 36 -- THIRTY MINUTES IN THE DARK" over "The plate now
+        // stands for 30 minutes at room temperature, lid on, in the dark":
+        // a title in capitals whose values the lines under it state again
+        // names their step; the step is theirs.
+        else if (allCapsHeading(t) && values && words <= 10 && restatedBelow(i, qs))
+          heading = true;
         // "*** what's already done ***": marks on both sides make a
         // heading of a line in any case.
         else if (line.marked && !values && words <= 8 && !startsWithVerb(t))
@@ -3701,6 +3747,12 @@ void Reader::buildUnits() {
         // names what was done, a heading.
         else if (capsHeadingWithRemark(t) && !values && wordCount(t) <= 12 &&
                  (!startsWithVerb(t) || participle(firstWordLower(t))))
+          heading = true;
+        // "AFFECTED SECTION AS PRINTED (IFU rev. C, section 9 "Test
+        // procedure", page 6)": a short title in capitals keeps a long
+        // remark in brackets.
+        else if (capsHeadingWithRemark(t) && !values && wordCount(withoutBrackets(t)) <= 6 &&
+                 wordCount(t) <= 30 && !startsWithVerb(t))
           heading = true;
         // "ATTACHMENT 1 — PLATE MAP (clear flat-bottom 96-well plate; 50
         // µL/well loaded by hand)": in capitals, naming a kind of section,
@@ -3870,6 +3922,10 @@ void Reader::classifyUnits() {
   Domain beforeLeadInDomain = sectionDomain;
   unsigned materialsUnits = 0; ///< lines of the materials section so far
   bool runInSection = false;
+  bool replayOpen = false; ///< under a replay's heading, until its paragraph ends
+  size_t replayHeading = 0;
+  UnitKind beforeReplay = section;
+  Domain beforeReplayDomain = sectionDomain;
   UnitKind beforeRunIn = section;
   Domain beforeRunInDomain = sectionDomain;
   // A text box is a scope of its own: a heading inside it ("CAUTION - ...")
@@ -4003,8 +4059,17 @@ void Reader::classifyUnits() {
       unit.kind = UnitKind::Note;
       continue;
     }
+    // "-- INSTANT REPLAY --" in a commentary: the replay is the paragraph
+    // under it; after the blank line the commentary goes on.
+    if (replayOpen && unit.kind != UnitKind::Header && u > replayHeading + 1 &&
+        unitAfterBlank_[u]) {
+      section = beforeReplay;
+      sectionDomain = beforeReplayDomain;
+      replayOpen = false;
+    }
     if (unit.kind == UnitKind::Header) {
       runInSection = false;
+      replayOpen = false;
       if (!inLeadIn) {
         beforeLeadIn = section;
         beforeLeadInDomain = sectionDomain;
@@ -4047,6 +4112,13 @@ void Reader::classifyUnits() {
       layoutUnits = 0;
       if (heading == UnitKind::Materials)
         materialsUnits = 0;
+      if (heading == UnitKind::Summary &&
+          hasAnyWord(withoutBrackets(lower), {"replay", "recap"})) {
+        replayOpen = true;
+        replayHeading = u;
+        beforeReplay = section;
+        beforeReplayDomain = sectionDomain;
+      }
       section = heading;
       sectionHeadingIndent = static_cast<long>(unitIndent_[u]);
       sectionDomain = domainOfHeading(lower);
@@ -5008,6 +5080,23 @@ Domain Reader::domainAround(const Sentence &s, size_t first, size_t last,
     if (person || robot)
       return combine(person, robot);
   }
+  // "... dunk the plate four times ... then tap it out and let it air dry
+  // on the bench like fifteen minutes": in a long sentence of many steps,
+  // the words since the last "and", "then" or comma lead up to this step.
+  // A person named there takes it; the robot named there is left to the
+  // clause (a certain finding needs more than a place in a run-on
+  // sentence).
+  size_t leadStart = first;
+  while (leadStart > 0 && first - leadStart < 8) {
+    const Token &t = s.tokens[leadStart - 1];
+    if (t.is("and") || t.is("then") || (!t.isWord() && !t.isNumber()))
+      break;
+    --leadStart;
+  }
+  bool leadPerson = false, leadRobot = false;
+  markersIn(s.tokens, leadStart, first, leadPerson, leadRobot);
+  if (leadPerson && !leadRobot)
+    return Domain::Person;
   (void)self;
   return out_.units[s.unit].domain;
 }
@@ -7675,10 +7764,20 @@ void Reader::mergeRestatements() {
       // "... read at 450 nm within 10 minutes of adding Stop Solution.":
       // the limit's note and the mention of the addition come after it.
       while (k > 0 && (kept[k].cls == ActionClass::Note || kept[k].weak) &&
-             kept[k].sentence + 1 == a.sentence)
+             (kept[k].sentence + 1 == a.sentence || kept[k].sentence == a.sentence))
         --k;
       Action &read = kept[k];
       std::string lower = prose::lowerAscii(a.text);
+      // "...; a reference wavelength of 620-690 nm is recommended": the
+      // words that lead up to the value in its clause say what it is.
+      if (a.sentence < sentences_.size()) {
+        const std::string &sentence = sentences_[a.sentence].text;
+        if (size_t at = sentence.find(a.text); at != std::string::npos && at > 0) {
+          size_t from = sentence.find_last_of(";:", at - 1);
+          from = from == std::string::npos ? 0 : from + 1;
+          lower = prose::lowerAscii(sentence.substr(from, at - from)) + " " + lower;
+        }
+      }
       // So does the paragraph right after the table row or item that reads
       // ("... | Read absorbance at 540 nm |" then "Correction at 620 nm is
       // recommended.").
@@ -10426,6 +10525,72 @@ void Reader::orderByItemList() {
   keepActionsByRank(std::move(rank));
 }
 
+/// "3. CORRECTED TEXT (replaces 9.7 and 9.8; all other steps of section 9
+/// are unchanged)" over "9.7 Add 100 uL ... 9.8 Wash 5 times as in 9.6": the
+/// items under a heading that corrects, labelled as items of the procedure
+/// above it, take those items' places; the items as first printed are
+/// history (a field safety notice, an erratum, an amended SOP).
+void Reader::markReplacedItems() {
+  for (size_t h = 0; h < out_.units.size(); ++h) {
+    if (out_.units[h].kind != UnitKind::Header ||
+        !hasAnyWord(prose::lowerAscii(out_.units[h].text),
+                    {"corrected", "correction", "corrections", "replaces", "replace",
+                     "replacement", "amended", "amendment", "revised", "erratum", "errata",
+                     "corrigendum", "corrigenda"}))
+      continue;
+    size_t end = h + 1;
+    while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
+      ++end;
+    std::map<unsigned, unsigned> replacing; // printed unit -> its replacement
+    for (size_t u = h + 1; u < end; ++u) {
+      const std::string &label = out_.units[u].label;
+      if (label.empty())
+        continue;
+      for (size_t o = h; o-- > 0;)
+        if (out_.units[o].label == label && out_.units[o].kind == UnitKind::Procedure) {
+          replacing.emplace(static_cast<unsigned>(o), static_cast<unsigned>(u));
+          break;
+        }
+    }
+    if (replacing.empty())
+      continue;
+    std::set<unsigned> replacements;
+    for (const auto &[printed, replacement] : replacing)
+      replacements.insert(replacement);
+    // Each replacement's actions stand where the printed item's stood.
+    std::vector<std::pair<int, size_t>> rank;
+    int next = 0;
+    std::set<unsigned> placed;
+    for (size_t k = 0; k < out_.actions.size(); ++k) {
+      Action &a = out_.actions[k];
+      if (replacements.count(a.unit))
+        continue;
+      auto printed = replacing.find(a.unit);
+      if (printed != replacing.end() && placed.insert(printed->second).second)
+        for (size_t r = 0; r < out_.actions.size(); ++r)
+          if (out_.actions[r].unit == printed->second)
+            rank.emplace_back(next++, r);
+      if (printed != replacing.end()) {
+        a.inProcedure = false;
+        a.superseded = true;
+      }
+      rank.emplace_back(next++, k);
+    }
+    // A replacement of an item with no action of its own stays where it is.
+    for (size_t r = 0; r < out_.actions.size(); ++r)
+      if (replacements.count(out_.actions[r].unit) &&
+          !placed.count(out_.actions[r].unit)) {
+        auto at = std::find_if(rank.begin(), rank.end(), [&](const auto &x) {
+          return x.second > r;
+        });
+        rank.insert(at, {0, r});
+      }
+    for (size_t i = 0; i < rank.size(); ++i)
+      rank[i].first = static_cast<int>(i);
+    keepActionsByRank(std::move(rank));
+  }
+}
+
 /// A cover note before the procedure that corrects it ahead ("Corrections
 /// to what you'll see: - step 4: it's 37 C, not 31 C - step 5: substrate
 /// time is 3 min (looks like an 8 on our copy)", a fax's garbled page):
@@ -10485,6 +10650,41 @@ void Reader::markRunningTallies() {
         toks[1].is("times") || proseUnit(toks[1].text) || isAnyVerb(toks[1].lower))
       continue;
     a.inProcedure = false;
+  }
+}
+
+/// "... goes three times with 250 microlitres of wash buffer." then
+/// "Three washes, the wells are empty.": a count with no verb that
+/// follows a step of its kind with the same count, nothing done between
+/// and no word that asks for more ("three more washes", "again"), says
+/// what was just done.
+void Reader::markCountRestatements() {
+  auto asksForMore = [](const std::string &text) {
+    return hasAnyWord(prose::lowerAscii(text), {"more", "again", "another", "further",
+                                                "additional", "repeat", "second", "third",
+                                                "final", "last", "then", "next"});
+  };
+  for (size_t i = 1; i < out_.actions.size(); ++i) {
+    Action &a = out_.actions[i];
+    // Only the count is its own: the rest came from the wash before.
+    if (a.cls != ActionClass::Wash || a.imperative || a.weak || !a.has(Param::Cycles) ||
+        !a.filledFrom.isValid() || a.copyOf >= 0 || asksForMore(a.text))
+      continue;
+    for (size_t k = i; k-- > 0;) {
+      const Action &before = out_.actions[k];
+      if (before.sentence + 3 < a.sentence)
+        break;
+      if (before.cls == ActionClass::Wash && !before.weak && before.inProcedure &&
+          allAdmittedBy(a.values(Param::Cycles), before.values(Param::Cycles)) &&
+          allAdmittedBy(before.values(Param::Cycles), a.values(Param::Cycles))) {
+        a.weak = true;
+        break;
+      }
+      // Work done between: the count is another round of it.
+      if (robotClass(before.cls) && before.cls != ActionClass::Wash && !before.weak &&
+          before.cls != ActionClass::Note)
+        break;
+    }
   }
 }
 
@@ -10865,9 +11065,24 @@ void Reader::markCurrentProcedure() {
       }
     return letters >= 8 && upper * 10 >= letters * 7;
   };
+  // "CORRECTED TEXT (replaces 9.7 and 9.8; all other steps are unchanged)"
+  // corrects some items of the procedure (markReplacedItems), it does not
+  // announce a procedure of its own.
+  auto replacesItems = [](const std::string &lower) {
+    if (hasAnyWord(lower, {"unchanged"}))
+      return true;
+    std::vector<Token> toks = prose::tokenize(lower);
+    for (size_t k = 0; k + 1 < toks.size(); ++k)
+      if ((toks[k].is("replaces") || toks[k].is("replace")) &&
+          (toks[k + 1].isNumber() || toks[k + 1].is("step") || toks[k + 1].is("steps") ||
+           toks[k + 1].is("items") || toks[k + 1].is("item")))
+        return true;
+    return false;
+  };
   size_t begin = out_.units.size();
   for (size_t u = 1; u < out_.units.size() && begin == out_.units.size(); ++u)
-    if (headingLike(out_.units[u]) && announces(prose::lowerAscii(out_.units[u].text)))
+    if (headingLike(out_.units[u]) && announces(prose::lowerAscii(out_.units[u].text)) &&
+        !replacesItems(prose::lowerAscii(out_.units[u].text)))
       begin = u;
   if (begin == out_.units.size())
     return;
@@ -11327,6 +11542,14 @@ void Reader::finish() {
     // work, it does not give the rest away.
     if (!person || robot)
       continue;
+    std::vector<Token> withoutTeachingPeople;
+    for (const Token &t : s.tokens)
+      if (!(t.isWord() && kTeachingPeople.count(t.lower)))
+        withoutTeachingPeople.push_back(t);
+    bool handedWork = false, robotToo = false;
+    markersIn(withoutTeachingPeople, 0, withoutTeachingPeople.size(), handedWork, robotToo);
+    if (!handedWork)
+      continue;
     ProcedureText::Hint hint;
     hint.sentence = i;
     for (const Token &t : s.tokens) {
@@ -11364,6 +11587,89 @@ void Reader::finish() {
   }
 }
 
+namespace {
+
+/// "Wash 5 (FIVE) times", "add two (2) drops": a number said again in
+/// the other way in brackets, as kit inserts and notices write it for
+/// emphasis, is one number; the bracket goes (as blanks, offsets kept).
+std::string withRepeatedNumbersBlank(std::string_view text) {
+  static const std::map<std::string, unsigned, std::less<>> words = {
+      {"one", 1},   {"two", 2},    {"three", 3},   {"four", 4},    {"five", 5},
+      {"six", 6},   {"seven", 7},  {"eight", 8},   {"nine", 9},    {"ten", 10},
+      {"eleven", 11}, {"twelve", 12}, {"fifteen", 15}, {"twenty", 20}, {"thirty", 30}};
+  auto wordValue = [&](std::string_view w) -> std::optional<unsigned> {
+    auto it = words.find(prose::lowerAscii(w));
+    return it == words.end() ? std::nullopt : std::optional<unsigned>(it->second);
+  };
+  auto digitsValue = [](std::string_view w) -> std::optional<unsigned> {
+    if (w.empty() || w.size() > 3 ||
+        !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return static_cast<unsigned>(std::stoul(std::string(w)));
+  };
+  std::string out(text);
+  for (size_t open = text.find('('); open != std::string_view::npos;
+       open = text.find('(', open + 1)) {
+    size_t close = text.find(')', open);
+    if (close == std::string_view::npos || close - open > 12)
+      continue;
+    std::string_view inside = text.substr(open + 1, close - open - 1);
+    size_t end = open;
+    while (end > 0 && text[end - 1] == ' ')
+      --end;
+    if (end == open)
+      continue;
+    size_t begin = end;
+    while (begin > 0 && std::isalnum(static_cast<unsigned char>(text[begin - 1])))
+      --begin;
+    if (begin > 0 && std::isalnum(static_cast<unsigned char>(text[begin - 1])))
+      continue;
+    std::string_view before = text.substr(begin, end - begin);
+    std::optional<unsigned> said = digitsValue(before) ? digitsValue(before) : wordValue(before);
+    std::optional<unsigned> again = digitsValue(before) ? wordValue(inside) : digitsValue(inside);
+    if (said && again && *said == *again)
+      std::fill(out.begin() + static_cast<long>(open), out.begin() + static_cast<long>(close) + 1,
+                ' ');
+  }
+  return out;
+}
+
+/// "thirty micro liters", "ten milli molar", "six fifty nano meters": a
+/// phone's or a dictation program's transcript writes a unit's prefix as
+/// a word of its own. The two words are one unit (the space moves after
+/// it, offsets kept).
+std::string withSplitUnitsJoined(std::string_view text) {
+  static const char *const prefixes[] = {"micro", "milli", "nano", "pico"};
+  static const char *const units[] = {"liters", "litres", "liter", "litre", "molar",
+                                      "meters", "metres", "meter", "metre", "grams", "gram"};
+  std::string out(text);
+  std::string lower = prose::lowerAscii(text);
+  for (const char *prefix : prefixes) {
+    std::string_view p(prefix);
+    for (size_t at = lower.find(p); at != std::string::npos; at = lower.find(p, at + 1)) {
+      if (at > 0 && std::isalpha(static_cast<unsigned char>(lower[at - 1])))
+        continue;
+      size_t space = at + p.size();
+      if (space >= lower.size() || lower[space] != ' ')
+        continue;
+      for (const char *unit : units) {
+        std::string_view u(unit);
+        size_t end = space + 1 + u.size();
+        if (lower.compare(space + 1, u.size(), u) != 0 ||
+            (end < lower.size() && std::isalpha(static_cast<unsigned char>(lower[end]))))
+          continue;
+        // "micro liters" -> "microliters ": the unit's letters close up.
+        std::string joined = out.substr(space + 1, u.size());
+        out.replace(space, u.size() + 1, joined + " ");
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 std::optional<ProcedureText> Reader::run() {
   if (!prescan())
     return std::nullopt;
@@ -11380,6 +11686,10 @@ std::optional<ProcedureText> Reader::run() {
     revise(withLettersForLigatures(text_));
   if (looksLikeHtml(text_))
     revise(withHtmlAsText(text_));
+  if (std::string single = withRepeatedNumbersBlank(text_); single != text_)
+    revise(std::move(single));
+  if (std::string joined = withSplitUnitsJoined(text_); joined != text_)
+    revise(std::move(joined));
   if (looksLikeOrgMode(text_))
     revise(withOrgModeAsText(text_));
   if (looksLikeRstSubstitutions(text_))
@@ -11543,6 +11853,7 @@ std::optional<ProcedureText> Reader::run() {
   markDeviations();
   markCoverCorrections();
   markRunningTallies();
+  markCountRestatements();
   markExceptions();
   markRunRecords();
   markCorrections();
@@ -11561,6 +11872,7 @@ std::optional<ProcedureText> Reader::run() {
   expandRowSeries();
   orderReversedSchedule();
   orderByItemList();
+  markReplacedItems();
   markOrderDisclaimer();
   supersedeCopies();
   finish();

@@ -1382,7 +1382,9 @@ void Aligner::gapFindings() {
       bool toldAsPart = false;
       for (size_t k = i + 1; k < T.size() && k <= i + 8 && parts < 3 && !totalOfParts; ++k) {
         const Action &a = T[k];
-        if (!a.inProcedure || !a.required || a.weak)
+        // A person's part ("back in the incubator for the last 1 h") is
+        // a part when the script does it.
+        if (!a.inProcedure || a.weak || (!a.required && matchT_[k] < 0))
           continue;
         std::optional<double> part = exactTime(a);
         if (part && matchT_[k] >= 0 && !orderT_[k]) {
