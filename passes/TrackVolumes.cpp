@@ -88,6 +88,7 @@ private:
     WellState &state = at(well);
     state.volumeUl += volume;
     lastFill_[index(well)] = op_;
+    anyFilled_ = true;
     for (ir::LiquidId liquid : liquids)
       addLiquid(state, liquid);
     if (state.volumeUl > capacity_ + kQuantitySlack) {
@@ -243,6 +244,10 @@ private:
     // says the wells are empty, the protocol means the residue. A well that
     // never held anything is still a mistake of the well set (E502).
     Findings emptied{DiagId::RemoveFromEmptied};
+    // "Tip the medium off the cells" before any step of the script fills a
+    // well: the plate holds what was there before the script (cells seeded
+    // days ago), which no statement can declare (W502, not E502).
+    Findings prior{DiagId::RemovePriorContents};
     op.resolved.clear();
     for (Well well : op.wells.columnMajor()) {
       if (op.volume) {
@@ -256,6 +261,9 @@ private:
         if (lastFill_[index(well)]) {
           if (emptied.count++ == 0)
             emptied.args = {well.name()};
+        } else if (!anyFilled_) {
+          if (prior.count++ == 0)
+            prior.args = {well.name()};
         } else if (shortfall.count++ == 0) {
           shortfall.args = {"all", well.name(), show(0)};
         }
@@ -267,6 +275,7 @@ private:
     }
     flush(shortfall);
     flush(emptied);
+    flush(prior);
   }
 
   void apply(ir::WashOp &op) {
@@ -351,6 +360,7 @@ private:
   std::vector<WellState> wells_;
   /// The op that last put liquid into each well, for W004's note.
   std::vector<const ir::Op *> lastFill_;
+  bool anyFilled_ = false; ///< a step of the script has put liquid in a well
   /// Wells W004 has named already.
   WellSet allWarned_;
   std::map<const ir::Op *, WellSet> readAfterAll_;

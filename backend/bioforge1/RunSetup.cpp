@@ -101,11 +101,16 @@ RunSetup setupFromModule(const ir::Module &module, const Platform &platform,
           fill->volumeUl = dispense->volume.canonicalValue();
         }
     } else if (const auto *aspirate = op.as<ir::AspirateOp>()) {
-      for (const Well &well : aspirate->wells.columnMajor()) {
-        ManualFill *removal = action(ManualFill::Action::Remove, well);
-        removal->all = !aspirate->volume;
-        if (aspirate->volume)
-          removal->volumeUl = aspirate->volume->canonicalValue();
+      if (!aspirate->volume) {
+        // `all` takes from the wells that hold something by the volume
+        // model; the contents a plate held before the script (W502) are
+        // none of the twin's, as they are none of the reference's.
+        for (const ir::WellAmount &held : aspirate->resolved)
+          action(ManualFill::Action::Remove, held.well)->all = true;
+      } else {
+        for (const Well &well : aspirate->wells.columnMajor())
+          action(ManualFill::Action::Remove, well)->volumeUl =
+              aspirate->volume->canonicalValue();
       }
     } else if (const auto *wash = op.as<ir::WashOp>()) {
       // A wash ends with its wells empty (language spec §7); what passes
