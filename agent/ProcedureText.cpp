@@ -7327,6 +7327,23 @@ void Reader::readSentence(unsigned index) {
     a.aside = (d.inParens || d.unstatedRepeat) && !d.explicitVerb;
     a.named = d.explicitVerb;
     a.imperative = d.imperative;
+    // "Start it only after panel 6 is finished, so that each side gets
+    // exactly its own 10 minutes": a time in a clause of purpose says why;
+    // the step that takes it is told elsewhere.
+    if (a.cls == ActionClass::Incubate && a.values(Param::Temperature).empty())
+      for (size_t j = 0; j + 1 < first && j + 1 < toks.size(); ++j)
+        if ((toks[j].is("so") && toks[j + 1].is("that")) ||
+            (toks[j].is("in") && toks[j + 1].is("order") && j + 2 < first &&
+             toks[j + 2].is("that")))
+          a.aside = true;
+    // "Discard C after 4 h", "throw the working solution away after 1 week":
+    // how long a reagent keeps, no time the plate spends.
+    if (a.cls == ActionClass::Incubate && first > 0 && first <= toks.size() &&
+        toks[first - 1].is("after") &&
+        std::any_of(toks.begin(), toks.begin() + static_cast<long>(first - 1), [](const Token &t) {
+          return t.is("discard") || t.is("dispose") || t.is("throw");
+        }))
+      a.aside = true;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
     // Not a sentence that names its step ("Incubation 2 h RT.") or the
     // robot, nor a step's field line ("Duration 00:20:00").
@@ -10247,7 +10264,10 @@ void Reader::markDisusedMethods() {
          {"no longer used", "not been used", "no longer in use", "is no longer used",
           "are no longer used", "method the", "was replaced by", "were replaced by",
           "has been replaced", "have been replaced", "stopped using", "was abandoned",
-          "were abandoned", "would go back to it"})
+          "were abandoned", "would go back to it",
+          // "Last assembly (rev. B) used 20 min at 37 C ... - rev. C
+          // replaces it."
+          "replaces it", "supersedes it", "was superseded", "is superseded"})
       disused = disused || lower.find(phrase) != std::string::npos;
     // "the method the ELISA replaced" names an older method; "the method
     // the kit describes" does not.
@@ -10270,33 +10290,34 @@ void Reader::markDisusedMethods() {
 void Reader::markPictureDescriptions() {
   static const std::vector<std::string_view> kinds = {
       "image", "alt text", "alt-text", "photo", "picture", "screenshot", "gif", "video",
-      "diagram", "illustration", "drawing", "figure description"};
+      "diagram", "illustration", "drawing", "figure description", "pictogram"};
   struct Span {
     uint32_t line, col, endLine, endCol;
   };
   std::vector<Span> spans;
+  // "4   [pictogram: robot arm, drop, "20 uL B"]": after a step's label too.
   for (size_t l = 0; l < lines_.size(); ++l) {
     std::string_view raw = lines_[l].raw;
-    size_t open = raw.find_first_not_of(" \t");
-    if (open == std::string_view::npos || raw[open] != '[')
-      continue;
-    std::string head = prose::lowerAscii(raw.substr(open + 1, 40));
-    size_t colon = head.find(':');
-    bool described = colon != std::string::npos &&
-                     std::any_of(kinds.begin(), kinds.end(), [&](std::string_view kind) {
-                       return head.rfind(kind, 0) == 0 && colon <= kind.size() + 14;
-                     });
-    if (!described)
-      continue;
-    Span span{lines_[l].number, static_cast<uint32_t>(open + 1), 0, 0};
-    for (size_t e = l; e < lines_.size() && e < l + 12 && !span.endLine; ++e) {
-      std::string_view text = lines_[e].raw;
-      size_t close = text.find(']', e == l ? open + 1 : 0);
-      if (close != std::string_view::npos)
-        span = {span.line, span.col, lines_[e].number, static_cast<uint32_t>(close + 1)};
+    for (size_t open = raw.find('['); open != std::string_view::npos;
+         open = raw.find('[', open + 1)) {
+      std::string head = prose::lowerAscii(raw.substr(open + 1, 40));
+      size_t colon = head.find(':');
+      bool described = colon != std::string::npos &&
+                       std::any_of(kinds.begin(), kinds.end(), [&](std::string_view kind) {
+                         return head.rfind(kind, 0) == 0 && colon <= kind.size() + 14;
+                       });
+      if (!described)
+        continue;
+      Span span{lines_[l].number, static_cast<uint32_t>(open + 1), 0, 0};
+      for (size_t e = l; e < lines_.size() && e < l + 12 && !span.endLine; ++e) {
+        std::string_view text = lines_[e].raw;
+        size_t close = text.find(']', e == l ? open + 1 : 0);
+        if (close != std::string_view::npos)
+          span = {span.line, span.col, lines_[e].number, static_cast<uint32_t>(close + 1)};
+      }
+      if (span.endLine)
+        spans.push_back(span);
     }
-    if (span.endLine)
-      spans.push_back(span);
   }
   auto within = [](const SourceLoc &loc, const Span &span) {
     auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
@@ -10305,9 +10326,11 @@ void Reader::markPictureDescriptions() {
     return before(span.line, span.col, loc.line, loc.col) &&
            before(loc.line, loc.col, span.endLine, span.endCol);
   };
+  // A copy of a described picture ("Repeat panels 2-3" over a panel
+  // whose pictogram says "100 uL B") copies no step either.
   for (Action &a : out_.actions)
     for (const Span &span : spans)
-      if (within(a.loc, span))
+      if (within(a.loc, span) || (a.copiedLoc.isValid() && within(a.copiedLoc, span)))
         a.inProcedure = false;
 }
 
@@ -12120,7 +12143,10 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     // "as in step 3", "steps 3-4", and in section-numbered texts "as
     // described in 5.3" (a number that is a step label, after in/see/as).
     // "Repeat this wash step 3 times" counts; it names no step 3.
-    bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections")) &&
+    // "Repeat panels 5-6 for the other side": a leaflet's panels are its
+    // steps.
+    bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections") ||
+                     t.is("panel") || t.is("panels")) &&
                     i + 1 < toks.size() && toks[i + 1].isNumber() &&
                     !(i + 2 < toks.size() && (toks[i + 2].is("times") || toks[i + 2].is("x") ||
                                               toks[i + 2].is("more")));
@@ -12180,7 +12206,9 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
   if (!repeat && !refUnits.empty()) {
     size_t stepAt = toks.size();
     for (size_t i = 0; i + 1 < toks.size() && stepAt == toks.size(); ++i)
-      if ((toks[i].is("step") || toks[i].is("steps")) && toks[i + 1].isNumber())
+      if ((toks[i].is("step") || toks[i].is("steps") || toks[i].is("panel") ||
+           toks[i].is("panels")) &&
+          toks[i + 1].isNumber())
         stepAt = i;
     // Past the step numbers ("8-9", "4 to 6", "2, 3 and 4").
     size_t after = stepAt + 1;
