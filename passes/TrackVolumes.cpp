@@ -67,13 +67,15 @@ private:
   void flush(Findings &findings) {
     if (findings.count == 0)
       return;
+    // The arguments are the ones the finding's code set: their count picks
+    // the call, so a code with fewer never reads past them.
     auto diag = [&] {
       const auto &a = findings.args;
-      if (findings.id == DiagId::WellOverflow)
+      if (a.size() >= 4)
         return context_.diags.report(findings.id, op_->loc, a[0], a[1], a[2], a[3]);
-      if (findings.id == DiagId::RemoveFromEmptied)
-        return context_.diags.report(findings.id, op_->loc, a[0]);
-      return context_.diags.report(findings.id, op_->loc, a[0], a[1], a[2]);
+      if (a.size() == 3)
+        return context_.diags.report(findings.id, op_->loc, a[0], a[1], a[2]);
+      return context_.diags.report(findings.id, op_->loc, a.empty() ? std::string() : a[0]);
     }();
     diag.step(op_->step);
     if (findings.count > 1)
