@@ -127,21 +127,22 @@ bool isWellWordLike(const std::string &lower) {
   return prose::isWellWord(upper);
 }
 
-const std::set<std::string, std::less<>> kPersonWords = {
-    "manual",   "manually", "operator", "operators",  "user",       "technician",
-    "person",   "analyst",  "multichannel", "bench",  "fridge",     "refrigerator",
-    "incubator", "tecan",   "offline",  "off-deck",   "yourself",   "hand-coated",
-    "hand-pipetted", "scientist", "by-hand",
-    // a teaching lab's people
-    "student", "students", "demonstrator", "demonstrators", "teacher", "instructor",
-    "pupils", "trainee", "trainees"};
-/// People who are named in a class's or a lab's talk more often than
-/// handed work ("a rotation student would have copied it", "tell the
+/// A teaching lab's people, named in a class's or a lab's talk more often
+/// than handed work ("a rotation student would have copied it", "tell the
 /// demonstrator"): they give a clause to a person, never a whole sentence
 /// as a hint that work in general is a person's.
 const std::set<std::string, std::less<>> kTeachingPeople = {
     "student", "students", "demonstrator", "demonstrators", "teacher", "instructor",
     "pupils", "trainee", "trainees"};
+const std::set<std::string, std::less<>> kPersonWords = [] {
+  std::set<std::string, std::less<>> words = {
+      "manual",   "manually", "operator", "operators",  "user",       "technician",
+      "person",   "analyst",  "multichannel", "bench",  "fridge",     "refrigerator",
+      "incubator", "tecan",   "offline",  "off-deck",   "yourself",   "hand-coated",
+      "hand-pipetted", "scientist", "by-hand"};
+  words.insert(kTeachingPeople.begin(), kTeachingPeople.end());
+  return words;
+}();
 const std::set<std::string, std::less<>> kRobotWords = {
     "robot", "robotic", "robots", "instrument", "bioforge", "bf1", "bf-1", "automated",
     "automatically", "deck", "bioforge-1", "machine", "liquid-handler"};
@@ -2262,8 +2263,9 @@ Domain domainOfWords(const std::string &text) {
   std::string lower = withoutManualTitles(text);
   bool person = hasAnyWord(lower, {"manual", "manually", "by hand", "operator", "hand",
                                    "user", "technician", "person", "bench", "offline",
-                                   "multichannel", "student", "students", "demonstrator",
-                                   "teacher", "instructor", "pupils", "trainee", "trainees"});
+                                   "multichannel"}) ||
+                std::any_of(kTeachingPeople.begin(), kTeachingPeople.end(),
+                            [&](const std::string &who) { return hasAnyWord(lower, {who}); });
   bool robot = hasAnyWord(lower, {"robot", "robotic", "instrument", "bioforge", "bf1",
                                   "automated", "automatically", "liquid handler", "deck"});
   if (person && robot)
