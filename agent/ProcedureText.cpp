@@ -2520,6 +2520,7 @@ private:
   void markPictureDescriptions();
   void markTranscriptAsides();
   void markAnecdotes();
+  void markQuotedMistakes();
   void orderByItemList();
   void markCoverCorrections();
   void markRunningTallies();
@@ -3769,9 +3770,15 @@ void Reader::buildUnits() {
                  !startsWithVerb(t) &&
                  domainOfHeading(lower.substr(0, paren)) != Domain::Unstated)
           heading = true;
+        // "A. Preparation of the Working Reagent (WR)" is a heading; "A.
+        // The plate went onto the BioForge. The robot added 16" over
+        // "microliters of ...", a witness's answer, holds a full stop within
+        // and goes on below in lower case: sentences.
         else if (line.label.size() == 1 && line.label[0] >= 'A' && line.label[0] <= 'H' &&
-                 !values && !startsWithVerb(t))
-          heading = true; // "A. Preparation of the Working Reagent (WR)"
+                 !values && !startsWithVerb(t) && t.find(". ") == std::string_view::npos &&
+                 !(i + 1 < lines_.size() && !lines_[i + 1].blank && !endsTerminal(t) &&
+                   startsLower(lines_[i + 1].text)))
+          heading = true;
         else if (words <= 4 && t.size() <= 40 && !values && !startsWithVerb(t) &&
                  t.find_first_of(",;.") == std::string_view::npos && t[0] >= 'A' && t[0] <= 'Z' &&
                  (!line.label.empty() || (!line.bullet && i + 1 < lines_.size() &&
@@ -5704,6 +5711,40 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      // "the 37 C matters more than the 40 s of travel", "30 s of
+      // transport": how long the plate's moves take, which the robot
+      // times itself, not a step's time.
+      if (q->dimension == Dimension::Time && q->last + 1 < toks.size() && toks[q->last].is("of")) {
+        static const std::set<std::string, std::less<>> moves = {
+            "travel", "travelling", "traveling", "transport", "transit", "transfer", "moving",
+            "movement", "moves", "shuttling", "handling"};
+        if (moves.count(toks[q->last + 1].lower)) {
+          i = next;
+          continue;
+        }
+      }
+      // "one drop -- that's 0.05 mL -- per 100 mL of sample", "1 mL per
+      // litre of buffer": a dose for a bulk volume of at least a
+      // millilitre is a recipe's ratio, not an amount put into wells.
+      if (q->dimension == Dimension::Volume) {
+        size_t k = q->last;
+        while (k < toks.size() && k < q->last + 3 &&
+               (toks[k].isPunct("-") || toks[k].isPunct("\u2013") || toks[k].isPunct("\u2014") ||
+                toks[k].isPunct(")") || toks[k].isPunct(",")))
+          ++k;
+        if (k + 1 < toks.size() && toks[k].is("per")) {
+          std::optional<prose::Quantity> bulk = prose::quantityAt(toks, k + 1, platform_, s.text);
+          std::optional<Unit> bare =
+              toks[k + 1].isWord() ? proseUnit(toks[k + 1].text) : std::optional<Unit>();
+          bool perBulk = (bulk && bulk->dimension == Dimension::Volume && bulk->value.low >= 1000) ||
+                         (bare && unitInfo(*bare).dimension == Dimension::Volume &&
+                          unitInfo(*bare).factor >= 1000);
+          if (perBulk) {
+            i = next;
+            continue;
+          }
+        }
+      }
       // "with our 200 ul", "their 100 µL": an amount that is there, not
       // one added.
       if (q->dimension == Dimension::Volume && q->first >= 1 &&
@@ -6267,9 +6308,18 @@ void Reader::readSentence(unsigned index) {
               w.is("bringing") || w.is("yields") || w.is("gives"))
             cls = ActionClass::Note;
           // "so everything is at 200 µL", "the wells go to 200 total": a
-          // volume the wells are at, spoken.
+          // volume the wells are at, spoken. "Everyone is now at 150 uL",
+          // "each well is then at 200 uL": with an adverb of time between.
+          auto stateVerbBefore = [&](size_t at) {
+            size_t v = at;
+            while (v > 0 && at - v < 2 &&
+                   (toks[v - 1].is("now") || toks[v - 1].is("then") || toks[v - 1].is("all") ||
+                    toks[v - 1].is("both") || toks[v - 1].is("already") || toks[v - 1].is("thus")))
+              --v;
+            return v > 0 && (toks[v - 1].is("is") || toks[v - 1].is("are"));
+          };
           if (p == Param::Volume && k > 0 && k + 1 == q->first &&
-              ((w.is("at") && (toks[k - 1].is("is") || toks[k - 1].is("are"))) ||
+              ((w.is("at") && stateVerbBefore(k)) ||
                (w.is("to") && (toks[k - 1].is("go") || toks[k - 1].is("goes") ||
                                toks[k - 1].is("come") || toks[k - 1].is("comes")))))
             cls = ActionClass::Note;
@@ -10438,6 +10488,83 @@ void Reader::markAnecdotes() {
   }
 }
 
+/// "The notebook says "8 uL" -- I dropped the zero. It was 80.", "My
+/// worksheet says "20 uL" for the standards, which is wrong.": a value
+/// quoted from a record and called wrong beside it is the record's
+/// mistake, not a step; the value that was used is told apart. Both are
+/// needed: a record quoted without a word against it ("the insert says
+/// "30 min"") may be what the reader is to follow.
+void Reader::markQuotedMistakes() {
+  static const std::set<std::string, std::less<>> recordVerbs = {
+      "says", "said", "reads", "shows", "showed", "wrote", "written", "records", "recorded",
+      "lists", "listed", "gives", "gave", "states", "stated", "has", "had"};
+  // Where the value at `loc` stands inside quotation marks that a record
+  // verb opens ("says "8 uL"").
+  auto quotedFromRecord = [&](const SourceLoc &loc) {
+    if (loc.line < 1 || loc.line > lines_.size() || loc.col < 1)
+      return false;
+    std::string_view raw = lines_[loc.line - 1].raw;
+    size_t at = std::min<size_t>(loc.col - 1, raw.size());
+    auto quoteBefore = [&](size_t from) -> std::pair<size_t, size_t> { // position, length
+      size_t ascii = raw.rfind('"', from);
+      size_t curly = raw.rfind("\xE2\x80\x9C", from);
+      if (ascii == std::string_view::npos && curly == std::string_view::npos)
+        return {std::string_view::npos, 0};
+      if (curly == std::string_view::npos || (ascii != std::string_view::npos && ascii > curly))
+        return {ascii, 1};
+      return {curly, 3};
+    };
+    auto [open, openLength] = quoteBefore(at);
+    if (open == std::string_view::npos)
+      return false;
+    size_t close = raw.find(openLength == 1 ? std::string_view("\"") : std::string_view("\xE2\x80\x9D"),
+                            open + openLength);
+    // An ASCII quote before the value must open a span, not close one.
+    if (close == std::string_view::npos || close < at ||
+        (openLength == 1 && std::count(raw.begin(), raw.begin() + static_cast<long>(open), '"') % 2))
+      return false;
+    std::vector<Token> before = prose::tokenize(raw.substr(0, open));
+    for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
+      if (before[k].isWord() && recordVerbs.count(before[k].lower))
+        return true;
+    return false;
+  };
+  auto callsWrong = [&](const Sentence &sentence) {
+    const std::vector<Token> &toks = sentence.tokens;
+    for (size_t k = 0; k < toks.size(); ++k) {
+      static const std::set<std::string, std::less<>> wrongWords = {
+          "wrong", "mistake", "mistaken", "typo", "misprint", "slip", "error", "erroneous",
+          "incorrect"};
+      if (toks[k].isWord() && wrongWords.count(toks[k].lower))
+        return true;
+      // "It was 80.", "should be 25", "should read 25": the value that was.
+      bool was = (toks[k].is("it") && k + 2 < toks.size() && toks[k + 1].is("was")) ||
+                 (toks[k].is("should") && k + 2 < toks.size() &&
+                  (toks[k + 1].is("be") || toks[k + 1].is("read")));
+      if (was && toks[k + 2].isNumber())
+        return true;
+    }
+    return false;
+  };
+  for (Action &a : out_.actions) {
+    if (!a.inProcedure || a.sentence >= sentences_.size())
+      continue;
+    bool anyValue = false, allQuoted = true;
+    for (const auto &values : a.params)
+      for (const Value &v : values) {
+        anyValue = true;
+        allQuoted = allQuoted && quotedFromRecord(v.loc);
+      }
+    if (!anyValue || !allQuoted)
+      continue;
+    bool called = false;
+    for (size_t s = a.sentence; s < sentences_.size() && s <= a.sentence + 2 && !called; ++s)
+      called = sentences_[s].unit == sentences_[a.sentence].unit && callsWrong(sentences_[s]);
+    if (called)
+      a.inProcedure = false;
+  }
+}
+
 /// A deck of numbered items in another order than the work's, with an item
 /// that gives the order by their numbers ("[21] Q: In what order do the
 /// steps go? A: 6 -> 2 -> 17 -> 10 -> 23 -> 14 -> 3 -> 19"): the steps are
@@ -11659,6 +11786,106 @@ std::string withRepeatedNumbersBlank(std::string_view text) {
   return out;
 }
 
+/// A transcript's margin numbers (" 4   the zero standard in row" / " 5
+/// H. Then ..."): a court reporter numbers every line of a page, 1 to 25,
+/// and sentences wrap across them, so "row" and "5 H." read as five
+/// hours. They go (as blanks, offsets kept) when at least ten lines in
+/// runs count up by one from line to line and at least two such lines
+/// carry on, in lower case, a sentence that the line before, filled out
+/// to near the page's width, left open, and the numbered lines hold the
+/// turns of two speakers or more ("Q." and "A.", "MR. HALE:"). A quick
+/// card's numbered steps ("1  wash 3x 250 µl PBST" / "2  block 200 µl
+/// ...") carry on no sentence and have no speakers.
+std::string withMarginLineNumbersBlank(std::string_view text) {
+  struct Numbered {
+    size_t digits, digitsEnd; ///< offsets in text
+    unsigned number;
+    std::string_view content;
+  };
+  std::vector<std::optional<Numbered>> lines;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    std::optional<Numbered> numbered;
+    size_t i = 0;
+    while (i < line.size() && i < 3 && line[i] == ' ')
+      ++i;
+    size_t digits = i;
+    while (i < line.size() && i - digits < 3 && std::isdigit(static_cast<unsigned char>(line[i])))
+      ++i;
+    size_t digitsEnd = i;
+    size_t gap = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+      ++i, ++gap;
+    std::string_view content = prose::trimView(line.substr(i));
+    if (digitsEnd > digits && digitsEnd - digits <= 2 && (gap >= 2 || (gap >= 1 && line[i - 1] == '\t') || content.empty()))
+      numbered = Numbered{start + digits, start + digitsEnd,
+                          static_cast<unsigned>(std::stoul(std::string(line.substr(digits, digitsEnd - digits)))),
+                          content};
+    lines.push_back(numbered);
+    if (end == text.size())
+      break;
+    start = end + 1;
+  }
+  // Runs of lines numbered n, n+1, ... (up to two unnumbered lines between,
+  // a page's header); a run restarts at 1.
+  std::vector<size_t> inRuns;
+  std::vector<std::pair<size_t, size_t>> carried; // (line, length of the line before)
+  std::vector<size_t> run;
+  auto closeRun = [&] {
+    if (run.size() >= 5)
+      inRuns.insert(inRuns.end(), run.begin(), run.end());
+    run.clear();
+  };
+  size_t gapLines = 0;
+  for (size_t l = 0; l < lines.size(); ++l) {
+    if (!lines[l]) {
+      if (++gapLines > 2)
+        closeRun();
+      continue;
+    }
+    bool follows = !run.empty() && lines[l]->number == lines[run.back()]->number + 1;
+    if (!follows) {
+      closeRun();
+      if (lines[l]->number != 1)
+        continue;
+    } else if (gapLines == 0) {
+      std::string_view before = lines[run.back()]->content;
+      std::string_view content = lines[l]->content;
+      bool open = !before.empty() && before.back() != '.' && before.back() != '?' &&
+                  before.back() != '!' && before.back() != ':';
+      if (open && !content.empty() && std::islower(static_cast<unsigned char>(content.front())))
+        carried.emplace_back(l, before.size());
+    }
+    gapLines = 0;
+    run.push_back(l);
+  }
+  closeRun();
+  size_t width = 0;
+  for (size_t l : inRuns)
+    width = std::max(width, lines[l]->content.size());
+  size_t wrapped = std::count_if(carried.begin(), carried.end(), [&](const auto &c) {
+    return std::binary_search(inRuns.begin(), inRuns.end(), c.first) && c.second >= 40 &&
+           c.second * 10 >= width * 7;
+  });
+  std::set<std::string> speakers;
+  for (size_t l : inRuns) {
+    std::string_view content = lines[l]->content;
+    if (content.size() > 3 && (content[0] == 'Q' || content[0] == 'A') && content[1] == '.' &&
+        content[2] == ' ')
+      speakers.insert(std::string(1, content[0]));
+    else if (size_t turn = turnPrefix(content))
+      speakers.insert(prose::lowerAscii(trimView(content.substr(0, turn))));
+  }
+  if (inRuns.size() < 10 || wrapped < 2 || speakers.size() < 2)
+    return std::string(text);
+  std::string out(text);
+  for (size_t l : inRuns)
+    std::fill(out.begin() + static_cast<long>(lines[l]->digits),
+              out.begin() + static_cast<long>(lines[l]->digitsEnd), ' ');
+  return out;
+}
+
 /// "thirty micro liters", "ten milli molar", "six fifty nano meters": a
 /// phone's or a dictation program's transcript writes a unit's prefix as
 /// a word of its own. The two words are one unit (the space moves after
@@ -11711,6 +11938,8 @@ std::optional<ProcedureText> Reader::run() {
     revise(withLettersForLigatures(text_));
   if (looksLikeHtml(text_))
     revise(withHtmlAsText(text_));
+  if (std::string unnumbered = withMarginLineNumbersBlank(text_); unnumbered != text_)
+    revise(std::move(unnumbered));
   if (std::string single = withRepeatedNumbersBlank(text_); single != text_)
     revise(std::move(single));
   if (std::string joined = withSplitUnitsJoined(text_); joined != text_)
@@ -11888,6 +12117,7 @@ std::optional<ProcedureText> Reader::run() {
   markPictureDescriptions();
   markTranscriptAsides();
   markAnecdotes();
+  markQuotedMistakes();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();
@@ -12067,6 +12297,37 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
   const Sentence &s = sentences_[index];
   const std::vector<Token> &toks = s.tokens;
   size_t end = out_.actions.size();
+  // "Then 6 rounds of: 5 min at 37 C on the heating plate, read A405.": a
+  // count of rounds before the sentence's steps does them that many times
+  // in all. One step alone keeps its count ("3 cycles of washing").
+  {
+    size_t k = 0;
+    while (k < toks.size() && (toks[k].is("then") || toks[k].is("and") || toks[k].isPunct(",")))
+      ++k;
+    static const std::set<std::string, std::less<>> rounds = {
+        "rounds", "cycles", "loops", "iterations", "passes", "repeats"};
+    bool counted = k + 2 < toks.size() && toks[k].isNumber() && toks[k].number >= 2 &&
+                   toks[k].number <= 50 && toks[k].number == std::floor(toks[k].number) &&
+                   rounds.count(toks[k + 1].lower) && toks[k + 2].is("of");
+    std::vector<size_t> own;
+    for (size_t a = begin; counted && a < end; ++a)
+      if (!out_.actions[a].weak && robotClass(out_.actions[a].cls))
+        own.push_back(a);
+    bool kinds = own.size() >= 2 && std::any_of(own.begin(), own.end(), [&](size_t a) {
+      return out_.actions[a].cls != out_.actions[own.front()].cls;
+    });
+    if (kinds) {
+      const Token &last = toks.back();
+      SourceLoc at = locate(s.unit, s.offset + last.begin, last.end - last.begin);
+      for (unsigned c = 1; c < static_cast<unsigned>(toks[k].number); ++c)
+        for (size_t a : own) {
+          Action copy = copyInto(a, "the first round", s, index, at);
+          copy.repeatCopy = true;
+          out_.actions.push_back(std::move(copy));
+        }
+      return;
+    }
+  }
   bool repeat = false, cue = false, inexact = false, washWord = false;
   size_t repeatAt = 0;
   std::vector<unsigned> refUnits;

@@ -1230,7 +1230,11 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     auto isRef = [&](size_t k) {
       return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference"));
     };
-    bool refAfter = isRef(i + 1);
+    // "450 nm with 620 as a reference": the read's own wavelength before
+    // it. ("use 650 as reference" in a chat may name a read of its own.)
+    bool refAfter = isRef(i + 1) ||
+                    (i > 0 && toks[i - 1].is("with") && i + 2 < toks.size() && toks[i + 1].is("as") &&
+                     (isRef(i + 2) || ((toks[i + 2].is("a") || toks[i + 2].is("the")) && isRef(i + 3))));
     // "450 with 570 reference": the read's own wavelength before it.
     bool beforeRef = i + 3 < toks.size() && (toks[i + 1].is("with") || toks[i + 1].isPunct("/")) &&
                      toks[i + 2].isNumber() && isRef(i + 3);
