@@ -95,7 +95,8 @@ std::string_view languageRules() {
          "are reserved; role words, wash and mix may name liquids. Declare a name once (a liquid in two roles "
          "takes two names).\n"
          "Wells start empty: seeded cells are a MANUAL reagent "
-         "(`dispense 100 uL of cells to all except blank`; medium to blanks).\n"
+         "(`dispense 100 uL of cells to all except blank`; medium to blanks); medium already "
+         "on cells when the script starts is taken off with `remove all from WELLS`.\n"
          "Step labels: 3. 9.1 2a) iv. (b) M1. Step 3: 08:50 (kept in diagnostics).\n"
          "One statement may cover many wells: prefer `dispense 100 uL of layout` or a role "
          "to one statement per well.\n";

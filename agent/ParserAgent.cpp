@@ -554,7 +554,7 @@ std::string commandReference() {
 }
 
 const char *kRules = R"(Rules:
-1. Use only what the document says. Never invent a volume, time, temperature, speed, wavelength or count. If the document leaves a needed value open, write a MANUAL `note "..."` saying what is missing instead of guessing.
+1. Use only what the document says. Never invent a volume, wavelength, concentration or count; if one is missing, write a MANUAL `note "..."` saying so. A step given a time, speed or temperature only in words ("shake briefly", "a few minutes") stays a step with a usual value and a `#` comment saying so.
 2. Keep the document's step order. Repeat counts ("wash 4 times", "repeat twice more", "as in step 2") must be written out with the counts the document gives.
 3. Keep the person and the robot apart: reagent preparation, equilibration and anything the document gives to a person go in <MANUAL>; everything the robot does goes in <INSTRUMENT>. Move a robot step to MANUAL only when the platform below cannot do it (say why in a `note`).
 4. Use the platform's symbols: RT for room temperature (20-25 C), overnight for overnight.
