@@ -2521,6 +2521,7 @@ private:
   void markTranscriptAsides();
   void markAnecdotes();
   void markQuotedMistakes();
+  void markDemonstrations();
   void orderByItemList();
   void markCoverCorrections();
   void markRunningTallies();
@@ -3600,8 +3601,17 @@ void Reader::buildUnits() {
     // a comment running over several lines is prose.
     auto comment = [](const Line &l) { return trimView(l.raw).substr(0, 1) == "#"; };
     bool statement = codeText_ && !(comment(line) && i > 0 && comment(lines_[i - 1]));
-    bool starts = current < 0 || line.table || line.columns || line.bullet || !line.label.empty() ||
-                  opensTurn(line.raw) || statement;
+    // "2. Diazo working reagent: 5 mL sulfanilic acid (29 mmol/L in HCl)"
+    // over "   + 125 uL sodium nitrite (72 mmol/L).": a plus indented under
+    // an item's text, after a line left open, adds to that item's recipe;
+    // it is no item of its own.
+    bool plusGoesOn = false;
+    if (line.bullet && current >= 0 && itemContent > 0 && i > 0 && !lines_[i - 1].blank &&
+        line.content < line.raw.size() && line.raw[line.content] == '+' &&
+        line.content + 1 >= itemContent && !endsTerminal(lines_[i - 1].text))
+      plusGoesOn = true;
+    bool starts = current < 0 || line.table || line.columns || (line.bullet && !plusGoesOn) ||
+                  !line.label.empty() || opensTurn(line.raw) || statement;
     if (!starts) {
       const Line &prev = lines_[i - 1];
       const TextUnit &unit = out_.units[static_cast<size_t>(current)];
@@ -3954,10 +3964,13 @@ void Reader::classifyUnits() {
     if (line < 2 || line - 2 >= lines_.size() || !lines_[line - 2].blank)
       return false;
     // A numbered step flush left ("Step 1/6  Samples") starts prose as a
-    // paragraph does.
+    // paragraph does. In a box, flush left is against the frame: "|  1.
+    // Robot: 100 uL ..." stands at the box's margin.
     const Line &own = lines_[line - 1];
+    size_t indent = own.raw.find_first_not_of(" \t");
     return own.content == 0 ||
-           (!own.label.empty() && !own.raw.empty() && own.raw[0] != ' ' && own.raw[0] != '\t');
+           (!own.label.empty() && !own.raw.empty() && own.raw[0] != ' ' && own.raw[0] != '\t') ||
+           (own.boxed && !own.label.empty() && indent != std::string_view::npos && indent <= 3);
   };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     TextUnit &unit = out_.units[u];
@@ -10306,6 +10319,34 @@ void Reader::markTranslatedItems() {
 /// technician boiled serum with EDTA ... rocked it by hand for 5 minutes
 /// ... The cards have not been used in the lab since 1998.": a paragraph
 /// about a method no longer used tells its history, no steps.
+namespace {
+
+/// Whether a paragraph tells an earlier version of a method: "version"
+/// after first, old, earlier, original or previous (or a year before it,
+/// "the 2009 version"), and a verb in the past ("was", "were", "pipetted").
+bool olderVersion(std::string_view text) {
+  std::vector<Token> toks = prose::tokenize(text);
+  bool older = false, past = false;
+  for (size_t k = 0; k < toks.size(); ++k) {
+    if (toks[k].is("version") || toks[k].is("versions"))
+      for (size_t j = k; j-- > 0 && j + 4 > k;) {
+        const Token &w = toks[j];
+        if (w.is("first") || w.is("old") || w.is("older") || w.is("earlier") ||
+            w.is("original") || w.is("previous") ||
+            (w.isNumber() && w.text.size() == 4 && w.number >= 1900 && w.number <= 2099))
+          older = true;
+        if (!w.isWord() && !w.isNumber() && !w.isPunct(","))
+          break;
+      }
+    past = past || toks[k].is("was") || toks[k].is("were") ||
+           (toks[k].isWord() && toks[k].lower.size() > 4 && toks[k].lower.ends_with("ed") &&
+            isAnyVerb(toks[k].lower.substr(0, toks[k].lower.size() - 2)));
+  }
+  return older && past;
+}
+
+} // namespace
+
 void Reader::markDisusedMethods() {
   for (unsigned u = 0; u < out_.units.size(); ++u) {
     if (unitStyle_[u] != 'p')
@@ -10319,7 +10360,9 @@ void Reader::markDisusedMethods() {
           "were abandoned", "would go back to it",
           // "Last assembly (rev. B) used 20 min at 37 C ... - rev. C
           // replaces it."
-          "replaces it", "supersedes it", "was superseded", "is superseded"})
+          "replaces it", "supersedes it", "was superseded", "is superseded",
+          // "... read at 540 on the old Unicam. We are not keeping that one."
+          "not keeping that", "not keeping this", "not keeping it"})
       disused = disused || lower.find(phrase) != std::string::npos;
     // "the method the ELISA replaced" names an older method; "the method
     // the kit describes" does not.
@@ -10327,6 +10370,30 @@ void Reader::markDisusedMethods() {
         lower.find("replaced") == std::string::npos && lower.find("no longer") == std::string::npos &&
         lower.find("not been used") == std::string::npos)
       disused = false;
+    // "The first version, 1986, was Malloy-Evelyn: ..., read at 540 on
+    // the old Unicam.", "Then 2009 -- the first plate version on the new
+    // robot ... the robot pipetted the sera too": a paragraph that tells
+    // an earlier version of the method, in the past, before a list that
+    // gives the method, is its history.
+    // The paragraph's text: its units from the blank line before to the
+    // next ("... that was my" / "idea: the robot pipetted ..." is two).
+    std::string paragraph;
+    {
+      unsigned first = u, last = u;
+      while (first > 0 && !unitAfterBlank_[first] && unitStyle_[first - 1] == 'p')
+        --first;
+      while (last + 1 < out_.units.size() && !unitAfterBlank_[last + 1] && unitStyle_[last + 1] == 'p')
+        ++last;
+      for (unsigned k = first; k <= last; ++k)
+        paragraph += out_.units[k].text + " ";
+    }
+    if (!disused && olderVersion(paragraph)) {
+      bool listAfter = false;
+      for (const Action &a : out_.actions)
+        listAfter = listAfter || (a.unit > u && unitStyle_[a.unit] == 'l' && robotClass(a.cls) &&
+                                  !a.weak && a.inProcedure);
+      disused = listAfter;
+    }
     if (!disused)
       continue;
     for (Action &a : out_.actions)
@@ -10484,6 +10551,31 @@ void Reader::markAnecdotes() {
     for (const char *story : {" we tried ", " i tried ", " we once ", " i once ", " we used to ",
                               " i used to ", " we ve tried ", " we have tried ", " we've tried "})
       if (lower.find(story) != std::string::npos)
+        a.inProcedure = false;
+  }
+}
+
+/// "10:00-10:30  DEMO ONLY -- extraction of peanut protein ... 15 min on
+/// the rotator at 60 °C ... Participants watch": what an agenda or a
+/// course shows as a demonstration is done by someone else, before the
+/// run, and is no step of it.
+void Reader::markDemonstrations() {
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    std::string lower = prose::lowerAscii(out_.units[u].text);
+    bool demo = false;
+    for (const char *phrase : {"demo only", "demo-only", "demonstration only", "for demonstration",
+                               "participants watch", "the audience watches", "(demo)"})
+      demo = demo || lower.find(phrase) != std::string::npos;
+    if (!demo)
+      continue;
+    // The slot's lines indented under it ("09:30-10:00  DEMO ONLY - ..."
+    // over "             Swabs 2 min in the mouth, ...") are its own.
+    unsigned last = u;
+    while (last + 1 < out_.units.size() && !unitAfterBlank_[last + 1] &&
+           unitIndent_[last + 1] > unitIndent_[u])
+      ++last;
+    for (Action &a : out_.actions)
+      if (a.unit >= u && a.unit <= last)
         a.inProcedure = false;
   }
 }
@@ -12118,6 +12210,7 @@ std::optional<ProcedureText> Reader::run() {
   markTranscriptAsides();
   markAnecdotes();
   markQuotedMistakes();
+  markDemonstrations();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();

@@ -1253,7 +1253,12 @@ void Aligner::gapFindings() {
                    procedure_.units[a.unit].kind == UnitKind::Analysis;
           };
           bool toldInSection = inAnalysisSection(m) != inAnalysisSection(t);
-          if ((m.unit == t.unit || copy || toldInSection) && sameKind && sameAnalysis < 0)
+          // A workshop's agenda ("Data analysis: 4-parameter fit, ...") and
+          // its handout ("4-parameter logistic fit of the standards") name
+          // the same model: one analysis told twice.
+          bool sameModel = t.fourPL && m.fourPL && *t.fourPL == *m.fourPL;
+          if ((m.unit == t.unit || copy || toldInSection || sameModel) && sameKind &&
+              sameAnalysis < 0)
             sameAnalysis = static_cast<int>(j);
         }
         if (S[j].isNoteLike && analysisNote < 0) {
