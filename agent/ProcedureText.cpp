@@ -2522,6 +2522,8 @@ private:
   void markAnecdotes();
   void markQuotedMistakes();
   void markDemonstrations();
+  void markReferencedAnnexes();
+  void markUnusedVariations();
   void orderByItemList();
   void markCoverCorrections();
   void markRunningTallies();
@@ -10555,6 +10557,143 @@ void Reader::markAnecdotes() {
   }
 }
 
+/// "VARIATION -- "THE DRY ONE" (we don't serve it)" over "Alcohol oxidase
+/// + peroxidase + ABTS, 20 min at 37 C, read 405 nm.": a variation or
+/// alternative whose heading says it is not used is kept for the record;
+/// its section holds no steps.
+void Reader::markUnusedVariations() {
+  for (unsigned h = 0; h < out_.units.size(); ++h) {
+    if (out_.units[h].kind != UnitKind::Header)
+      continue;
+    std::string lower = prose::lowerAscii(out_.units[h].text);
+    if (!hasAnyWord(lower, {"variation", "variant", "alternative", "alternate"}))
+      continue;
+    bool unused = false;
+    for (const char *phrase : {"don't", "do not", "don\xE2\x80\x99t", "not served", "not used",
+                               "not in use", "never used", "unused", "not validated"})
+      unused = unused || lower.find(phrase) != std::string::npos;
+    if (!unused)
+      continue;
+    unsigned end = h + 1;
+    while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
+      ++end;
+    for (Action &a : out_.actions)
+      if (a.unit > h && a.unit < end)
+        a.inProcedure = false;
+  }
+}
+
+/// "ANNEX B (BATTLE DRILL 1 -- WASH AND ADD):" over its items, and
+/// "Execute BATTLE DRILL 1 (Annex B) with conjugate." among the orders: an
+/// annex, appendix, drill or routine that the text runs by name elsewhere
+/// holds steps done where it is named. Each run copies them there (the
+/// reagent it names, "with conjugate", into the annex's "named reagent"),
+/// and the annex itself, a definition, is no step.
+void Reader::markReferencedAnnexes() {
+  auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  auto mentionAt = [&](const std::string &text, const std::string &name) -> size_t {
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      size_t end = at + name.size();
+      if ((at == 0 || !isWordChar(text[at - 1])) && (end >= text.size() || !isWordChar(text[end])))
+        return at;
+    }
+    return std::string::npos;
+  };
+  std::vector<Action> made;
+  for (unsigned h = 0; h < out_.units.size(); ++h) {
+    if (out_.units[h].kind != UnitKind::Header)
+      continue;
+    std::string lower = prose::lowerAscii(out_.units[h].text);
+    if (!hasAnyWord(lower, {"annex", "appendix", "drill", "routine", "subroutine"}))
+      continue;
+    // Its names: each part of the heading in brackets or between dashes
+    // that has a number ("battle drill 1") or ends in a letter ("annex b").
+    std::vector<std::string> names;
+    std::string part;
+    for (size_t k = 0; k <= lower.size(); ++k) {
+      char c = k < lower.size() ? lower[k] : '(';
+      bool dash = c == '-' && k + 1 < lower.size() && lower[k + 1] == '-';
+      if (c == '(' || c == ')' || c == ':' || dash) {
+        std::string name(trimView(part));
+        bool numbered = name.find(' ') != std::string::npos &&
+                        std::any_of(name.begin(), name.end(), [](char ch) {
+                          return std::isdigit(static_cast<unsigned char>(ch));
+                        });
+        bool lettered = name.size() >= 7 && name.size() <= 12 && name[name.size() - 2] == ' ' &&
+                        std::isalpha(static_cast<unsigned char>(name.back()));
+        if (numbered || lettered)
+          names.push_back(name);
+        part.clear();
+        if (dash)
+          ++k;
+        continue;
+      }
+      part += c;
+    }
+    if (names.empty())
+      continue;
+    unsigned end = h + 1;
+    while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
+      ++end;
+    std::vector<size_t> body;
+    for (size_t a = 0; a < out_.actions.size(); ++a)
+      if (out_.actions[a].unit > h && out_.actions[a].unit < end && !out_.actions[a].weak &&
+          robotClass(out_.actions[a].cls))
+        body.push_back(a);
+    if (body.empty())
+      continue;
+    bool run = false;
+    for (unsigned u = 0; u < out_.units.size(); ++u) {
+      if ((u >= h && u < end) || out_.units[u].kind == UnitKind::Header)
+        continue;
+      std::string text = prose::lowerAscii(out_.units[u].text);
+      size_t at = std::string::npos, length = 0;
+      for (const std::string &name : names)
+        if (size_t found = mentionAt(text, name); found < at)
+          at = found, length = name.size();
+      if (at == std::string::npos)
+        continue;
+      // "... with conjugate.": the reagent the run names.
+      std::vector<std::string> reagent;
+      if (size_t with = text.find(" with ", at); with != std::string::npos) {
+        for (const Token &t : prose::tokenize(std::string_view(text).substr(with + 6))) {
+          if (!t.isWord())
+            break;
+          reagent.push_back(t.lower);
+        }
+      }
+      unsigned sentence = 0;
+      for (unsigned k = 0; k < sentences_.size(); ++k)
+        if (sentences_[k].unit == u && sentences_[k].offset <= at)
+          sentence = k;
+      SourceLoc where = locate(u, at, length);
+      for (size_t a : body) {
+        Action copy = out_.actions[a];
+        copy.copyOf = static_cast<int>(a);
+        copy.copiedLoc = copy.loc;
+        copy.copiedFrom = names.front();
+        copy.loc = where;
+        copy.unit = u;
+        copy.sentence = sentence;
+        copy.text = out_.units[u].text;
+        copy.inProcedure = out_.units[u].kind == UnitKind::Procedure;
+        copy.orderLoose = false;
+        if (!reagent.empty() && (copy.cls == ActionClass::Dispense) &&
+            hasAnyWord(prose::lowerAscii(out_.actions[a].text), {"named", "reagent"})) {
+          copy.words = reagent;
+          copy.liquid = fmt::format("{}", fmt::join(reagent, " "));
+        }
+        made.push_back(std::move(copy));
+        run = true;
+      }
+    }
+    if (run)
+      for (size_t a : body)
+        out_.actions[a].inProcedure = false;
+  }
+  insertInTextOrder(std::move(made));
+}
+
 /// "10:00-10:30  DEMO ONLY -- extraction of peanut protein ... 15 min on
 /// the rotator at 60 °C ... Participants watch": what an agenda or a
 /// course shows as a demonstration is done by someone else, before the
@@ -12211,6 +12350,8 @@ std::optional<ProcedureText> Reader::run() {
   markAnecdotes();
   markQuotedMistakes();
   markDemonstrations();
+  markReferencedAnnexes();
+  markUnusedVariations();
   markCommentSection();
   markFootnotes();
   markOtherSitesVersions();
