@@ -5749,11 +5749,13 @@ void Reader::readSentence(unsigned index) {
           ++k;
         if (k + 1 < toks.size() && toks[k].is("per")) {
           std::optional<prose::Quantity> bulk = prose::quantityAt(toks, k + 1, platform_, s.text);
-          std::optional<Unit> bare =
-              toks[k + 1].isWord() ? proseUnit(toks[k + 1].text) : std::optional<Unit>();
-          bool perBulk = (bulk && bulk->dimension == Dimension::Volume && bulk->value.low >= 1000) ||
-                         (bare && unitInfo(*bare).dimension == Dimension::Volume &&
-                          unitInfo(*bare).factor >= 1000);
+          bool perBulk =
+              bulk && bulk->dimension == Dimension::Volume && bulk->value.low >= 1000;
+          // "per litre", "per mL": a unit alone is one of it.
+          if (toks[k + 1].isWord())
+            if (std::optional<Unit> unit = proseUnit(toks[k + 1].text))
+              perBulk = perBulk || (unitInfo(*unit).dimension == Dimension::Volume &&
+                                    unitInfo(*unit).factor >= 1000);
           if (perBulk) {
             i = next;
             continue;
@@ -10384,7 +10386,8 @@ void Reader::markDisusedMethods() {
       unsigned first = u, last = u;
       while (first > 0 && !unitAfterBlank_[first] && unitStyle_[first - 1] == 'p')
         --first;
-      while (last + 1 < out_.units.size() && !unitAfterBlank_[last + 1] && unitStyle_[last + 1] == 'p')
+      while (last + 1 < out_.units.size() && !unitAfterBlank_[last + 1] &&
+             unitStyle_[last + 1] == 'p')
         ++last;
       for (unsigned k = first; k <= last; ++k)
         paragraph += out_.units[k].text + " ";
@@ -10748,11 +10751,12 @@ void Reader::markQuotedMistakes() {
     auto [open, openLength] = quoteBefore(at);
     if (open == std::string_view::npos)
       return false;
-    size_t close = raw.find(openLength == 1 ? std::string_view("\"") : std::string_view("\xE2\x80\x9D"),
-                            open + openLength);
+    std::string_view closing = openLength == 1 ? "\"" : "\xE2\x80\x9D";
+    size_t close = raw.find(closing, open + openLength);
     // An ASCII quote before the value must open a span, not close one.
     if (close == std::string_view::npos || close < at ||
-        (openLength == 1 && std::count(raw.begin(), raw.begin() + static_cast<long>(open), '"') % 2))
+        (openLength == 1 &&
+         std::count(raw.begin(), raw.begin() + static_cast<long>(open), '"') % 2))
       return false;
     std::vector<Token> before = prose::tokenize(raw.substr(0, open));
     for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
@@ -12049,10 +12053,12 @@ std::string withMarginLineNumbersBlank(std::string_view text) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
       ++i, ++gap;
     std::string_view content = prose::trimView(line.substr(i));
-    if (digitsEnd > digits && digitsEnd - digits <= 2 && (gap >= 2 || (gap >= 1 && line[i - 1] == '\t') || content.empty()))
+    bool spaced = gap >= 2 || (gap >= 1 && line[i - 1] == '\t') || content.empty();
+    if (digitsEnd > digits && digitsEnd - digits <= 2 && spaced) {
+      std::string number(line.substr(digits, digitsEnd - digits));
       numbered = Numbered{start + digits, start + digitsEnd,
-                          static_cast<unsigned>(std::stoul(std::string(line.substr(digits, digitsEnd - digits)))),
-                          content};
+                          static_cast<unsigned>(std::stoul(number)), content};
+    }
     lines.push_back(numbered);
     if (end == text.size())
       break;

@@ -1230,11 +1230,14 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     auto isRef = [&](size_t k) {
       return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference"));
     };
-    // "450 nm with 620 as a reference": the read's own wavelength before
-    // it. ("use 650 as reference" in a chat may name a read of its own.)
-    bool refAfter = isRef(i + 1) ||
-                    (i > 0 && toks[i - 1].is("with") && i + 2 < toks.size() && toks[i + 1].is("as") &&
-                     (isRef(i + 2) || ((toks[i + 2].is("a") || toks[i + 2].is("the")) && isRef(i + 3))));
+    // "450 nm with 620 as a reference": named as the reference after its
+    // number, after "with" only ("use 650 as reference" in a chat may
+    // name a read of its own).
+    bool asReference = i > 0 && toks[i - 1].is("with") && i + 2 < toks.size() &&
+                       toks[i + 1].is("as") &&
+                       (isRef(i + 2) ||
+                        ((toks[i + 2].is("a") || toks[i + 2].is("the")) && isRef(i + 3)));
+    bool refAfter = isRef(i + 1) || asReference;
     // "450 with 570 reference": the read's own wavelength before it.
     bool beforeRef = i + 3 < toks.size() && (toks[i + 1].is("with") || toks[i + 1].isPunct("/")) &&
                      toks[i + 2].isNumber() && isRef(i + 3);
