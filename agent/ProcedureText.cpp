@@ -1955,7 +1955,8 @@ std::string runInHeading(std::string_view text) {
   return lower;
 }
 
-bool hasWord(std::string_view lowerText, std::string_view word) {
+/// Where `word` first stands as a whole word in `lowerText`, or npos.
+size_t wordAt(std::string_view lowerText, std::string_view word) {
   // "@ana_bench", "wash_buffer": a handle or a name is one word, none of
   // its parts ("bench") said.
   auto partOfWord = [](char c) {
@@ -1967,10 +1968,14 @@ bool hasWord(std::string_view lowerText, std::string_view word) {
     size_t end = pos + word.size();
     bool right = end >= lowerText.size() || !partOfWord(lowerText[end]);
     if (left && right)
-      return true;
+      return pos;
     pos = end;
   }
-  return false;
+  return std::string_view::npos;
+}
+
+bool hasWord(std::string_view lowerText, std::string_view word) {
+  return wordAt(lowerText, word) != std::string_view::npos;
 }
 
 bool hasAnyWord(std::string_view lowerText, std::initializer_list<std::string_view> words) {
@@ -2524,6 +2529,7 @@ private:
   void markDemonstrations();
   void markReferencedAnnexes();
   void markUnusedVariations();
+  unsigned sectionEnd(unsigned heading) const;
   void orderByItemList();
   void markCoverCorrections();
   void markRunningTallies();
@@ -10560,6 +10566,14 @@ void Reader::markAnecdotes() {
   }
 }
 
+/// The unit after a heading's section: the next heading, or the end.
+unsigned Reader::sectionEnd(unsigned heading) const {
+  unsigned end = heading + 1;
+  while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
+    ++end;
+  return end;
+}
+
 /// "VARIATION -- "THE DRY ONE" (we don't serve it)" over "Alcohol oxidase
 /// + peroxidase + ABTS, 20 min at 37 C, read 405 nm.": a variation or
 /// alternative whose heading says it is not used is kept for the record;
@@ -10577,9 +10591,7 @@ void Reader::markUnusedVariations() {
       unused = unused || lower.find(phrase) != std::string::npos;
     if (!unused)
       continue;
-    unsigned end = h + 1;
-    while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
-      ++end;
+    unsigned end = sectionEnd(h);
     for (Action &a : out_.actions)
       if (a.unit > h && a.unit < end)
         a.inProcedure = false;
@@ -10593,15 +10605,6 @@ void Reader::markUnusedVariations() {
 /// reagent it names, "with conjugate", into the annex's "named reagent"),
 /// and the annex itself, a definition, is no step.
 void Reader::markReferencedAnnexes() {
-  auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-  auto mentionAt = [&](const std::string &text, const std::string &name) -> size_t {
-    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-      size_t end = at + name.size();
-      if ((at == 0 || !isWordChar(text[at - 1])) && (end >= text.size() || !isWordChar(text[end])))
-        return at;
-    }
-    return std::string::npos;
-  };
   std::vector<Action> made;
   for (unsigned h = 0; h < out_.units.size(); ++h) {
     if (out_.units[h].kind != UnitKind::Header)
@@ -10635,9 +10638,7 @@ void Reader::markReferencedAnnexes() {
     }
     if (names.empty())
       continue;
-    unsigned end = h + 1;
-    while (end < out_.units.size() && out_.units[end].kind != UnitKind::Header)
-      ++end;
+    unsigned end = sectionEnd(h);
     std::vector<size_t> body;
     for (size_t a = 0; a < out_.actions.size(); ++a)
       if (out_.actions[a].unit > h && out_.actions[a].unit < end && !out_.actions[a].weak &&
@@ -10652,7 +10653,7 @@ void Reader::markReferencedAnnexes() {
       std::string text = prose::lowerAscii(out_.units[u].text);
       size_t at = std::string::npos, length = 0;
       for (const std::string &name : names)
-        if (size_t found = mentionAt(text, name); found < at)
+        if (size_t found = wordAt(text, name); found < at)
           at = found, length = name.size();
       if (at == std::string::npos)
         continue;
