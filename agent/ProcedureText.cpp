@@ -5427,12 +5427,38 @@ void Reader::readSentence(unsigned index) {
   std::vector<Draft> drafts;
   int cur = -1;
   std::optional<bool> pendingDark, pendingLid;
+  // A remark in square brackets may run over sentences and lines ("[rev B
+  // said 45 min - WRONG. ISO 14184-1 is 30 min at 40 C. Rev C corrects
+  // it.]"): a sentence between a bracket opened in one of the three before
+  // it and its close in this one or the two after is inside it. A bracket
+  // that never closes near by opens nothing.
+  size_t squareOpen = 0;
+  {
+    int open = 0;
+    for (unsigned j = index >= 3 ? index - 3 : 0; j < index; ++j)
+      for (const Token &t : sentences_[j].tokens) {
+        if (t.isPunct("["))
+          ++open;
+        else if (t.isPunct("]") && open > 0)
+          --open;
+      }
+    int closes = 0;
+    for (unsigned j = index; j < sentences_.size() && j <= index + 2 && closes < open; ++j)
+      for (const Token &t : sentences_[j].tokens) {
+        if (t.isPunct("]"))
+          ++closes;
+        else if (t.isPunct("[") && j > index)
+          break;
+      }
+    if (open > 0 && closes >= open)
+      squareOpen = static_cast<size_t>(open);
+  }
   std::vector<int> depth(toks.size() + 1, 0);
-  for (size_t k = 0, d = 0; k < toks.size(); ++k) {
-    if (toks[k].isPunct("("))
+  for (size_t k = 0, d = squareOpen; k < toks.size(); ++k) {
+    if (toks[k].isPunct("(") || toks[k].isPunct("["))
       ++d;
     depth[k] = static_cast<int>(d);
-    if (toks[k].isPunct(")") && d > 0)
+    if ((toks[k].isPunct(")") || toks[k].isPunct("]")) && d > 0)
       --d;
   }
   bool washContext = false;
@@ -7411,12 +7437,30 @@ void Reader::readSentence(unsigned index) {
             (toks[j].is("in") && toks[j + 1].is("order") && j + 2 < first &&
              toks[j + 2].is("that")))
           a.aside = true;
+    // "Shake 30 seconds so the 5 uL actually meets the 200 uL": volumes in a
+    // clause of result, with no verb of their own, say what the step does.
+    if (!d.explicitVerb)
+      for (size_t j = std::min(first, toks.size()); j-- > 1;) {
+        if (toks[j].isPunct(",") || toks[j].isPunct(";") || toks[j].is("then"))
+          break;
+        if (toks[j - 1].is("so") && (toks[j].is("the") || toks[j].is("that") ||
+                                     toks[j].is("it") || toks[j].is("they"))) {
+          a.aside = true;
+          break;
+        }
+      }
     // "Discard C after 4 h", "throw the working solution away after 1 week":
     // how long a reagent keeps, no time the plate spends.
     if (a.cls == ActionClass::Incubate && first > 0 && first <= toks.size() &&
         toks[first - 1].is("after") &&
         std::any_of(toks.begin(), toks.begin() + static_cast<long>(first - 1), [](const Token &t) {
           return t.is("discard") || t.is("dispose") || t.is("throw");
+        }))
+      a.aside = true;
+    // "REAGENT ON SKIN / IN EYES ..... RINSE 15 MIN, EYEWASH": first aid,
+    // a person's body and no plate.
+    if (std::any_of(toks.begin(), toks.end(), [](const Token &w) {
+          return w.is("skin") || w.is("eyes") || w.is("eyewash");
         }))
       a.aside = true;
     a.inParagraph = s.unit < unitStyle_.size() && unitStyle_[s.unit] == 'p';
@@ -10732,7 +10776,7 @@ void Reader::markDemonstrations() {
 void Reader::markQuotedMistakes() {
   static const std::set<std::string, std::less<>> recordVerbs = {
       "says", "said", "reads", "shows", "showed", "wrote", "written", "records", "recorded",
-      "lists", "listed", "gives", "gave", "states", "stated", "has", "had"};
+      "lists", "listed", "gives", "gave", "states", "stated", "has", "had", "printed"};
   // Where the value at `loc` stands inside quotation marks that a record
   // verb opens ("says "8 uL"").
   auto quotedFromRecord = [&](const SourceLoc &loc) {
@@ -10750,8 +10794,20 @@ void Reader::markQuotedMistakes() {
       return {curly, 3};
     };
     auto [open, openLength] = quoteBefore(at);
-    if (open == std::string_view::npos)
+    if (open == std::string_view::npos) {
+      // A quotation opened on the line before ("we printed "read at" /
+      // "570 nm". That should have been 575 nm").
+      if (loc.line < 2 || raw.find('"') == std::string_view::npos || raw.find('"') < at)
+        return false;
+      std::string_view previous = lines_[loc.line - 2].raw;
+      if (std::count(previous.begin(), previous.end(), '"') % 2 == 0)
+        return false;
+      std::vector<Token> before = prose::tokenize(previous.substr(0, previous.rfind('"')));
+      for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
+        if (before[k].isWord() && recordVerbs.count(before[k].lower))
+          return true;
       return false;
+    }
     std::string_view closing = openLength == 1 ? "\"" : "\xE2\x80\x9D";
     size_t close = raw.find(closing, open + openLength);
     // An ASCII quote before the value must open a span, not close one.
@@ -10764,6 +10820,19 @@ void Reader::markQuotedMistakes() {
       if (before[k].isWord() && recordVerbs.count(before[k].lower))
         return true;
     return false;
+  };
+  // "[rev B said 45 min at 40 C - WRONG, ...]": a record's value told
+  // without quotation marks, right after the verb that reports it.
+  static const std::set<std::string, std::less<>> pastRecordVerbs = {
+      "said", "wrote", "printed", "stated", "gave", "had", "listed", "showed"};
+  auto toldByRecord = [&](const SourceLoc &loc) {
+    if (loc.line < 1 || loc.line > lines_.size() || loc.col < 1)
+      return false;
+    std::string_view raw = lines_[loc.line - 1].raw;
+    std::vector<Token> before =
+        prose::tokenize(raw.substr(0, std::min<size_t>(loc.col - 1, raw.size())));
+    return !before.empty() && before.back().isWord() &&
+           pastRecordVerbs.count(before.back().lower);
   };
   auto callsWrong = [&](const Sentence &sentence) {
     const std::vector<Token> &toks = sentence.tokens;
@@ -10779,6 +10848,10 @@ void Reader::markQuotedMistakes() {
                   (toks[k + 1].is("be") || toks[k + 1].is("read")));
       if (was && toks[k + 2].isNumber())
         return true;
+      // "That should have been 575 nm".
+      if (toks[k].is("should") && k + 3 < toks.size() && toks[k + 1].is("have") &&
+          toks[k + 2].is("been") && toks[k + 3].isNumber())
+        return true;
     }
     return false;
   };
@@ -10786,12 +10859,16 @@ void Reader::markQuotedMistakes() {
     if (!a.inProcedure || a.sentence >= sentences_.size())
       continue;
     bool anyValue = false, allQuoted = true;
+    const Value *first = nullptr;
     for (const auto &values : a.params)
       for (const Value &v : values) {
         anyValue = true;
         allQuoted = allQuoted && quotedFromRecord(v.loc);
+        if (!first || std::make_pair(v.loc.line, v.loc.col) <
+                          std::make_pair(first->loc.line, first->loc.col))
+          first = &v;
       }
-    if (!anyValue || !allQuoted)
+    if (!anyValue || !(allQuoted || toldByRecord(first->loc)))
       continue;
     bool called = false;
     for (size_t s = a.sentence; s < sentences_.size() && s <= a.sentence + 2 && !called; ++s)
