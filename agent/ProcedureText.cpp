@@ -2520,6 +2520,7 @@ private:
   void markMarginNotes();
   void markCorrections();
   void markRereadSteps();
+  void markMachineReadbacks();
   void markTranslatedItems();
   void markDisusedMethods();
   void markPictureDescriptions();
@@ -7457,6 +7458,21 @@ void Reader::readSentence(unsigned index) {
           return t.is("discard") || t.is("dispose") || t.is("throw");
         }))
       a.aside = true;
+    // "Method basis: ISO 14184-1, scaled to 200 uL wells": a volume that
+    // names a kind of well is what the well holds, no addition.
+    if (a.cls == ActionClass::Dispense && a.has(Param::Volume)) {
+      std::vector<Token> own = prose::tokenize(a.text);
+      unsigned capacities = 0, amounts = 0;
+      // Numbers with a unit after them: a standard's number ("ISO
+      // 14184-1") is neither.
+      for (size_t j = 0; j + 1 < own.size(); ++j)
+        if (own[j].isNumber() && own[j + 1].isWord()) {
+          bool wellKind = j + 2 < own.size() && (own[j + 2].is("wells") || own[j + 2].is("well"));
+          ++(wellKind ? capacities : amounts);
+        }
+      if (capacities > 0 && amounts == 0)
+        a.aside = true;
+    }
     // "REAGENT ON SKIN / IN EYES ..... RINSE 15 MIN, EYEWASH": first aid,
     // a person's body and no plate.
     if (std::any_of(toks.begin(), toks.end(), [](const Token &w) {
@@ -10207,6 +10223,52 @@ void Reader::markCorrections() {
 /// In a transcript, a turn that opens a step by the number an earlier turn
 /// opened reads that step again: its actions that the first reading has
 /// (same kind, no value against it) are no steps of their own.
+/// "BIOFORGE-1: WASH, THREE CYCLES, 300 MICROLITRES. BLOCK, 300
+/// MICROLITRES, ONE HOUR. CONFIRM.": in a transcript, a turn all in capitals
+/// from a speaker whose name carries a digit or names a machine is the
+/// instrument's display or voice reading back what the people told it; the
+/// steps are in what they say, so its actions are mentions.
+void Reader::markMachineReadbacks() {
+  unsigned turns = 0;
+  for (const TextUnit &unit : out_.units)
+    turns += turnPrefix(unit.text) > 0;
+  if (turns < 4)
+    return;
+  std::vector<bool> readback(out_.units.size(), false);
+  bool any = false;
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    std::string_view text = trimView(out_.units[u].text);
+    size_t colon = text.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 24)
+      continue;
+    std::string_view name = text.substr(0, colon);
+    bool digit = std::any_of(name.begin(), name.end(), isDigitChar);
+    std::string lowerName = prose::lowerAscii(name);
+    bool machine = digit;
+    for (const char *w : {"robot", "machine", "instrument", "system", "computer", "display",
+                          "screen", "reader", "console"})
+      machine = machine || lowerName.find(w) != std::string::npos;
+    if (!machine || !std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ' ' ||
+                 c == '_';
+        }))
+      continue;
+    std::string_view said = text.substr(colon + 2);
+    unsigned upper = 0, lower = 0;
+    for (char c : said) {
+      upper += std::isupper(static_cast<unsigned char>(c)) != 0;
+      lower += std::islower(static_cast<unsigned char>(c)) != 0;
+    }
+    if (upper >= 10 && lower == 0)
+      readback[u] = any = true;
+  }
+  if (!any)
+    return;
+  for (Action &a : out_.actions)
+    if (a.unit < readback.size() && readback[a.unit])
+      a.weak = true;
+}
+
 void Reader::markRereadSteps() {
   unsigned turns = 0;
   for (const TextUnit &unit : out_.units)
@@ -12431,6 +12493,7 @@ std::optional<ProcedureText> Reader::run() {
   markDisusedMethods();
   markPictureDescriptions();
   markTranscriptAsides();
+  markMachineReadbacks();
   markAnecdotes();
   markQuotedMistakes();
   markDemonstrations();
