@@ -2521,6 +2521,7 @@ private:
   void markCorrections();
   void markRereadSteps();
   void markMachineReadbacks();
+  bool isTranscript() const;
   void markTranslatedItems();
   void markDisusedMethods();
   void markPictureDescriptions();
@@ -10217,22 +10218,22 @@ void Reader::markCorrections() {
   }
 }
 
-/// "Go back one." - "Step 6. Robot: add 200 microliters ...": a speaker
-/// who reads a protocol aloud (a voice assistant, a colleague on the
-/// phone) reads a step again when asked ("repeat that", "step 7 again").
-/// In a transcript, a turn that opens a step by the number an earlier turn
-/// opened reads that step again: its actions that the first reading has
-/// (same kind, no value against it) are no steps of their own.
+/// Four turns or more of speakers ("Tom: ...", "PRIYA (off-panel): ..."):
+/// a transcript, whose readings of steps and read-backs are told apart.
+bool Reader::isTranscript() const {
+  unsigned turns = 0;
+  for (const TextUnit &unit : out_.units)
+    turns += turnPrefix(unit.text) > 0;
+  return turns >= 4;
+}
+
 /// "BIOFORGE-1: WASH, THREE CYCLES, 300 MICROLITRES. BLOCK, 300
 /// MICROLITRES, ONE HOUR. CONFIRM.": in a transcript, a turn all in capitals
 /// from a speaker whose name carries a digit or names a machine is the
 /// instrument's display or voice reading back what the people told it; the
 /// steps are in what they say, so its actions are mentions.
 void Reader::markMachineReadbacks() {
-  unsigned turns = 0;
-  for (const TextUnit &unit : out_.units)
-    turns += turnPrefix(unit.text) > 0;
-  if (turns < 4)
+  if (!isTranscript())
     return;
   std::vector<bool> readback(out_.units.size(), false);
   bool any = false;
@@ -10269,11 +10270,14 @@ void Reader::markMachineReadbacks() {
       a.weak = true;
 }
 
+/// "Go back one." - "Step 6. Robot: add 200 microliters ...": a speaker
+/// who reads a protocol aloud (a voice assistant, a colleague on the
+/// phone) reads a step again when asked ("repeat that", "step 7 again").
+/// In a transcript, a turn that opens a step by the number an earlier turn
+/// opened reads that step again: its actions that the first reading has
+/// (same kind, no value against it) are no steps of their own.
 void Reader::markRereadSteps() {
-  unsigned turns = 0;
-  for (const TextUnit &unit : out_.units)
-    turns += turnPrefix(unit.text) > 0;
-  if (turns < 4)
+  if (!isTranscript())
     return;
   // "PRIYA (off-panel): STOP.": a speaker's one-word shout stops a person,
   // it adds no stop solution.
