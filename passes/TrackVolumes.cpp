@@ -249,7 +249,11 @@ private:
     // "Tip the medium off the cells" before any step of the script fills a
     // well: the plate holds what was there before the script (cells seeded
     // days ago), which no statement can declare (W502, not E502).
-    Findings prior{DiagId::RemovePriorContents};
+    // On the robot it would be a silent mistake: `all` lowers to what the
+    // model holds, nothing, so no command would draw the medium off and the
+    // next addition would land on it (held-out 401). Only a person, who sees
+    // the wells, can do it.
+    Findings prior{op_->manual ? DiagId::RemovePriorContents : DiagId::RobotRemovesPriorContents};
     op.resolved.clear();
     for (Well well : op.wells.columnMajor()) {
       if (op.volume) {
