@@ -7459,6 +7459,26 @@ void Reader::readSentence(unsigned index) {
           return t.is("discard") || t.is("dispose") || t.is("throw");
         }))
       a.aside = true;
+    // "the colour reagents A and B mixed one to one just before you load
+    // it": liquids mixed in a ratio make a reagent; no mixing in the wells.
+    size_t mixedAt = toks.size();
+    for (size_t j = first; a.cls == ActionClass::Mix && j < toks.size(); ++j)
+      if (toks[j].is("mixed")) {
+        mixedAt = j;
+        break;
+      }
+    if (mixedAt < toks.size()) {
+      size_t at = mixedAt;
+      for (size_t j = at + 1; j < toks.size() && j <= at + 4; ++j)
+        if ((toks[j].is("one") && j + 2 < toks.size() && toks[j + 1].is("to") &&
+             toks[j + 2].is("one")) ||
+            (toks[j].isNumber() && j + 2 < toks.size() && toks[j + 1].isPunct(":") &&
+             toks[j + 2].isNumber()) ||
+            toks[j].is("equal")) {
+          a.cls = ActionClass::Prepare;
+          break;
+        }
+    }
     // "Method basis: ISO 14184-1, scaled to 200 uL wells": a volume that
     // names a kind of well is what the well holds, no addition.
     if (a.cls == ActionClass::Dispense && a.has(Param::Volume)) {
