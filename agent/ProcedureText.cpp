@@ -7450,6 +7450,15 @@ void Reader::readSentence(unsigned index) {
           a.aside = true;
           break;
         }
+        // "Several of you asked whether 620 nm works": a question about a
+        // value, whatever its answer, asks for no step.
+        if ((toks[j].is("whether") || toks[j].is("if")) &&
+            (toks[j - 1].is("asked") || toks[j - 1].is("ask") || toks[j - 1].is("asks") ||
+             toks[j - 1].is("wondered") || toks[j - 1].is("wonder") ||
+             toks[j - 1].is("wonders"))) {
+          a.aside = true;
+          break;
+        }
       }
     // "Discard C after 4 h", "throw the working solution away after 1 week":
     // how long a reagent keeps, no time the plate spends.
