@@ -2521,6 +2521,7 @@ private:
   void markCorrections();
   void markRereadSteps();
   void markMachineReadbacks();
+  void markFinishedWork();
   bool isTranscript() const;
   void markTranslatedItems();
   void markDisusedMethods();
@@ -10299,6 +10300,36 @@ void Reader::markMachineReadbacks() {
       a.weak = true;
 }
 
+/// "We ground all sixteen samples, 5 g each into 25 mL of methanol, three
+/// minutes on the shaker, filtered ... That's done, it's in the rack": what
+/// the speakers did, told just before a sentence that says it is done, is
+/// work finished before the procedure, no step of it.
+void Reader::markFinishedWork() {
+  for (size_t i = 0; i + 1 < sentences_.size(); ++i) {
+    const Sentence &told = sentences_[i], &next = sentences_[i + 1];
+    const std::vector<Token> &n = next.tokens;
+    auto opens = [&](std::initializer_list<const char *> words) {
+      size_t k = 0;
+      for (const char *w : words) {
+        if (k >= n.size() || !n[k].is(w))
+          return false;
+        ++k;
+      }
+      return true;
+    };
+    bool saysDone = opens({"that", "'s", "done"}) || opens({"that's", "done"}) ||
+                    opens({"that", "is", "done"}) || opens({"all", "done"}) ||
+                    opens({"already", "done"});
+    bool ourWork = std::any_of(told.tokens.begin(), told.tokens.end(),
+                               [](const Token &t) { return t.is("we") || t.is("i"); });
+    if (!saysDone || !ourWork || next.unit != told.unit)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.sentence == i)
+        a.inProcedure = false;
+  }
+}
+
 /// "Go back one." - "Step 6. Robot: add 200 microliters ...": a speaker
 /// who reads a protocol aloud (a voice assistant, a colleague on the
 /// phone) reads a step again when asked ("repeat that", "step 7 again").
@@ -12527,6 +12558,7 @@ std::optional<ProcedureText> Reader::run() {
   markPictureDescriptions();
   markTranscriptAsides();
   markMachineReadbacks();
+  markFinishedWork();
   markAnecdotes();
   markQuotedMistakes();
   markDemonstrations();
