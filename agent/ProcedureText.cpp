@@ -10903,6 +10903,14 @@ void Reader::markQuotedMistakes() {
   static const std::set<std::string, std::less<>> recordVerbs = {
       "says", "said", "reads", "shows", "showed", "wrote", "written", "records", "recorded",
       "lists", "listed", "gives", "gave", "states", "stated", "has", "had", "printed"};
+  // A record's verb among the last three words before a quotation opens.
+  auto recordVerbBefore = [&](std::string_view text) {
+    std::vector<Token> before = prose::tokenize(text);
+    for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
+      if (before[k].isWord() && recordVerbs.count(before[k].lower))
+        return true;
+    return false;
+  };
   // Where the value at `loc` stands inside quotation marks that a record
   // verb opens ("says "8 uL"").
   auto quotedFromRecord = [&](const SourceLoc &loc) {
@@ -10928,11 +10936,7 @@ void Reader::markQuotedMistakes() {
       std::string_view previous = lines_[loc.line - 2].raw;
       if (std::count(previous.begin(), previous.end(), '"') % 2 == 0)
         return false;
-      std::vector<Token> before = prose::tokenize(previous.substr(0, previous.rfind('"')));
-      for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
-        if (before[k].isWord() && recordVerbs.count(before[k].lower))
-          return true;
-      return false;
+      return recordVerbBefore(previous.substr(0, previous.rfind('"')));
     }
     std::string_view closing = openLength == 1 ? "\"" : "\xE2\x80\x9D";
     size_t close = raw.find(closing, open + openLength);
@@ -10941,11 +10945,7 @@ void Reader::markQuotedMistakes() {
         (openLength == 1 &&
          std::count(raw.begin(), raw.begin() + static_cast<long>(open), '"') % 2))
       return false;
-    std::vector<Token> before = prose::tokenize(raw.substr(0, open));
-    for (size_t k = before.size(), words = 0; k-- > 0 && words < 3; ++words)
-      if (before[k].isWord() && recordVerbs.count(before[k].lower))
-        return true;
-    return false;
+    return recordVerbBefore(raw.substr(0, open));
   };
   // "[rev B said 45 min at 40 C - WRONG, ...]": a record's value told
   // without quotation marks, right after the verb that reports it.
