@@ -2551,6 +2551,8 @@ private:
   void orderReversedSchedule();
   void markOrderDisclaimer();
   void resolveProgramReferences();
+  void resolveDefinedTerms();
+  void markTagLegends();
   void expandRowSeries();
   /// Actions made by reading (copies of a legend's row, of a series'
   /// first transfer) among the others, in the order of where they stand.
@@ -11857,6 +11859,168 @@ void Reader::resolveProgramReferences() {
   insertInTextOrder(std::move(copies));
 }
 
+/// "3. CLEAN - the Automaton empties the wells and washes them 3 times
+/// with 300 uL of wash buffer per well", above cards that say "WAIT 1
+/// hour. CLEAN.": a word in capitals that a unit opens by defining
+/// ("CLEAN - ...", "CLEAN = ...") and that later sentences
+/// say on its own names the definition's steps, as a lab's saved program
+/// does. The definition is no step of its own; each use does what it
+/// says, in its place. A use opens a sentence and is followed by nothing
+/// or by punctuation ("CLEAN.", "CLEAN: next morning"), so "NO CLEAN" and
+/// "during CLEAN" are none, and a heading that repeats the word with
+/// words after it ("CLEAN the plate") is an order of its own. Two uses at
+/// least: a capitalised word said once more is no name.
+void Reader::resolveDefinedTerms() {
+  auto capitals = [](const Token &t) {
+    if (!t.isWord() || t.text.size() < 3)
+      return false;
+    for (char c : t.text)
+      if (c < 'A' || c > 'Z')
+        return false;
+    return true;
+  };
+  struct Definition {
+    std::string term;
+    unsigned unit = 0;
+    std::vector<size_t> actions;
+  };
+  std::vector<Definition> definitions;
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    const TextUnit &unit = out_.units[u];
+    if (unit.tableRow || unit.kind != UnitKind::Procedure)
+      continue;
+    std::vector<Token> toks = prose::tokenize(unit.text);
+    // Not "NAME:", which opens a speaker's turn in a transcript.
+    if (toks.size() < 4 || !capitals(toks[0]) ||
+        !(toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
+      continue;
+    Definition definition{toks[0].text, u, {}};
+    for (size_t a = 0; a < out_.actions.size(); ++a) {
+      const Action &action = out_.actions[a];
+      if (action.unit == u && action.inProcedure && robotClass(action.cls) && !action.weak &&
+          action.hasNumeric() && action.copiedFrom.empty() && action.sentence < sentences_.size() &&
+          sentences_[action.sentence].firstInUnit)
+        definition.actions.push_back(a);
+    }
+    if (!definition.actions.empty())
+      definitions.push_back(std::move(definition));
+  }
+  if (definitions.empty())
+    return;
+  // "2  WASH – 80 µl wash buffer per well, 3 cycles", "11 WASH – 4 cycles
+  // of 80 µl": a word that opens two such units is how a list writes its
+  // steps, not a name defined once.
+  std::map<std::string, unsigned> opened;
+  for (unsigned u = 0; u < out_.units.size(); ++u) {
+    std::vector<Token> toks = prose::tokenize(out_.units[u].text);
+    if (toks.size() > 1 && (toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
+      ++opened[toks[0].text];
+  }
+  std::vector<Action> copies;
+  for (const Definition &definition : definitions) {
+    if (opened[definition.term] > 1)
+      continue;
+    std::vector<unsigned> uses;
+    for (unsigned s = 0; s < sentences_.size(); ++s) {
+      const Sentence &sentence = sentences_[s];
+      const std::vector<Token> &toks = sentence.tokens;
+      if (sentence.unit == definition.unit || toks.empty() || toks[0].text != definition.term ||
+          out_.units[sentence.unit].kind != UnitKind::Procedure || out_.units[sentence.unit].tableRow)
+        continue;
+      if (toks.size() > 1 && toks[1].kind != Token::Kind::Punct)
+        continue;
+      if (toks.size() > 1 && (toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
+        continue; // a second definition, not a use
+      uses.push_back(s);
+    }
+    if (uses.size() < 2)
+      continue;
+    for (size_t a : definition.actions)
+      out_.actions[a].inProcedure = false;
+    for (unsigned s : uses) {
+      // A term that is a verb itself ("RINSE.") makes its own step, which
+      // takes the values of the step before of its kind: no copy.
+      bool own = false;
+      for (const Action &action : out_.actions)
+        for (size_t a : definition.actions)
+          own = own || (action.sentence == s && action.cls == out_.actions[a].cls);
+      if (own)
+        continue;
+      const Sentence &sentence = sentences_[s];
+      SourceLoc at = locate(sentence.unit, sentence.offset + sentence.tokens[0].begin,
+                            definition.term.size());
+      for (size_t a : definition.actions) {
+        Action copy = out_.actions[a];
+        copy.unit = sentence.unit;
+        copy.sentence = s;
+        copy.loc = at;
+        copy.text = out_.units[sentence.unit].text;
+        copy.inProcedure = true;
+        copy.weak = false;
+        copy.personNearby = copy.robotNearby = false;
+        copy.copiedFrom = definition.term;
+        copy.copiedLoc = out_.actions[a].loc;
+        copy.inexactCopy = definition.actions.size() > 1;
+        copies.push_back(std::move(copy));
+      }
+    }
+  }
+  insertInTextOrder(std::move(copies));
+}
+
+/// "Cards marked (H) are played by the Host by hand", "steps marked [M]
+/// are performed by the operator": a key that gives a bracketed tag to a
+/// person. A unit that carries the tag anywhere ("CARD 1 - CAPTURE (H),
+/// the evening before") has the person's words nearby, as if it said "by
+/// hand", so a step of it in <MANUAL> agrees with the text. The tag is
+/// matched with its brackets, whole ("(H, then A)" is not "(H)").
+void Reader::markTagLegends() {
+  static const std::set<std::string, std::less<>> marks = {
+      "marked", "labelled", "labeled", "flagged", "tagged", "denoted"};
+  std::vector<std::string> personTags;
+  for (const Sentence &sentence : sentences_) {
+    const std::vector<Token> &toks = sentence.tokens;
+    for (size_t k = 0; k + 3 < toks.size(); ++k) {
+      if (!marks.count(toks[k].lower))
+        continue;
+      size_t open = k + 1;
+      if (toks[open].is("with") || toks[open].is("by"))
+        ++open;
+      if (open + 2 >= toks.size() || !(toks[open].isPunct("(") || toks[open].isPunct("[")))
+        continue;
+      const char *close = toks[open].isPunct("(") ? ")" : "]";
+      size_t end = open + 1;
+      while (end < toks.size() && end <= open + 3 && !toks[end].isPunct(close))
+        ++end;
+      if (end >= toks.size() || !toks[end].isPunct(close) || end == open + 1)
+        continue;
+      std::string tag = sentence.text.substr(toks[open].begin, toks[end].end - toks[open].begin);
+      if (tag.size() > 16)
+        continue;
+      // What the key says of the tag: up to the next key, ";" or the end.
+      size_t last = end + 1;
+      while (last < toks.size() && !toks[last].isPunct(";") && !marks.count(toks[last].lower))
+        ++last;
+      size_t from = toks[end].end;
+      size_t to = last < toks.size() ? toks[last].begin : sentence.text.size();
+      std::string said = prose::lowerAscii(sentence.text.substr(from, to - from));
+      Domain domain = domainOfWords(said);
+      if (domain == Domain::Person)
+        personTags.push_back(tag);
+    }
+  }
+  if (personTags.empty())
+    return;
+  for (Action &action : out_.actions) {
+    if (action.unit >= out_.units.size())
+      continue;
+    const std::string &text = out_.units[action.unit].text;
+    for (const std::string &tag : personTags)
+      if (text.find(tag) != std::string::npos)
+        action.personNearby = true;
+  }
+}
+
 /// "Transfer 50 µL from row A to row B, mix (3x, 50 µL), then B → C, …
 /// down to row G": a dilution series told by its first transfer and where
 /// it ends. The sentence's transfer, and the mix that follows it, are
@@ -12570,6 +12734,8 @@ std::optional<ProcedureText> Reader::run() {
   markCurrentProcedure();
   markIntroduction();
   resolveProgramReferences();
+  resolveDefinedTerms();
+  markTagLegends();
   expandRowSeries();
   orderReversedSchedule();
   orderByItemList();
