@@ -89,6 +89,9 @@ struct Dispense {
   QuantityExpr volume;
   Name source;            ///< reagent, layout role or name, or `layout`
   bool sourceIsLayout = false;
+  /// `of S1..S7`: the layout liquids of a numbered range (`source` is the
+  /// range as written).
+  std::optional<NameRange> sourceRange;
   std::optional<WellSetExpr> wells;
   std::optional<MixClause> mix;
 };

@@ -379,6 +379,8 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
         auto *source = d->dispenseSource();
         node.source = {source->getText(), locator_.span(source)};
         node.sourceIsLayout = source->LAYOUT() != nullptr;
+        if (auto *range = source->nameRange(); range && range->RANGE())
+          node.sourceRange = nameRange(range);
         if (d->wellSet())
           node.wells = wellSet(d->wellSet());
         if (auto *mix = d->mixClause())

@@ -131,8 +131,24 @@ bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
 }
 
 void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
-  if (!d.sourceIsLayout && missingLiquid(d.volume, d.source, "`dispense`"))
+  if (!d.sourceIsLayout && !d.sourceRange && missingLiquid(d.volume, d.source, "`dispense`"))
     return;
+  // `of S1..S7`: the named layout liquids, each into its own wells.
+  std::set<ir::LiquidId> rangeLiquids;
+  if (d.sourceRange) {
+    std::vector<ast::Name> names;
+    if (!expandNames(*d.sourceRange, {}, names))
+      return;
+    for (const ast::Name &name : names) {
+      auto found = liquidByName_.find(name.text);
+      if (found == liquidByName_.end() ||
+          module_.liquid(found->second).role == ir::LiquidRole::Reagent) {
+        report(DiagId::SourceRangeNotLayout, d.source.loc, name.text, d.source.text);
+        return;
+      }
+      rangeLiquids.insert(found->second);
+    }
+  }
   std::optional<Quantity> volume = quantity(d.volume, Dimension::Volume, "`dispense`");
   bool ok = volume.has_value();
   std::optional<Wells> target;
@@ -148,8 +164,8 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
   auto named = liquidByName_.find(source);
   bool isLayoutName = !param(source) && named != liquidByName_.end() &&
                       module_.liquid(named->second).role != ir::LiquidRole::Reagent;
-  if (d.sourceIsLayout || (role && !param(source) && named == liquidByName_.end()) ||
-      isLayoutName) {
+  if (d.sourceIsLayout || !rangeLiquids.empty() ||
+      (role && !param(source) && named == liquidByName_.end()) || isLayoutName) {
     layoutSource = true;
     if (!requireLayout(d.source.loc))
       return;
@@ -161,8 +177,8 @@ void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
     for (const ir::Liquid &liquid : module_.liquids) {
       if (liquid.role == ir::LiquidRole::Reagent || liquid.wells.empty())
         continue;
-      if (d.sourceIsLayout || (role && liquid.role == *role) ||
-          (isLayoutName && liquid.id == named->second)) {
+      if (d.sourceIsLayout || rangeLiquids.count(liquid.id) ||
+          (role && liquid.role == *role) || (isLayoutName && liquid.id == named->second)) {
         if (liquid.madeOnPlate()) {
           madeOnPlate |= liquid.wells;
           if (!firstMadeOnPlate)

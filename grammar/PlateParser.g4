@@ -137,7 +137,8 @@ statement
   | IDENT LPAREN ( callArg ( COMMA callArg )* )? RPAREN                       # callStmt
   ;
 
-dispenseSource : LAYOUT | liquidName ;
+// `of S1..S7`: a numbered range of layout names, each well its own liquid.
+dispenseSource : LAYOUT | nameRange ;
 
 mixClause : MIX count volume? ;
 
