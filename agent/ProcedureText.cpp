@@ -2519,6 +2519,8 @@ private:
   void markPickUps();
   void markMarginNotes();
   void markCorrections();
+  void markSpokenCorrections();
+  void readCarriedVolumes();
   void markRereadSteps();
   void markMachineReadbacks();
   void markFinishedWork();
@@ -2550,6 +2552,7 @@ private:
   void markIntroduction();
   void orderReversedSchedule();
   void markOrderDisclaimer();
+  void markStandingPractice();
   void resolveProgramReferences();
   void resolveDefinedTerms();
   void markTagLegends();
@@ -6588,6 +6591,19 @@ void Reader::readSentence(unsigned index) {
           cls = ActionClass::Note;
         if (storage && (p == Param::Time || p == Param::Temperature))
           cls = ActionClass::Note;
+        // "taking 0.58 cm for the light path of 200 µL": the volume that
+        // makes a well's light path, a term of a calculation, not an
+        // addition.
+        if (p == Param::Volume && q->first >= 2 && toks[q->first - 1].is("of") &&
+            (toks[q->first - 2].is("path") || toks[q->first - 2].is("pathlength")))
+          cls = ActionClass::Note;
+        // "The area forecasts for the next three hours", "the outlook for
+        // the following twenty-four hours": a span still to come, with no
+        // verb of waiting, says how far something reaches, not a wait.
+        if (p == Param::Time && q->first > 0 &&
+            (toks[q->first - 1].is("next") || toks[q->first - 1].is("following") ||
+             toks[q->first - 1].is("coming")))
+          cls = ActionClass::Note;
         if (kindRemark)
           cls = ActionClass::Note;
         startAction(cls, q->first, false);
@@ -10022,6 +10038,110 @@ void Reader::markDeviations() {
 /// 30", "I meant 30"), so "make it up to 10 mL" is no correction; so does a
 /// value set against the one it replaces ("block is 1h not 2h", "it's 7
 /// washes not 5"), which takes back only the steps that stated the old one.
+/// "Fifty microlitres of the blue conjugate into every well ... Then fifty
+/// of the yellow antibody into every well except the blanks": a bare
+/// number, "of" and a liquid, into every or each well, right after an
+/// addition that gave its volume a unit, is the next addition in that
+/// unit. Only in a sentence that makes no addition of its own, within two
+/// sentences of the one that gave the unit.
+void Reader::readCarriedVolumes() {
+  std::vector<Action> made;
+  for (unsigned s = 1; s < sentences_.size(); ++s) {
+    const std::vector<Token> &toks = sentences_[s].tokens;
+    bool adds = std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+      return a.sentence == s && a.cls == ActionClass::Dispense && !a.weak;
+    });
+    if (adds)
+      continue;
+    size_t n = 0;
+    if (n < toks.size() && (toks[n].is("then") || toks[n].is("and") || toks[n].is("next")))
+      ++n;
+    if (n + 3 >= toks.size() || !toks[n].isNumber() || !toks[n + 1].is("of") ||
+        toks[n].number <= 0)
+      continue;
+    // The liquid's words, up to "into"/"to" and "every"/"each"/"all".
+    size_t into = n + 2;
+    std::vector<std::string> words;
+    while (into < toks.size() && !toks[into].is("into") && !toks[into].is("to") &&
+           toks[into].isWord() && words.size() < 5) {
+      if (!toks[into].is("the"))
+        words.push_back(toks[into].lower);
+      ++into;
+    }
+    if (words.empty() || into + 1 >= toks.size() || !(toks[into].is("into") || toks[into].is("to")) ||
+        !(toks[into + 1].is("every") || toks[into + 1].is("each") || toks[into + 1].is("all")))
+      continue;
+    // The addition before, with a volume in a unit.
+    const Action *before = nullptr;
+    for (const Action &a : out_.actions)
+      if (a.sentence < s && a.sentence + 2 >= s && a.cls == ActionClass::Dispense && !a.weak &&
+          a.values(Param::Volume).size() == 1)
+        before = &a;
+    if (!before)
+      continue;
+    const Value &given = before->values(Param::Volume).front();
+    std::vector<Token> givenToks = prose::tokenize(given.text);
+    if (!given.exact() || given.low != given.high || givenToks.empty() ||
+        !givenToks.front().isNumber() || givenToks.front().number <= 0 || givenToks.size() < 2)
+      continue;
+    Action addition = *before;
+    addition.sentence = s;
+    addition.unit = sentences_[s].unit;
+    addition.loc = locate(addition.unit, sentences_[s].offset + toks[n].begin,
+                          toks[n].end - toks[n].begin);
+    addition.text = sentences_[s].text;
+    addition.words = words;
+    addition.liquid = fmt::format("{}", fmt::join(words, " "));
+    addition.copiedFrom.clear();
+    Value volume = given;
+    volume.low = volume.high = given.low * toks[n].number / givenToks.front().number;
+    volume.text = toks[n].text + " (" + std::string(given.text.substr(givenToks[1].begin)) + ")";
+    volume.loc = addition.loc;
+    addition.values(Param::Volume) = {volume};
+    made.push_back(std::move(addition));
+  }
+  insertInTextOrder(std::move(made));
+}
+
+/// "Conjugate Sound. One hundred, every well in use. Forty-five minutes,
+/// room temperature. Correction, correction: Conjugate Sound, thirty
+/// minutes, room temperature.": a sentence that opens with "Correction"
+/// ("Sorry, correction:") says a step again with the value it should have
+/// had. The nearest step of its kind in the three sentences before, whose
+/// value it contradicts, was said wrong: no step of the procedure. Only
+/// that one, not every earlier step of the kind ("make it 30" is another
+/// matter).
+void Reader::markSpokenCorrections() {
+  for (size_t c = 0; c < out_.actions.size(); ++c) {
+    const Action &correction = out_.actions[c];
+    if (!robotClass(correction.cls) || correction.weak || !correction.inProcedure ||
+        correction.sentence >= sentences_.size() || !correction.copiedFrom.empty())
+      continue;
+    const std::vector<Token> &toks = sentences_[correction.sentence].tokens;
+    size_t k = 0;
+    if (k < toks.size() && (toks[k].is("sorry") || toks[k].is("oops")))
+      ++k;
+    while (k < toks.size() && toks[k].isPunct(","))
+      ++k;
+    if (k >= toks.size() || !toks[k].is("correction"))
+      continue;
+    for (size_t a = c; a-- > 0;) {
+      Action &earlier = out_.actions[a];
+      if (earlier.sentence + 3 < correction.sentence)
+        break;
+      if (earlier.sentence == correction.sentence || earlier.cls != correction.cls ||
+          !earlier.inProcedure || earlier.weak)
+        continue;
+      bool contradicts = false;
+      for (size_t p = 0; p < kParamCount; ++p)
+        contradicts = contradicts || valuesContradict(earlier.params[p], correction.params[p]);
+      if (contradicts)
+        earlier.inProcedure = false;
+      break;
+    }
+  }
+}
+
 void Reader::markCorrections() {
   std::vector<size_t> corrections; // of something earlier
   auto correctsAt = [](const std::vector<Token> &toks, size_t k) {
@@ -12142,6 +12262,29 @@ void Reader::markOrderDisclaimer() {
     }
 }
 
+/// "No 420 nm filter was ever fitted here, and Dr Okafor read at 405 nm
+/// from then on": a step told as what was done from some time on ("ever
+/// since", "since then", "from now on") states a standing value for every
+/// such step, wherever the text tells it; its place is no evidence of
+/// order, so no order finding on it is certain.
+void Reader::markStandingPractice() {
+  for (Action &a : out_.actions) {
+    if (a.sentence >= sentences_.size())
+      continue;
+    const std::vector<Token> &toks = sentences_[a.sentence].tokens;
+    for (size_t k = 0; k + 1 < toks.size(); ++k) {
+      bool fromOn = toks[k].is("from") && k + 2 < toks.size() &&
+                    (toks[k + 1].is("then") || toks[k + 1].is("now")) && toks[k + 2].is("on");
+      bool since = (toks[k].is("ever") && toks[k + 1].is("since")) ||
+                   (toks[k].is("since") && toks[k + 1].is("then"));
+      if (fromOn || since) {
+        a.orderLoose = true;
+        break;
+      }
+    }
+  }
+}
+
 /// A run sheet planned backwards from a fixed time (a reader booking) and
 /// listed latest first: "15:00 Read ...", "14:55 Stop ...", ..., "08:50
 /// Wash." The lab works it bottom up, so the steps' order is the entries'
@@ -12697,6 +12840,7 @@ std::optional<ProcedureText> Reader::run() {
       return std::nullopt;
     }
   }
+  readCarriedVolumes();
   orderTableRows();
   markPickUps();
   mergeRestatements();
@@ -12716,6 +12860,7 @@ std::optional<ProcedureText> Reader::run() {
   markExceptions();
   markRunRecords();
   markCorrections();
+  markSpokenCorrections();
   markRereadSteps();
   markTranslatedItems();
   markDisusedMethods();
@@ -12741,6 +12886,7 @@ std::optional<ProcedureText> Reader::run() {
   orderByItemList();
   markReplacedItems();
   markOrderDisclaimer();
+  markStandingPractice();
   supersedeCopies();
   finish();
   for (const TextUnit &unit : out_.units) {

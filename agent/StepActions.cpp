@@ -1215,8 +1215,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     // "ref 570", "reference 620": a wavelength without its unit. So is a
     // read's number ("5. read 405", "read at 450"): no other quantity of a
     // read is written bare, and a plate reader's filters lie in 300-1000.
+    // "the reader at 405": the instrument named where the verb would be.
     auto isRead = [&](size_t k) {
-      return toks[k].is("read") || toks[k].is("reads") || toks[k].is("measure");
+      return toks[k].is("read") || toks[k].is("reads") || toks[k].is("measure") ||
+             (toks[k].is("reader") && k + 1 < toks.size() && toks[k + 1].is("at"));
     };
     // "read abs 405", "read absorbance 450": the read's number after the
     // kind of reading.
@@ -1227,8 +1229,11 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
                              (i > 1 && (toks[i - 1].is("at") || absorbance(i - 1)) && isRead(i - 2)));
     bool whole = n1 == std::floor(n1);
     // "with 620 ref": the reference named after its number.
+    // "with the 570 correction": a reader's wavelength correction is its
+    // reference.
     auto isRef = [&](size_t k) {
-      return k < toks.size() && (toks[k].is("ref") || toks[k].is("reference"));
+      return k < toks.size() &&
+             (toks[k].is("ref") || toks[k].is("reference") || toks[k].is("correction"));
     };
     // "450 nm with 620 as a reference": named as the reference after its
     // number, after "with" only ("use 650 as reference" in a chat may
