@@ -2521,6 +2521,7 @@ private:
   void markCorrections();
   void markSpokenCorrections();
   void readCarriedVolumes();
+  bool sectionHeading(const std::string &number) const;
   void markRereadSteps();
   void markMachineReadbacks();
   void markFinishedWork();
@@ -4684,6 +4685,18 @@ bool storageWord(const std::vector<Token> &toks, size_t i) {
     return true;
   if (buffersPh(toks, i))
     return true;
+  // "The samples came in ... in half-litre bottles and stayed in here at
+  // four degrees overnight": samples that stay somewhere before the plate
+  // are kept, not incubated on it.
+  if (t.is("stayed") || t.is("stay") || t.is("stays") || t.is("sat")) {
+    bool samples = false, plate = false;
+    for (size_t k = i; k-- > 0 && k + 16 >= i;) {
+      samples = samples || toks[k].is("samples") || toks[k].is("bottles") || toks[k].is("tubes") ||
+                toks[k].is("sera") || toks[k].is("aliquots") || toks[k].is("specimens");
+      plate = plate || toks[k].is("plate") || toks[k].is("plates") || toks[k].is("wells");
+    }
+    return samples && !plate;
+  }
   if (!(t.is("keep") || t.is("kept") || t.is("hold") || t.is("held")))
     return false;
   for (size_t k = i; k-- > 0 && k + 3 >= i;)
@@ -6252,10 +6265,15 @@ void Reader::readSentence(unsigned index) {
         // "lid on during the 30 min, it's light sensitive": no step.
         if (p == Param::Time && namesPeriodToldBefore(toks, q->first, q->last))
           cls = ActionClass::Note;
-        // "a 1 min spin at 1,000 x g": a centrifugation's time.
+        // "a 1 min spin at 1,000 x g", "five minutes of spinning, two
+        // thousand g": a centrifugation's time.
+        auto spinWord = [](const Token &t) {
+          return t.is("spin") || t.is("spin-down") || t.is("spinning") ||
+                 t.lower.rfind("centrifug", 0) == 0;
+        };
         if (p == Param::Time && q->last < toks.size() &&
-            (toks[q->last].is("spin") || toks[q->last].is("spin-down") ||
-             toks[q->last].is("centrifugation") || toks[q->last].is("centrifuge")))
+            (spinWord(toks[q->last]) ||
+             (toks[q->last].is("of") && q->last + 1 < toks.size() && spinWord(toks[q->last + 1]))))
           cls = ActionClass::Note;
         // "extract for 20 min, vortexing every 5 min": how often the mixing
         // comes back, no step of its own.
@@ -10038,43 +10056,70 @@ void Reader::markDeviations() {
 /// 30", "I meant 30"), so "make it up to 10 mL" is no correction; so does a
 /// value set against the one it replaces ("block is 1h not 2h", "it's 7
 /// washes not 5"), which takes back only the steps that stated the old one.
+/// Whether a line of the document opens "SECTION <number>" ("Section 4:",
+/// "SECTION 4  WHAT WENT WRONG"): the document's own parts are numbered.
+bool Reader::sectionHeading(const std::string &number) const {
+  for (const Line &line : lines_) {
+    std::string lower = prose::lowerAscii(std::string(trimView(line.raw)));
+    if (lower.rfind("section ", 0) != 0)
+      continue;
+    std::string_view rest = std::string_view(lower).substr(8);
+    while (!rest.empty() && rest.front() == ' ')
+      rest.remove_prefix(1);
+    if (rest.rfind(number, 0) == 0 &&
+        (rest.size() == number.size() || !std::isdigit(static_cast<unsigned char>(rest[number.size()]))))
+      return true;
+  }
+  return false;
+}
+
 /// "Fifty microlitres of the blue conjugate into every well ... Then fifty
-/// of the yellow antibody into every well except the blanks": a bare
-/// number, "of" and a liquid, into every or each well, right after an
-/// addition that gave its volume a unit, is the next addition in that
-/// unit. Only in a sentence that makes no addition of its own, within two
+/// of the yellow antibody into every well except the blanks", "The
+/// BioForge gives each well a hundred of mix": a bare number, "of" and a
+/// liquid, for every or each well, right after an addition that gave its
+/// volume a unit, is the next addition in that unit. Only in a sentence
+/// that makes no addition with a volume of its own, within five
 /// sentences of the one that gave the unit.
 void Reader::readCarriedVolumes() {
   std::vector<Action> made;
   for (unsigned s = 1; s < sentences_.size(); ++s) {
     const std::vector<Token> &toks = sentences_[s].tokens;
     bool adds = std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
-      return a.sentence == s && a.cls == ActionClass::Dispense && !a.weak;
+      return a.sentence == s && a.cls == ActionClass::Dispense && !a.weak &&
+             !a.values(Param::Volume).empty();
     });
     if (adds)
       continue;
-    size_t n = 0;
-    if (n < toks.size() && (toks[n].is("then") || toks[n].is("and") || toks[n].is("next")))
-      ++n;
-    if (n + 3 >= toks.size() || !toks[n].isNumber() || !toks[n + 1].is("of") ||
-        toks[n].number <= 0)
+    // Every well: "into every well", "gives each well", "to all wells".
+    bool everyWell = false;
+    for (size_t k = 0; k + 1 < toks.size(); ++k)
+      everyWell = everyWell || ((toks[k].is("every") || toks[k].is("each") || toks[k].is("all")) &&
+                                (toks[k + 1].is("well") || toks[k + 1].is("wells")));
+    if (!everyWell)
       continue;
-    // The liquid's words, up to "into"/"to" and "every"/"each"/"all".
+    // A bare number, "of", the liquid's words.
+    size_t n = toks.size();
+    for (size_t k = 0; k + 2 < toks.size() && n == toks.size(); ++k)
+      if (toks[k].isNumber() && toks[k].number > 0 && toks[k + 1].is("of") &&
+          toks[k + 2].isWord() && !prose::quantityAt(toks, k, platform_, sentences_[s].text))
+        n = k;
+    if (n == toks.size())
+      continue;
     size_t into = n + 2;
     std::vector<std::string> words;
-    while (into < toks.size() && !toks[into].is("into") && !toks[into].is("to") &&
-           toks[into].isWord() && words.size() < 5) {
+    while (into < toks.size() && toks[into].isWord() && !toks[into].is("into") &&
+           !toks[into].is("to") && !toks[into].is("then") && !toks[into].is("and") &&
+           words.size() < 5) {
       if (!toks[into].is("the"))
         words.push_back(toks[into].lower);
       ++into;
     }
-    if (words.empty() || into + 1 >= toks.size() || !(toks[into].is("into") || toks[into].is("to")) ||
-        !(toks[into + 1].is("every") || toks[into + 1].is("each") || toks[into + 1].is("all")))
+    if (words.empty())
       continue;
     // The addition before, with a volume in a unit.
     const Action *before = nullptr;
     for (const Action &a : out_.actions)
-      if (a.sentence < s && a.sentence + 2 >= s && a.cls == ActionClass::Dispense && !a.weak &&
+      if (a.sentence < s && a.sentence + 5 >= s && a.cls == ActionClass::Dispense && !a.weak &&
           a.values(Param::Volume).size() == 1)
         before = &a;
     if (!before)
@@ -10093,6 +10138,10 @@ void Reader::readCarriedVolumes() {
     addition.words = words;
     addition.liquid = fmt::format("{}", fmt::join(words, " "));
     addition.copiedFrom.clear();
+    // Its own sentence says whose hands: "The BioForge gives each well ...".
+    addition.domain = domainOfWords(prose::lowerAscii(sentences_[s].text));
+    addition.personNearby = addition.domain == Domain::Person || addition.domain == Domain::Both;
+    addition.robotNearby = addition.domain == Domain::Robot || addition.domain == Domain::Both;
     Value volume = given;
     volume.low = volume.high = given.low * toks[n].number / givenToks.front().number;
     volume.text = toks[n].text + " (" + std::string(given.text.substr(givenToks[1].begin)) + ")";
@@ -11723,7 +11772,12 @@ void Reader::markFootnotes() {
     unitAtLine.emplace(out_.units[u].loc.line, u);
   for (const Line &line : lines_) {
     std::string_view raw = trimView(line.raw);
-    if (raw.size() < 4 || raw[0] != '(' || raw[2] != ')' || raw[1] < 'a' || raw[1] > 'h' ||
+    // "(a)" .. "(h)", or "(1)" .. "(9)" where the mark sits glued to a word
+    // ("at thirty-seven(5)"): a number in brackets after a space is a
+    // list's label or a reference ("as in (1)").
+    bool letter = raw.size() >= 4 && raw[1] >= 'a' && raw[1] <= 'h';
+    bool digit = raw.size() >= 4 && raw[1] >= '1' && raw[1] <= '9';
+    if (raw.size() < 4 || raw[0] != '(' || raw[2] != ')' || !(letter || digit) ||
         (raw[3] != ' ' && raw[3] != '\t'))
       continue;
     auto unit = unitAtLine.find(line.number);
@@ -11731,19 +11785,37 @@ void Reader::markFootnotes() {
       continue;
     std::string mark(raw.substr(0, 3));
     bool marked = false;
+    uint32_t markedLine = 0;
     for (const Line &earlier : lines_) {
       if (earlier.number >= line.number || marked)
         break;
       std::string_view t = trimView(earlier.raw);
       for (size_t at = t.find(mark, 1); at != std::string_view::npos && !marked;
            at = t.find(mark, at + 1))
-        marked = !std::isdigit(static_cast<unsigned char>(t[at - 1]));
+        marked = letter ? !std::isdigit(static_cast<unsigned char>(t[at - 1]))
+                        : std::isalpha(static_cast<unsigned char>(t[at - 1])) != 0;
+      if (marked)
+        markedLine = earlier.number;
     }
     if (!marked)
       continue;
     for (Action &a : out_.actions)
       if (a.unit == unit->second)
         a.inProcedure = false;
+    // "(5) CORRECTION: ... Incubate 30 min at 37 C.": a note that corrects
+    // the marked step. Its values may not be the ones the lab runs.
+    // Not a "wavelength correction": the word as a heading ("CORRECTION:").
+    std::string lower = prose::lowerAscii(out_.units[unit->second].text);
+    std::vector<Token> noteToks = prose::tokenize(lower);
+    bool heading = false;
+    for (size_t k = 0; k + 1 < noteToks.size(); ++k)
+      heading = heading || (noteToks[k].is("correction") && noteToks[k + 1].isPunct(":"));
+    if (heading || hasAnyWord(lower, {"corrected", "should read", "erratum", "wrong"}))
+      for (Action &a : out_.actions)
+        if (a.loc.line == markedLine && a.inProcedure && robotClass(a.cls)) {
+          a.superseded = true;
+          a.supersededValuesOnly = true;
+        }
   }
 }
 
@@ -13144,6 +13216,14 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
                      (i + 2 == toks.size() || toks[i + 2].isPunct(".") || toks[i + 2].isPunct("?") ||
                       toks[i + 2].is("please"));
     negated = negated || asksAgain;
+    // "[For groups who joined late, repeat briefly:]": a direction to the
+    // speaker in square brackets, no step done again.
+    size_t openBracket = 0, closeBracket = 0;
+    for (size_t k = 0; k < i; ++k) {
+      openBracket += toks[k].isPunct("[") ? 1 : 0;
+      closeBracket += toks[k].isPunct("]") ? 1 : 0;
+    }
+    negated = negated || openBracket > closeBracket;
     if (!repeat && !wholeRun && !negated &&
         (t.is("repeat") || t.is("repeated") || t.is("repeating") || t.is("repeats"))) {
       repeat = true;
@@ -13166,9 +13246,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
     // "Repeat this wash step 3 times" counts; it names no step 3.
     // "Repeat panels 5-6 for the other side": a leaflet's panels are its
     // steps.
+    // "(see Section 4)" in a form whose parts are headed "SECTION 4 WHAT
+    // WENT WRONG": the part of the document, not the fourth step.
+    bool headedSection = (t.is("section") || t.is("sections")) && i + 1 < toks.size() &&
+                         toks[i + 1].isNumber() && sectionHeading(toks[i + 1].text);
     bool stepWord = (t.is("step") || t.is("steps") || t.is("section") || t.is("sections") ||
                      t.is("panel") || t.is("panels")) &&
-                    i + 1 < toks.size() && toks[i + 1].isNumber() &&
+                    !headedSection && i + 1 < toks.size() && toks[i + 1].isNumber() &&
                     !(i + 2 < toks.size() && (toks[i + 2].is("times") || toks[i + 2].is("x") ||
                                               toks[i + 2].is("more")));
     // "Report < 10 as 5", "a titre below 8 counts as 4": a value recoded

@@ -992,6 +992,17 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
       q.value.low = q.value.high = 1800;
       return finish(q);
     }
+    // "a quarter of an hour", "three quarters of an hour": not an hour.
+    if ((t.is("quarter") || t.is("quarters")) && at(i + 1) && at(i + 1)->is("of") && at(i + 2) &&
+        at(i + 2)->is("an") && at(i + 3) && at(i + 3)->is("hour")) {
+      bool three = i > 0 && toks[i - 1].is("three");
+      Quantity q;
+      q.dimension = Dimension::Time;
+      q.first = three ? i - 1 : i;
+      q.last = i + 4;
+      q.value.low = q.value.high = three ? 2700 : 900;
+      return finish(q);
+    }
     if (n && at(i + 1)) {
       size_t j = i + 1;
       bool more = at(j)->is("more") || at(j)->is("additional") || at(j)->is("further");
