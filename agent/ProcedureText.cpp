@@ -2530,6 +2530,9 @@ private:
   void markDisusedMethods();
   void markPictureDescriptions();
   void markTranscriptAsides();
+  void markGameCommands();
+  void markCorrectionEntries();
+  void markRecaps();
   void markAnecdotes();
   void markQuotedMistakes();
   void markDemonstrations();
@@ -6615,6 +6618,12 @@ void Reader::readSentence(unsigned index) {
         if (p == Param::Volume && q->first >= 2 && toks[q->first - 1].is("of") &&
             (toks[q->first - 2].is("path") || toks[q->first - 2].is("pathlength")))
           cls = ActionClass::Note;
+        // "2325 LAB: 20 min up.": the time of a step told before has run
+        // out, no wait of its own.
+        if (p == Param::Time && q->last < toks.size() && toks[q->last].is("up") &&
+            (q->last + 1 == toks.size() || toks[q->last + 1].isPunct(".") ||
+             toks[q->last + 1].isPunct(",") || toks[q->last + 1].isPunct(";")))
+          cls = ActionClass::Note;
         // "The area forecasts for the next three hours", "the outlook for
         // the following twenty-four hours": a span still to come, with no
         // verb of waiting, says how far something reaches, not a wait.
@@ -10191,6 +10200,131 @@ void Reader::markSpokenCorrections() {
   }
 }
 
+/// "2240 CORRECTION to 2230 entry, at Dr Ruiz's request: wash volume was
+/// 250 µL per well per wash, not 300 µL. Robot programmed at 250 µL. 300 µL
+/// written in error.": an entry that opens "CORRECTION" and takes a value
+/// back ("not 300 µL", "written in error") amends an earlier entry. Its
+/// sentences are no steps; earlier steps that state the value taken back
+/// are superseded in their values.
+void Reader::markCorrectionEntries() {
+  for (unsigned s = 0; s < sentences_.size(); ++s) {
+    const std::vector<Token> &toks = sentences_[s].tokens;
+    size_t k = 0;
+    while (k < toks.size() && (toks[k].isNumber() || toks[k].isPunct(":")))
+      ++k; // a log's time stamp
+    if (k >= toks.size() || !toks[k].is("correction"))
+      continue;
+    unsigned last = s;
+    while (last + 1 < sentences_.size() && sentences_[last + 1].unit == sentences_[s].unit)
+      ++last;
+    std::vector<std::pair<Param, double>> withdrawn;
+    for (unsigned j = s; j <= last; ++j) {
+      const std::vector<Token> &t = sentences_[j].tokens;
+      for (size_t i = 0; i < t.size(); ++i) {
+        auto q = prose::quantityAt(t, i, platform_, sentences_[j].text);
+        if (!q)
+          continue;
+        bool notBefore = i > 0 && t[i - 1].is("not");
+        bool inError = q->last + 1 < t.size() &&
+                       ((t[q->last].is("in") && t[q->last + 1].is("error")) ||
+                        (q->last + 2 < t.size() && t[q->last].is("written") &&
+                         t[q->last + 1].is("in") && t[q->last + 2].is("error")));
+        if (notBefore || inError)
+          withdrawn.emplace_back(paramOf(q->dimension), q->value.low);
+      }
+    }
+    if (withdrawn.empty())
+      continue;
+    for (Action &a : out_.actions) {
+      if (a.sentence >= s && a.sentence <= last) {
+        a.inProcedure = false;
+        continue;
+      }
+      if (a.sentence >= s || !a.inProcedure || !robotClass(a.cls))
+        continue;
+      for (const auto &[param, value] : withdrawn)
+        for (const Value &v : a.params[static_cast<size_t>(param)])
+          if (v.exact() && std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value))) {
+            a.superseded = true;
+            a.supersededValuesOnly = true;
+          }
+    }
+    s = last;
+  }
+}
+
+/// "DA-2 finished and read; for the record, the sequence was samples by
+/// hand 50 µL, antibody 50 µL, shake, 60 min, wash 3x, ..., read 450.": a
+/// sentence that says it tells the sequence again ("for the record", "to
+/// recap", "in summary") and names three steps or more, after at least as
+/// many steps told before it, is a recap of that work, no steps of its
+/// own.
+void Reader::markRecaps() {
+  for (unsigned s = 0; s < sentences_.size(); ++s) {
+    std::string lower = prose::lowerAscii(sentences_[s].text);
+    if (!hasAnyWord(lower, {"for the record", "to recap", "in summary", "recap", "summing up"}))
+      continue;
+    // Told before: as many steps of the procedure in earlier sentences.
+    size_t steps = 0, before = 0;
+    for (const Action &a : out_.actions) {
+      steps += a.sentence == s && robotClass(a.cls) ? 1 : 0;
+      before += a.sentence < s && a.inProcedure && !a.weak && robotClass(a.cls) ? 1 : 0;
+    }
+    if (steps < 3 || before < steps)
+      continue;
+    for (Action &a : out_.actions)
+      if (a.sentence == s)
+        a.inProcedure = false;
+  }
+}
+
+/// A text-adventure session ("> TELL ROBOT TO ADD 100 UL CARBONATE TO ALL
+/// WELLS", the game's reply under each command): five command lines or
+/// more, each opening ">". A command the game refuses ("The robot politely
+/// declines.", "Nothing happens.") was not done; what was done between a
+/// "> SAVE" and a later "> RESTORE" was undone by the restore. Neither is a
+/// step of the procedure.
+void Reader::markGameCommands() {
+  auto command = [](std::string_view raw) {
+    std::string_view t = trimView(raw);
+    return t.size() > 2 && t[0] == '>' && t[1] == ' ';
+  };
+  size_t commands = 0;
+  for (const Line &line : lines_)
+    commands += command(line.raw) ? 1 : 0;
+  if (commands < 5)
+    return;
+  auto word = [](std::string_view raw) {
+    std::string lower = prose::lowerAscii(std::string(trimView(raw).substr(1)));
+    std::vector<Token> toks = prose::tokenize(lower);
+    return toks.empty() ? std::string() : toks.front().lower;
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> undone; // line ranges, inclusive
+  uint32_t saved = 0;
+  for (size_t l = 0; l < lines_.size(); ++l) {
+    const Line &line = lines_[l];
+    if (!command(line.raw))
+      continue;
+    std::string verb = word(line.raw);
+    if (verb == "save")
+      saved = line.number;
+    if ((verb == "restore" || verb == "load") && saved)
+      undone.emplace_back(saved, line.number);
+    // The reply: the lines up to the next command.
+    std::string reply;
+    for (size_t r = l + 1; r < lines_.size() && !command(lines_[r].raw); ++r)
+      reply += " " + std::string(lines_[r].raw);
+    std::string lower = prose::lowerAscii(reply);
+    if (hasAnyWord(lower, {"declines", "refuses", "nothing happens", "will not", "won't",
+                           "you can't", "you cannot", "is not possible"}))
+      undone.emplace_back(line.number, line.number);
+  }
+  for (Action &a : out_.actions)
+    for (const auto &[from, to] : undone)
+      if (a.loc.line >= from && a.loc.line <= to)
+        a.inProcedure = false;
+}
+
 void Reader::markCorrections() {
   std::vector<size_t> corrections; // of something earlier
   auto correctsAt = [](const std::vector<Token> &toks, size_t k) {
@@ -12933,11 +13067,14 @@ std::optional<ProcedureText> Reader::run() {
   markRunRecords();
   markCorrections();
   markSpokenCorrections();
+  markCorrectionEntries();
+  markRecaps();
   markRereadSteps();
   markTranslatedItems();
   markDisusedMethods();
   markPictureDescriptions();
   markTranscriptAsides();
+  markGameCommands();
   markMachineReadbacks();
   markFinishedWork();
   markAnecdotes();
