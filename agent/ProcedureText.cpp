@@ -95,9 +95,11 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
         {"prepare", "prepared", "dilute", "diluted", "reconstitute", "reconstituted", "dissolve",
          "dissolved", "premix", "premixed", "make"});
     // Bench work on tubes, never the robot's: its times and speeds are no step.
+    // Boiling (a heat-killed control, "lot 1 boiled for ten minutes") is
+    // beyond the platform's heater.
     put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuges", "centrifuging",
                                "spin", "spins", "spinning", "spun", "vortex", "vortexed",
-                               "vortexing", "sonicate", "sonicated"});
+                               "vortexing", "sonicate", "sonicated", "boil", "boiled", "boiling"});
     // Making samples from cells or tissue ("cells were washed and lysed",
     // "lysates were cleared by centrifugation"): bench work before the plate.
     put(ActionClass::Prepare, {"lyse", "lysed", "lysing", "harvest", "harvested", "harvesting",
@@ -4921,7 +4923,7 @@ bool absorbanceAsData(const std::vector<Token> &toks, size_t after) {
 bool benchVerb(std::string_view verb) {
   for (std::string_view stem :
        {"centrifug", "spin", "spun", "vortex", "sonicat", "lyse", "lysing", "harvest",
-        "homogeni"})
+        "homogeni", "boil"})
     if (verb.rfind(stem, 0) == 0)
       return true;
   return false;
@@ -5880,6 +5882,11 @@ void Reader::readSentence(unsigned index) {
         static const std::set<std::string, std::less<>> measured = {
             "elapsed", "ramp", "runtime", "took", "lasted"};
         size_t m = toks[k].isPunct(":") || toks[k].isPunct("=") ? k - 1 : k;
+        // "Took me twelve minutes": whom it took.
+        if (m >= 1 && (toks[m].is("me") || toks[m].is("us") || toks[m].is("him") ||
+                       toks[m].is("her") || toks[m].is("them") || toks[m].is("you")) &&
+            (toks[m - 1].is("took") || toks[m - 1].is("takes")))
+          --m;
         bool tookTime = measured.count(toks[m].lower) ||
                         (toks[m].is("time") && m >= 1 && work.count(toks[m - 1].lower));
         if (field || tookTime) {
@@ -10258,23 +10265,34 @@ void Reader::markCorrectionEntries() {
 /// sentence that says it tells the sequence again ("for the record", "to
 /// recap", "in summary") and names three steps or more, after at least as
 /// many steps told before it, is a recap of that work, no steps of its
-/// own.
+/// own; so is the rest of a paragraph that a sentence announces as the
+/// method said again ("Let me say the whole of it once more, briefly").
 void Reader::markRecaps() {
   for (unsigned s = 0; s < sentences_.size(); ++s) {
     std::string lower = prose::lowerAscii(sentences_[s].text);
-    if (!hasAnyWord(lower, {"for the record", "to recap", "in summary", "recap", "summing up"}))
+    // "Let me say the whole of it once more, briefly": the recap is the
+    // rest of the paragraph.
+    bool announces = hasAnyWord(lower, {"once more", "again"}) &&
+                     hasAnyWord(lower, {"say", "tell", "go over", "go through", "run through"});
+    if (!announces &&
+        !hasAnyWord(lower, {"for the record", "to recap", "in summary", "recap", "summing up"}))
       continue;
+    unsigned last = s;
+    while (announces && last + 1 < sentences_.size() &&
+           sentences_[last + 1].unit == sentences_[s].unit)
+      ++last;
     // Told before: as many steps of the procedure in earlier sentences.
     size_t steps = 0, before = 0;
     for (const Action &a : out_.actions) {
-      steps += a.sentence == s && robotClass(a.cls) ? 1 : 0;
+      steps += a.sentence >= s && a.sentence <= last && robotClass(a.cls) ? 1 : 0;
       before += a.sentence < s && a.inProcedure && !a.weak && robotClass(a.cls) ? 1 : 0;
     }
     if (steps < 3 || before < steps)
       continue;
     for (Action &a : out_.actions)
-      if (a.sentence == s)
+      if (a.sentence >= s && a.sentence <= last)
         a.inProcedure = false;
+    s = last;
   }
 }
 
