@@ -12228,15 +12228,25 @@ void Reader::resolveDefinedTerms() {
     unsigned unit = 0;
     std::vector<size_t> actions;
   };
+  // "CLEAN - ...", "CLEAN = ...". Not "NAME:", which opens a speaker's
+  // turn in a transcript.
+  auto definesAt = [](const std::vector<Token> &toks) {
+    return toks.size() > 1 &&
+           (toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("="));
+  };
   std::vector<Definition> definitions;
+  // "2  WASH – 80 µl wash buffer per well, 3 cycles", "11 WASH – 4 cycles
+  // of 80 µl": a word that opens two such units is how a list writes its
+  // steps, not a name defined once.
+  std::map<std::string, unsigned> opened;
   for (unsigned u = 0; u < out_.units.size(); ++u) {
     const TextUnit &unit = out_.units[u];
-    if (unit.tableRow || unit.kind != UnitKind::Procedure)
-      continue;
     std::vector<Token> toks = prose::tokenize(unit.text);
-    // Not "NAME:", which opens a speaker's turn in a transcript.
-    if (toks.size() < 4 || !capitals(toks[0]) ||
-        !(toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
+    if (!definesAt(toks))
+      continue;
+    ++opened[toks[0].text];
+    if (unit.tableRow || unit.kind != UnitKind::Procedure || toks.size() < 4 ||
+        !capitals(toks[0]))
       continue;
     Definition definition{toks[0].text, u, {}};
     for (size_t a = 0; a < out_.actions.size(); ++a) {
@@ -12251,15 +12261,6 @@ void Reader::resolveDefinedTerms() {
   }
   if (definitions.empty())
     return;
-  // "2  WASH – 80 µl wash buffer per well, 3 cycles", "11 WASH – 4 cycles
-  // of 80 µl": a word that opens two such units is how a list writes its
-  // steps, not a name defined once.
-  std::map<std::string, unsigned> opened;
-  for (unsigned u = 0; u < out_.units.size(); ++u) {
-    std::vector<Token> toks = prose::tokenize(out_.units[u].text);
-    if (toks.size() > 1 && (toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
-      ++opened[toks[0].text];
-  }
   std::vector<Action> copies;
   for (const Definition &definition : definitions) {
     if (opened[definition.term] > 1)
@@ -12273,7 +12274,7 @@ void Reader::resolveDefinedTerms() {
         continue;
       if (toks.size() > 1 && toks[1].kind != Token::Kind::Punct)
         continue;
-      if (toks.size() > 1 && (toks[1].isPunct("-") || toks[1].isPunct("–") || toks[1].isPunct("=")))
+      if (definesAt(toks))
         continue; // a second definition, not a use
       uses.push_back(s);
     }
