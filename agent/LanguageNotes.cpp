@@ -11,7 +11,7 @@ namespace plate::agent {
 
 const std::vector<std::string_view> &notedRules() {
   static const std::vector<std::string_view> rules = {"statement", "layoutStatement",
-                                                      "roleClause", "wellItem"};
+                                                      "roleClause", "wellItem", "wellSetItem"};
   return rules;
 }
 
@@ -69,6 +69,8 @@ const std::map<std::string_view, std::string_view> &languageNotes() {
       {"rowsItem", ""},
       {"colItem", "col or column"},
       {"colsItem", ""},
+      {"colsList", "a list too (cols 1, 2, 5..7)"},
+      {"singleItem", ""},
       {"allItem", "every well the layout uses"},
       {"nameItem", "a role (sample) or layout name (S3) = its wells"},
       {"nameRangeItem", "Std1..Std6 = those layout names' wells"},

@@ -436,7 +436,10 @@ static std::string languageNotesText() {
   line("LAYOUT", notedForms("layoutStatement"));
   line("REAGENTS", {std::string(noteFor("reagentDecl"))});
   line("LAYOUT clauses", notedForms("roleClause"));
-  line("WELLS items", notedForms("wellItem"));
+  std::vector<std::string> wellForms = notedForms("wellItem");
+  for (std::string &form : notedForms("wellSetItem"))
+    wellForms.push_back(std::move(form));
+  line("WELLS items", wellForms);
   std::vector<std::string> roles;
   for (const std::string &role : roleWords())
     if (std::string_view note = noteFor(role); !note.empty())

@@ -30,6 +30,7 @@ using antlr4::tree::TerminalNode;
 // visitAlternative, which fails to compile when an alternative has no case.
 // A rule that gains labels must be added here, and handled.
 static_assert(sameRules(TypeList<PlateParser::LiteralQuantityContext, PlateParser::WellItemContext,
+                                 PlateParser::WellSetItemContext,
                                  PlateParser::StatementContext, PlateParser::IncubateOptionContext,
                                  PlateParser::SeriesOptionContext, PlateParser::PrepareOptionContext,
                                  PlateParser::LayoutStatementContext,
@@ -332,12 +333,29 @@ ast::WellSetExpr AstBuilder::wellSet(PlateParser::WellSetContext *ctx) {
   set.loc = locator_.span(ctx);
   size_t exceptIndex = ctx->EXCEPT() ? ctx->EXCEPT()->getSymbol()->getTokenIndex()
                                      : static_cast<size_t>(-1);
-  for (auto *itemCtx : ctx->wellItem()) {
-    ast::WellItem item = wellItem(itemCtx);
-    if (itemCtx->getStart()->getTokenIndex() > exceptIndex)
-      set.except.push_back(std::move(item));
-    else
-      set.items.push_back(std::move(item));
+  for (auto *itemCtx : ctx->wellSetItem()) {
+    std::vector<ast::WellItem> &into =
+        itemCtx->getStart()->getTokenIndex() > exceptIndex ? set.except : set.items;
+    visitAlternative(
+        itemCtx,
+        Overloaded{
+            [&](PlateParser::SingleItemContext *single) {
+              into.push_back(wellItem(single->wellItem()));
+            },
+            // `cols 1, 2, 5..7`: one item per column or span, as if
+            // written `col 1, col 2, cols 5..7`.
+            [&](PlateParser::ColsListContext *list) {
+              for (auto *span : list->colSpan()) {
+                ast::WellItem item;
+                item.loc = locator_.span(span);
+                item.a = span->NUMBER(0)->getText();
+                item.kind = span->RANGE() ? ast::WellItem::Kind::Cols : ast::WellItem::Kind::Col;
+                if (span->RANGE())
+                  item.b = span->NUMBER(1)->getText();
+                into.push_back(std::move(item));
+              }
+            },
+        });
   }
   // `except col 1` alone means every layout well except column 1; Sema sees
   // the same tree as for `all except col 1`.

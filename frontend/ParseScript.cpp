@@ -339,20 +339,21 @@ std::string durationAfterFor(antlr4::TokenStream *stream, Token *offending) {
   return fix;
 }
 
-/// "rows A, H", "cols 1, 12": `rows` and `cols` take a range, and rows or
-/// columns apart are a list of `row` and `col` items. Returns the list to
-/// write ("row A, row H"), or "" when the comma is another mistake.
+/// "rows A, H": `rows` takes a range, and rows apart are a list of `row`
+/// items. Returns the list to write ("row A, row H"), or "" when the comma
+/// is another mistake.
 std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) {
   if (offending->getText() != ",")
     return "";
   std::optional<size_t> at = fetchLine(stream, offending);
   if (!at || *at < 2 || *at + 1 >= stream->size())
     return "";
-  size_t kind = stream->get(*at - 2)->getType();
-  if (kind != PlateLexer::ROWS && kind != PlateLexer::COLS)
+  // `cols 3, 12` is a list of columns (docs/language.md, well sets); after
+  // `rows A` a letter could be a layout name.
+  if (stream->get(*at - 2)->getType() != PlateLexer::ROWS)
     return "";
-  std::string item = kind == PlateLexer::ROWS ? "row" : "col";
-  size_t part = kind == PlateLexer::ROWS ? PlateLexer::IDENT : PlateLexer::NUMBER;
+  std::string item = "row";
+  size_t part = PlateLexer::IDENT;
   if (stream->get(*at - 1)->getType() != part || stream->get(*at + 1)->getType() != part)
     return "";
   std::string fix = item + " " + stream->get(*at - 1)->getText();
@@ -460,8 +461,8 @@ public:
           diagnostic.note(loc, "the time comes right after the verb; write `{}`", fix);
         else if (std::string list = rangeWordListedApart(stream, offending); !list.empty())
           diagnostic.note(loc,
-                          "`rows` and `cols` take a range (`rows A..D`); rows or columns apart "
-                          "are a list: write `{}`",
+                          "`rows` takes a range (`rows A..D`); rows apart are a list: write "
+                          "`{}`",
                           list);
         else if (dispenseSourcesListed(stream, offending))
           diagnostic.note(loc, "a dispense has one source; write one dispense per source, or "

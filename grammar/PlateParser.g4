@@ -188,9 +188,20 @@ tipsClause : TIPS ( NEW | PER_SOURCE | PER_WELL | REUSE ) ;
 
 // A set that starts with `except` subtracts from `all`.
 wellSet
-  : wellItem ( COMMA wellItem )* ( EXCEPT wellItem ( COMMA wellItem )* )?
-  | EXCEPT wellItem ( COMMA wellItem )*
+  : wellSetItem ( COMMA wellSetItem )* ( EXCEPT wellSetItem ( COMMA wellSetItem )* )?
+  | EXCEPT wellSetItem ( COMMA wellSetItem )*
   ;
+
+// `cols 1, 2, 5, 6` and `cols 1..3, 7`: after `cols` a comma goes on with
+// the columns, since a bare number starts no other item (docs/language.md).
+// In a call's arguments a comma separates the arguments, so there only the
+// single items below are taken.
+wellSetItem
+  : COLS colSpan ( COMMA colSpan )+   # colsList
+  | wellItem                         # singleItem
+  ;
+
+colSpan : NUMBER ( RANGE NUMBER )? ;
 
 wellItem
   : WELL ( RANGE WELL )?           # wellOrBlock
