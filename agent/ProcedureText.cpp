@@ -95,7 +95,7 @@ const std::map<std::string, ActionClass, std::less<>> &verbs() {
         {"prepare", "prepared", "dilute", "diluted", "reconstitute", "reconstituted", "dissolve",
          "dissolved", "premix", "premixed", "make"});
     // Bench work on tubes, never the robot's: its times and speeds are no step.
-    // Boiling (a heat-killed control, "lot 1 boiled for ten minutes") is
+    // Boiling (a heat-killed control, "serum boiled for five minutes") is
     // beyond the platform's heater.
     put(ActionClass::Prepare, {"centrifuge", "centrifuged", "centrifuges", "centrifuging",
                                "spin", "spins", "spinning", "spun", "vortex", "vortexed",
@@ -2433,7 +2433,12 @@ private:
   /// The speakers of a dialogue ("SO: Let me say it back."), when the text
   /// is one: names that open two or more lines each, two or more names.
   std::set<std::string, std::less<>> speakers_;
+  /// Comments under a post, each ending in "Like · Reply · 3d": their
+  /// headers ("Priya Raman • Automation Engineer", "↳ Mariana (Author)")
+  /// open turns.
+  bool socialComments_ = false;
   bool opensTurn(std::string_view raw) const;
+  bool opensPost(std::string_view raw) const;
   /// Whether unit `u`'s first line opens a turn of a conversation.
   bool unitOpensTurn(size_t u) const {
     uint32_t n = out_.units[u].loc.line;
@@ -2526,6 +2531,7 @@ private:
   bool sectionHeading(const std::string &number) const;
   void markRereadSteps();
   void markMachineReadbacks();
+  void markEchoedReads();
   void markFinishedWork();
   bool isTranscript() const;
   void markTranslatedItems();
@@ -3195,11 +3201,13 @@ size_t turnPrefix(std::string_view text) {
       rest.remove_prefix(1);
   }
   size_t colon = rest.find(": ");
-  if (colon == std::string_view::npos || colon == 0 || colon > 24 ||
-      !std::isalpha(static_cast<unsigned char>(rest.front())) ||
-      !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-        return std::isalpha(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ' ' ||
-               c == '(' || c == ')' || c == '-';
+  // A name's letters may be accented ("TOMÁS:", "Zoë:"): UTF-8 bytes.
+  auto letter = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+  };
+  if (colon == std::string_view::npos || colon == 0 || colon > 24 || !letter(rest.front()) ||
+      !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon), [&](char c) {
+        return letter(c) || c == '.' || c == '_' || c == ' ' || c == '(' || c == ')' || c == '-';
       }))
     return 0;
   // "Step (robot): ...", "Note: ...": a field or a step's label, no speaker.
@@ -3581,8 +3589,57 @@ bool opensPostHeader(std::string_view line) {
          rest.rfind("commented", 0) == 0;
 }
 
+/// "Like · Reply · 3d", "Like | Reply": the line under a comment on a
+/// professional or social network.
+bool socialFooter(std::string_view line) {
+  std::string lower = prose::lowerAscii(trimView(line));
+  if (lower.rfind("like", 0) != 0)
+    return false;
+  size_t reply = lower.find("reply");
+  if (reply == std::string::npos || reply > 12)
+    return false;
+  std::string_view between = std::string_view(lower).substr(4, reply - 4);
+  return between.find("·") != std::string_view::npos || between.find('|') != std::string_view::npos;
+}
+
+/// Under a post with "Like · Reply" footers: "Priya Raman • Automation
+/// Engineer" (a name of two to four capitalised words, a bullet, a title)
+/// or "↳ Mariana Costa-Reyes (Author)" (a reply's arrow and a name).
+bool opensCommentHeader(std::string_view line) {
+  std::string_view raw = trimView(line);
+  bool reply = false;
+  for (std::string_view arrow : {"↳", "↪", "⤷", "└", "⮑"})
+    if (raw.substr(0, arrow.size()) == arrow) {
+      raw = trimView(raw.substr(arrow.size()));
+      reply = true;
+      break;
+    }
+  size_t bullet = raw.find("•");
+  std::string_view name = reply && bullet == std::string_view::npos
+                              ? raw.substr(0, raw.find(" ("))
+                              : raw.substr(0, bullet == std::string_view::npos ? 0 : bullet);
+  name = trimView(name);
+  if (name.empty() || name.size() > 40 ||
+      name.find_first_of("0123456789:;,.!?") != std::string_view::npos)
+    return false;
+  std::vector<Token> words = prose::tokenize(name);
+  size_t count = 0;
+  for (const Token &w : words) {
+    if (!w.isWord())
+      continue;
+    if (!std::isupper(static_cast<unsigned char>(w.text[0])))
+      return false;
+    ++count;
+  }
+  return count >= 1 && count <= 4 && (reply || count >= 2);
+}
+
+bool Reader::opensPost(std::string_view raw) const {
+  return opensPostHeader(raw) || (socialComments_ && opensCommentHeader(raw));
+}
+
 bool Reader::opensTurn(std::string_view raw) const {
-  if (opensChatTurn(raw) || opensPostHeader(raw))
+  if (opensChatTurn(raw) || opensPost(raw))
     return true;
   if (speakers_.empty())
     return false;
@@ -3592,6 +3649,9 @@ bool Reader::opensTurn(std::string_view raw) const {
 
 void Reader::buildUnits() {
   findFormHeaders();
+  socialComments_ = std::count_if(lines_.begin(), lines_.end(), [](const Line &line) {
+                      return socialFooter(line.raw);
+                    }) >= 2;
   {
     std::map<std::string, unsigned> count;
     for (const Line &line : lines_)
@@ -3672,7 +3732,13 @@ void Reader::buildUnits() {
         // noun that the reader counts with the analysis verbs; it starts no
         // instruction, so the wrapped line continues the sentence.
         bool verb = startsWithVerb(line.text) && !curveModelWord(first);
-        bool prefix = !colonPrefix(line.text).empty() || arrowEntry(line.text);
+        // "robot:", "day 2 (by hand):" open a line of their own; "for ten
+        // minutes, fifty microlitres again: the enzyme ..." is a wrapped
+        // sentence whose clause happens to end in a colon.
+        std::string key = colonPrefix(line.text);
+        bool prefix = (!key.empty() && !(startsLower(line.text) &&
+                                         key.find(',') != std::string::npos)) ||
+                      arrowEntry(line.text);
         // A long line without a full stop was wrapped; short lines without
         // one are bench notes, a line each.
         // "... takes the coating off - no\n washing first": a line that
@@ -4763,18 +4829,26 @@ bool auxiliaryWord(const Token &t) {
   return t.isWord() && words.count(t.lower) > 0;
 }
 
-/// "grown", "cultured": how a material was made, when no auxiliary makes it
-/// the verb of its clause ("cells were grown for 24 h" is a step told in
-/// the past).
-bool growthParticiple(const std::vector<Token> &toks, size_t i) {
-  static const std::set<std::string, std::less<>> words = {
+/// "grown", "cultured", "boiled": how a material was made or treated
+/// before the run, when no auxiliary makes it the verb of its clause
+/// ("cells were grown for 24 h" is a step told in the past).
+bool materialHistoryParticiple(const std::vector<Token> &toks, size_t i) {
+  static const std::set<std::string, std::less<>> grown = {
       "grown", "cultured", "cultivated", "propagated", "pregrown", "pre-grown", "precultured",
       "pre-cultured", "subcultured"};
-  if (!toks[i].isWord() || !words.count(toks[i].lower))
+  // Done to a material in a tube or a bottle, never to a plate on the
+  // deck (boiling is beyond any plate heater): "and in row B, 50 uL of
+  // serum boiled for 5 min" names a control, "a dry cider, decanted ten
+  // minutes before" a wine, whatever else the sentence says.
+  static const std::set<std::string, std::less<>> treated = {
+      "boiled", "autoclaved", "heat-inactivated", "heat-killed", "heat-treated", "decanted"};
+  if (!toks[i].isWord() || !(grown.count(toks[i].lower) || treated.count(toks[i].lower)))
     return false;
   for (size_t k = i; k-- > 0 && k + 2 >= i;)
     if (auxiliaryWord(toks[k]))
       return false;
+  if (treated.count(toks[i].lower))
+    return true;
   // Another verb must act on the material ("... grown in LB were diluted",
   // "add cells grown overnight"); alone, "Cells grown 24 h at 37 °C" may be
   // a step written short.
@@ -4825,6 +4899,50 @@ bool culturesAge(const std::vector<Token> &toks, size_t last) {
       "culture", "cultures", "preculture", "precultures", "subculture", "subcultures",
       "starter", "starters", "inoculum", "inocula"};
   return last < toks.size() && toks[last].isWord() && words.count(toks[last].lower) > 0;
+}
+
+/// "Two hours is two hours.", "a minute means a minute": a time said to be
+/// itself insists on the time of a step told beside it; it is no step.
+bool saidToBeItself(const std::vector<Token> &toks, const prose::Quantity &q,
+                    const Platform &platform, std::string_view source) {
+  auto same = [&](const std::optional<prose::Quantity> &other) {
+    return other && other->dimension == q.dimension && other->value.low == q.value.low &&
+           other->value.high == q.value.high;
+  };
+  auto copula = [](const Token &t) { return t.is("is") || t.is("means") || t.is("are"); };
+  if (q.last + 1 < toks.size() && copula(toks[q.last]))
+    if (same(prose::quantityAt(toks, q.last + 1, platform, source)))
+      return true;
+  if (q.first >= 2 && copula(toks[q.first - 1]))
+    for (size_t k = q.first - 1; k-- > 0 && k + 4 >= q.first;)
+      if (auto other = prose::quantityAt(toks, k, platform, source);
+          other && other->last + 1 == q.first && same(other))
+        return true;
+  return false;
+}
+
+/// "Five minutes later, fifteen minutes after the reagent.": in a sentence
+/// with no verb, a time right before "after the ..." or "after adding"
+/// says how long since that addition a moment falls (when the next step
+/// happens), not how long anything waits.
+/// A "Five minutes later" in that sentence tells the same moment.
+bool elapsedSinceAddition(const std::vector<Token> &toks, size_t last) {
+  auto sinceAddition = [&](size_t k) {
+    return k + 1 < toks.size() && toks[k].is("after") &&
+           (toks[k + 1].is("the") || toks[k + 1].is("adding") || toks[k + 1].is("addition") ||
+            toks[k + 1].is("its"));
+  };
+  if (std::any_of(toks.begin(), toks.end(),
+                  [](const Token &t) { return t.isWord() && isAnyVerb(t.lower); }))
+    return false;
+  if (sinceAddition(last))
+    return true;
+  if (last >= toks.size() || !toks[last].is("later"))
+    return false;
+  for (size_t k = last + 1; k + 1 < toks.size(); ++k)
+    if (sinceAddition(k) && k > 0 && toks[k - 1].isWord() && !toks[k - 1].is("later"))
+      return true;
+  return false;
 }
 
 /// "the 30 min read", "a 24 h plate", "each 10-min reading": a time in a
@@ -5506,6 +5624,10 @@ void Reader::readSentence(unsigned index) {
   // in LB at 37 °C were diluted"), up to the next verb: its values are the
   // material's history.
   bool history = false;
+  // "the laminated card taped to the robot still says 60 min for the
+  // conjugate": what a copy not yet updated says, up to the end of its
+  // clause, is the value the text replaces.
+  bool outdatedCopy = false;
   bool advisedPeriod = false; ///< "time the 10 minutes at 40 °C": its temperature too
   // "Reaction Mix per well: 44 µl Assay Buffer + 4 µl Substrate Mix + 2 µl
   // Developer", "WR = 50 parts A + 1 part B": after a colon or "=", volumes
@@ -5556,6 +5678,32 @@ void Reader::readSentence(unsigned index) {
              toks[k - 2].is("strips") || toks[k - 2].is("columns") || toks[k - 2].is("rows")))) &&
           summedAfter(k))
         terms.insert(k);
+    // "Sixty-two wells, two hundred microlitres each... about thirteen
+    // millilitres": a count of wells, a volume each and, with no verb
+    // between, about the total: how much of the liquid to make or load,
+    // worked out; the step that dispenses it is told elsewhere.
+    for (size_t i = 0; i + 1 < volumes.size(); ++i) {
+      size_t k = volumes[i], k2 = volumes[i + 1];
+      auto small = prose::quantityAt(toks, k, platform_, s.text);
+      auto large = prose::quantityAt(toks, k2, platform_, s.text);
+      if (!small || !large || large->value.low < 5 * small->value.high)
+        continue;
+      bool wellsBefore = false;
+      for (size_t j = k; j-- > 0 && j + 5 >= k;)
+        wellsBefore |= toks[j].is("wells") || toks[j].is("samples");
+      bool each = false, about = false, verb = false;
+      for (size_t j = small->last; j < std::max(k2 + 1, large->last); ++j) {
+        each |= toks[j].is("each") || (toks[j].is("per") && j + 1 < k2 && toks[j + 1].is("well"));
+        about |= toks[j].is("about") || toks[j].is("approx") || toks[j].is("approximately") ||
+                 toks[j].is("roughly") || toks[j].isPunct("~") || toks[j].isPunct("≈") ||
+                 toks[j].isPunct("=") || toks[j].is("total");
+        verb |= isVerb(j);
+      }
+      if (wellsBefore && each && about && !verb) {
+        terms.insert(k);
+        terms.insert(k2);
+      }
+    }
     // "61 ul of the 720 ug/ml stock into 11 ml of A": a small volume into
     // a much larger one right after "into", with no verb between, makes a
     // solution ("10 ul into the plate, ... 200 ul" does not).
@@ -5728,6 +5876,7 @@ void Reader::readSentence(unsigned index) {
       storage = clauseBuffersPh(i + 1);
       kindRemark = false;
       history = false;
+      outdatedCopy = false;
       advisedPeriod = false;
       reason = false;
       ++i;
@@ -5735,7 +5884,11 @@ void Reader::readSentence(unsigned index) {
     }
     if (t.is("since") || t.is("because"))
       reason = true;
-    if (growthParticiple(toks, i) || datedPastStep(toks, i)) {
+    if (t.is("still") && i + 1 < toks.size() &&
+        (toks[i + 1].is("says") || toks[i + 1].is("reads") || toks[i + 1].is("shows") ||
+         toks[i + 1].is("lists") || toks[i + 1].is("states")))
+      outdatedCopy = true;
+    if (materialHistoryParticiple(toks, i) || datedPastStep(toks, i)) {
       history = true;
       ++i;
       continue;
@@ -5749,6 +5902,16 @@ void Reader::readSentence(unsigned index) {
         i + 1 < toks.size() && stepKindNoun(t) &&
         (toks[i + 1].is("are") || toks[i + 1].is("were") || toks[i + 1].is("should") ||
          toks[i + 1].is("must") || toks[i + 1].is("will"))) {
+      kindRemark = true;
+      cur = -1;
+      ++i;
+      continue;
+    }
+    // 'Insert says incubations "30 +/- 5 min at 18-25 C"': a source
+    // quoted on a kind of step, in the plural, gives those steps' setting.
+    if (i >= 1 && stepKindNoun(t) && t.lower.size() > 2 && t.lower.back() == 's' &&
+        (toks[i - 1].is("says") || toks[i - 1].is("say") || toks[i - 1].is("states") ||
+         toks[i - 1].is("specifies") || toks[i - 1].is("recommends") || toks[i - 1].is("gives"))) {
       kindRemark = true;
       cur = -1;
       ++i;
@@ -5923,6 +6086,12 @@ void Reader::readSentence(unsigned index) {
         i = next;
         continue;
       }
+      if (outdatedCopy &&
+          (q->dimension == Dimension::Time || q->dimension == Dimension::Temperature ||
+           q->dimension == Dimension::Speed || q->dimension == Dimension::Volume)) {
+        i = next;
+        continue;
+      }
       // "time the 10 minutes at 40 °C honestly": advice on a step told
       // elsewhere, named by its time.
       if (q->dimension == Dimension::Time && q->first >= 2 && toks[q->first - 1].is("the") &&
@@ -5948,7 +6117,8 @@ void Reader::readSentence(unsigned index) {
           i = next;
           continue;
         }
-        if (culturesAge(toks, q->last) ||
+        if (culturesAge(toks, q->last) || elapsedSinceAddition(toks, q->last) ||
+            saidToBeItself(toks, *q, platform_, s.text) ||
             labelsTimePoint(toks, q->first, q->last, platform_, s.text)) {
           i = next;
           continue;
@@ -9142,7 +9312,7 @@ void Reader::markThreadAmendments() {
   for (size_t u = 0; u < out_.units.size() && !comments; ++u)
     if (unitOpensTurn(u)) {
       uint32_t n = out_.units[u].loc.line;
-      comments = opensPostHeader(lines_[n - 1].raw);
+      comments = opensPost(lines_[n - 1].raw);
       break;
     }
   std::optional<unsigned> firstPlan;
@@ -9853,7 +10023,7 @@ void Reader::markMarginNotes() {
 /// steps in the procedure's order, but their values are stated.
 void Reader::markDeviations() {
   auto opensDeviations = [](const std::string &lower) {
-    for (const char *start : {"deviation", "modification", "amendment", "lab changes",
+    for (const char *start : {"deviation", "departure", "modification", "amendment", "lab changes",
                               "changes to the", "changes from the", "our changes", "erratum",
                               // "OUR ADAPTATION FOR THE BIOFORGE" after the
                               // original lab's method, quoted whole.
@@ -9862,7 +10032,11 @@ void Reader::markDeviations() {
                               // A method-transfer memo: "DIFFERENCES AT SITE
                               // B" after the sending site's method.
                               "differences at", "differences from", "differences to",
-                              "changes at", "local changes", "site-specific changes"})
+                              "changes at", "local changes", "site-specific changes",
+                              // An audit report: "DEPARTURES FROM THE WRITTEN
+                              // SOP", then "CORRECTIVE ACTIONS ... repeat the
+                              // run with the SOP values restored".
+                              "corrective action"})
       if (lower.rfind(start, 0) == 0)
         return true;
     // "Re: dr_plateguy >> Tue 11 Mar, 18:20", "mkowal >> Fri ... [EDIT,
@@ -10578,6 +10752,46 @@ bool Reader::isTranscript() const {
   for (const TextUnit &unit : out_.units)
     turns += turnPrefix(unit.text) > 0;
   return turns >= 4;
+}
+
+/// "Read A at 570 nm." and, in another paragraph, "Until then, 570 nm it
+/// is.": a wavelength with no verb of reading, which a read named by its
+/// verb elsewhere states too, speaks of that read (a filter, a choice, a
+/// reminder); alone it would ask for a second read the script lacks. Said
+/// "again", "a second time" or "then", it is one.
+void Reader::markEchoedReads() {
+  auto isRead = [](const Action &a) {
+    return a.cls == ActionClass::Read || a.cls == ActionClass::ReadFluorescence;
+  };
+  auto plainStep = [](const Action &a) {
+    return a.inProcedure && !a.weak && a.copiedFrom.empty() && !a.aside;
+  };
+  for (Action &a : out_.actions) {
+    // A list item or a table row is a step of its own ("5. First read at
+    // 405 nm right away."); running prose remarks.
+    if (!isRead(a) || a.named || !plainStep(a) || !a.inParagraph ||
+        a.sentence >= sentences_.size())
+      continue;
+    // "..., then 450 nm" goes on to a step; "until then" does not.
+    const std::vector<Token> &toks = sentences_[a.sentence].tokens;
+    bool another = false;
+    for (size_t k = 0; k < toks.size(); ++k)
+      another |= toks[k].is("again") || toks[k].is("second") || toks[k].is("twice") ||
+                 toks[k].is("repeat") || toks[k].is("reread") || toks[k].is("re-read") ||
+                 toks[k].is("another") || toks[k].is("first") || toks[k].is("final") ||
+                 toks[k].is("last") || toks[k].is("initial") || toks[k].is("next") ||
+                 (toks[k].is("then") &&
+                  !(k > 0 && (toks[k - 1].is("until") || toks[k - 1].is("till") ||
+                              toks[k - 1].is("since") || toks[k - 1].is("by"))));
+    if (another)
+      continue;
+    bool echoes = std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &b) {
+      return &b != &a && b.cls == a.cls && b.named && plainStep(b) && b.unit != a.unit &&
+             restates(a, b);
+    });
+    if (echoes)
+      a.aside = true;
+  }
 }
 
 /// "BIOFORGE-1: WASH, THREE CYCLES, 300 MICROLITRES. BLOCK, 300
@@ -11511,6 +11725,26 @@ void Reader::markReplacedItems() {
 /// its items are no steps, and the steps they name by number, later in the
 /// text, may not keep the values the page shows.
 void Reader::markCoverCorrections() {
+  // "* Slip inserted 12 June: menus printed before this date said 100 uL
+  // for course V ... it is 50 uL", "ERRATUM: step 7 should read 90 min":
+  // an erratum ahead of the procedure states a step's value, the step
+  // itself is told below.
+  for (size_t u = 0; u < out_.units.size(); ++u) {
+    if (std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+          return a.unit < u && a.inProcedure && !a.weak && robotClass(a.cls);
+        }))
+      break;
+    std::string lower = prose::lowerAscii(out_.units[u].text);
+    bool erratum = false;
+    for (const char *word : {"erratum", "errata", "corrigendum", "misprint", "correction slip",
+                             "slip inserted", "inserted slip", "slip enclosed"})
+      erratum |= lower.find(word) != std::string::npos;
+    if (!erratum || !out_.units[u].label.empty())
+      continue;
+    for (Action &a : out_.actions)
+      if (a.unit == u)
+        a.inProcedure = false;
+  }
   for (size_t u = 0; u < out_.units.size(); ++u) {
     std::string lower = prose::lowerAscii(trimView(out_.units[u].text));
     if (lower.empty() || lower.back() != ':' ||
@@ -11668,14 +11902,44 @@ void Reader::markCommentSection() {
       w.remove_prefix(1);
     while (!w.empty() && (std::isdigit(static_cast<unsigned char>(w.back())) || w.back() == ' '))
       w.remove_suffix(1);
-    return w == "comments" || w == "comment" || w == "reader comments" || w == "responses" ||
-           w == "replies" || w == "leave a reply" || w == "leave a comment";
+    if (w == "comments" || w == "comment" || w == "reader comments" || w == "responses" ||
+        w == "replies" || w == "leave a reply" || w == "leave a comment")
+      return true;
+    // A post's tally of reactions: "👍❤️ 412 • 37 comments • 9 reposts".
+    static const std::set<std::string, std::less<>> tally = {
+        "comments", "comment", "reposts", "repost", "shares", "share", "likes",
+        "reactions", "views", "retweets", "replies"};
+    std::vector<Token> toks = prose::tokenize(w);
+    bool comments = false;
+    for (const Token &t : toks) {
+      if (t.isNumber())
+        continue;
+      if (!t.isWord() || !tally.count(t.lower))
+        return false;
+      comments |= t.is("comments") || t.is("comment");
+    }
+    return comments;
   };
   uint32_t from = 0;
   for (const Line &line : lines_)
     if (opensComments(line.raw)) {
       from = line.number;
       break;
+    }
+  // Comments under a post, each with its "Like · Reply" line: from the
+  // first comment's header below the post's steps.
+  if (from == 0 && socialComments_)
+    for (const Line &line : lines_) {
+      if (!opensCommentHeader(line.raw))
+        continue;
+      size_t above = static_cast<size_t>(
+          std::count_if(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+            return a.loc.line < line.number && robotClass(a.cls) && a.inProcedure && !a.weak;
+          }));
+      if (above >= 2) {
+        from = line.number;
+        break;
+      }
     }
   if (from == 0)
     return;
@@ -13116,6 +13380,7 @@ std::optional<ProcedureText> Reader::run() {
   markOrderDisclaimer();
   markStandingPractice();
   supersedeCopies();
+  markEchoedReads();
   finish();
   for (const TextUnit &unit : out_.units) {
     for (const ProseQuantity &q : proseQuantities(unit.text, platform_))
