@@ -18,8 +18,8 @@ const std::vector<std::string_view> &notedRules() {
 const std::map<std::string_view, std::string_view> &languageNotes() {
   static const std::map<std::string_view, std::string_view> notes = {
       // statements
-      {"dispenseStmt", "NAMES: reagent, role, layout name or range (`S1..S7`); `layout`: each "
-                       "well its own liquid; "
+      {"dispenseStmt", "NAMES: a reagent, or a list of layout names, ranges (`S1..S7`), roles; "
+                       "`layout`: each well its own liquid; "
                        "no `to`: a layout source fills its wells, a reagent all"},
       {"aspirateStmt", "`all` = whatever the wells hold"},
       {"washStmt", "empties the wells, then COUNT fill/remove cycles; default WELLS all"},

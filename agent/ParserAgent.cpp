@@ -297,7 +297,7 @@ private:
         {"volume", "VOLUME"},     {"duration", "TIME"},      {"temperature", "TEMPERATURE"},
         {"speed", "SPEED"},       {"wavelength", "WAVELENGTH"}, {"count", "COUNT"},
         {"ratio", "RATIO"},       {"wellSet", "WELLS"},      {"name", "NAME"},
-        {"callArg", "ARG"},       {"nameRange", "NAMES"},    {"literalQuantity", "QUANTITY"},
+        {"callArg", "ARG"},       {"nameRange", "NAMES"},    {"sourceNames", "NAMES"},    {"literalQuantity", "QUANTITY"},
         {"unit", "UNIT"},         {"paramType", "TYPE"},     {"stepLabel", ""}, {"lineLabel", ""}, {"liquidName", "NAME"}, {"wellSetName", "NAME"}, {"lidWord", "lid"},
         {"param", "NAME: TYPE"},  {"quantity", "QUANTITY"},
     };

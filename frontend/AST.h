@@ -89,9 +89,10 @@ struct Dispense {
   QuantityExpr volume;
   Name source;            ///< reagent, layout role or name, or `layout`
   bool sourceIsLayout = false;
-  /// `of S1..S7`: the layout liquids of a numbered range (`source` is the
-  /// range as written).
-  std::optional<NameRange> sourceRange;
+  /// `of S1..S7`, `of Std0, Std1..Std7`, `of control, sample`: the layout
+  /// liquids of a range or a list of names, ranges and roles (`source` is
+  /// the list as written); empty for one name or `layout`.
+  std::vector<NameRange> sourceNames;
   std::optional<WellSetExpr> wells;
   std::optional<MixClause> mix;
 };

@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <functional>
 
+#include <fmt/format.h>
+
 namespace plate::frontend {
 
 using grammar::PlateLexer;
@@ -397,8 +399,17 @@ ast::Statement AstBuilder::statement(PlateParser::StatementContext *ctx) {
         auto *source = d->dispenseSource();
         node.source = {source->getText(), locator_.span(source)};
         node.sourceIsLayout = source->LAYOUT() != nullptr;
-        if (auto *range = source->nameRange(); range && range->RANGE())
-          node.sourceRange = nameRange(range);
+        std::vector<PlateParser::NameRangeContext *> ranges;
+        if (auto *names = source->sourceNames())
+          ranges = names->nameRange();
+        if (ranges.size() > 1 || (ranges.size() == 1 && ranges[0]->RANGE())) {
+          std::vector<std::string> written;
+          for (auto *range : ranges) {
+            node.sourceNames.push_back(nameRange(range));
+            written.push_back(range->getText());
+          }
+          node.source.text = fmt::format("{}", fmt::join(written, ", "));
+        }
         if (d->wellSet())
           node.wells = wellSet(d->wellSet());
         if (auto *mix = d->mixClause())

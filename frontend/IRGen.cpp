@@ -131,22 +131,36 @@ bool Sema::missingLiquid(const ast::QuantityExpr &volume, const ast::Name &name,
 }
 
 void Sema::gen(const ast::Dispense &d, const ast::Statement &stmt) {
-  if (!d.sourceIsLayout && !d.sourceRange && missingLiquid(d.volume, d.source, "`dispense`"))
+  if (!d.sourceIsLayout && d.sourceNames.empty() &&
+      missingLiquid(d.volume, d.source, "`dispense`"))
     return;
-  // `of S1..S7`: the named layout liquids, each into its own wells.
+  // `of S1..S7`, `of Std0, Std1..Std7`, `of control, sample`: the named
+  // layout liquids and those of the roles, each into its own wells.
   std::set<ir::LiquidId> rangeLiquids;
-  if (d.sourceRange) {
+  if (!d.sourceNames.empty()) {
     std::vector<ast::Name> names;
-    if (!expandNames(*d.sourceRange, {}, names))
+    std::vector<ast::NameRange> more(d.sourceNames.begin() + 1, d.sourceNames.end());
+    if (!expandNames(d.sourceNames.front(), more, names))
       return;
     for (const ast::Name &name : names) {
       auto found = liquidByName_.find(name.text);
-      if (found == liquidByName_.end() ||
-          module_.liquid(found->second).role == ir::LiquidRole::Reagent) {
-        report(DiagId::SourceRangeNotLayout, d.source.loc, name.text, d.source.text);
+      if (found != liquidByName_.end() &&
+          module_.liquid(found->second).role != ir::LiquidRole::Reagent) {
+        rangeLiquids.insert(found->second);
+        continue;
+      }
+      std::optional<ir::LiquidRole> listedRole =
+          found == liquidByName_.end() ? roleWord(name.text) : std::nullopt;
+      bool any = false;
+      for (const ir::Liquid &liquid : module_.liquids)
+        if (listedRole && liquid.role == *listedRole && !liquid.wells.empty()) {
+          rangeLiquids.insert(liquid.id);
+          any = true;
+        }
+      if (!any) {
+        report(DiagId::SourceRangeNotLayout, name.loc, name.text, d.source.text);
         return;
       }
-      rangeLiquids.insert(found->second);
     }
   }
   std::optional<Quantity> volume = quantity(d.volume, Dimension::Volume, "`dispense`");

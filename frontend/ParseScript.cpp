@@ -366,20 +366,6 @@ std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) 
   return fix;
 }
 
-/// "dispense 50 uL of control, sample": a dispense names one source. True
-/// when the comma comes right after the source of a dispense.
-bool dispenseSourcesListed(antlr4::TokenStream *stream, Token *offending) {
-  if (offending->getText() != ",")
-    return false;
-  std::optional<size_t> at = fetchLine(stream, offending);
-  if (!at || *at < 2 || stream->get(*at - 2)->getType() != PlateLexer::OF)
-    return false;
-  for (size_t i = 0; i + 2 < *at; ++i)
-    if (stream->get(i)->getType() == PlateLexer::DISPENSE)
-      return true;
-  return false;
-}
-
 /// Reports parser errors in our wording. The lexer has a STRAY catch-all
 /// so its listener is only a safety net.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
@@ -464,9 +450,6 @@ public:
                           "`rows` takes a range (`rows A..D`); rows apart are a list: write "
                           "`{}`",
                           list);
-        else if (dispenseSourcesListed(stream, offending))
-          diagnostic.note(loc, "a dispense has one source; write one dispense per source, or "
-                               "`of layout` to give each layout well its own liquid");
       }
     }
   }

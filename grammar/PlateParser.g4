@@ -138,7 +138,10 @@ statement
   ;
 
 // `of S1..S7`: a numbered range of layout names, each well its own liquid.
-dispenseSource : LAYOUT | nameRange ;
+// `of S1..S7`, `of Std0, Std1..Std7`, `of control, sample`: layout names,
+// ranges of them and roles (docs/language.md, dispense sources).
+dispenseSource : LAYOUT | sourceNames ;
+sourceNames : nameRange ( COMMA nameRange )* ;
 
 mixClause : MIX count volume? ;
 
