@@ -2074,8 +2074,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       lower.rfind("plate layout", 0) == 0)
     return UnitKind::Layout;
   // "Each pair needs", "Per bench you will need", "Items required": a list
-  // of what to have at hand.
-  for (std::string_view need : {" need", " needs", " needed", " required"})
+  // of what to have at hand; "What the kit contains": what comes in it.
+  for (std::string_view need : {" need", " needs", " needed", " required", " contains"})
     if (lower.size() > need.size() && lower.compare(lower.size() - need.size(), need.size(), need) == 0 &&
         !hasAnyWord(lower, {"procedure", "protocol", "steps", "step"}))
       return UnitKind::Materials;
@@ -5673,11 +5673,62 @@ void Reader::readSentence(unsigned index) {
     for (size_t k : volumes)
       if (k >= 2 && times(k - 1) &&
           (toks[k - 2].isNumber() ||
+           // "1 mM x 20 uL = 20 nmol": a concentration times a volume is
+           // an amount worked out.
+           (k >= 3 && toks[k - 3].isNumber() && proseUnit(toks[k - 2].text)) ||
            (k >= 3 && toks[k - 3].isNumber() && deadVolumeAfter(k) &&
             (toks[k - 2].is("wells") || toks[k - 2].is("samples") || toks[k - 2].is("plates") ||
              toks[k - 2].is("strips") || toks[k - 2].is("columns") || toks[k - 2].is("rows")))) &&
           summedAfter(k))
         terms.insert(k);
+    // "make 4.0 mL: 3.52 mL Assay Buffer and 160 uL of each of the other
+    // three": after a verb of making and the volume made, a colon opens
+    // what it is made of.
+    for (size_t k = 0; k + 2 < toks.size(); ++k) {
+      if (!isVerb(k) || verbs().at(toks[k].lower) != ActionClass::Prepare)
+        continue;
+      auto made = prose::quantityAt(toks, k + 1, platform_, s.text);
+      if (!made || made->dimension != Dimension::Volume || made->last >= toks.size() ||
+          !toks[made->last].isPunct(":"))
+        continue;
+      for (size_t v : volumes)
+        if (v > made->last) {
+          bool verbBefore = false;
+          for (size_t j = made->last; j < v; ++j)
+            verbBefore |= isVerb(j);
+          if (verbBefore)
+            break;
+          terms.insert(v);
+        }
+    }
+    // "Per well: 44 uL Assay Buffer, 2 uL Enzyme Mix, 2 uL NAD+ and 2 uL
+    // WST-8 Developer (50 uL)": volumes listed with no verb between, then
+    // one that is their sum, are what a mix is made of.
+    for (size_t i = 0; i + 2 < volumes.size(); ++i) {
+      double sum = 0;
+      bool verb = false;
+      for (size_t j = i; j < volumes.size(); ++j) {
+        auto q = prose::quantityAt(toks, volumes[j], platform_, s.text);
+        if (!q || q->value.low != q->value.high)
+          break;
+        for (size_t k = volumes[j]; j > i && k-- > volumes[j - 1];)
+          verb |= isVerb(k);
+        if (verb)
+          break;
+        // The sum is said to be one: in brackets, after "=" or "total" (a
+        // table row's cells "25 µL | 25 µL | 50 µL" are three additions).
+        size_t at = volumes[j];
+        bool totalled = at > 0 && (toks[at - 1].isPunct("(") || toks[at - 1].isPunct("=") ||
+                                   toks[at - 1].is("total") || toks[at - 1].is("makes") ||
+                                   toks[at - 1].is("gives"));
+        if (j >= i + 2 && sum > 0 && totalled && std::fabs(q->value.low - sum) <= 0.01 * sum) {
+          for (size_t k = i; k <= j; ++k)
+            terms.insert(volumes[k]);
+          break;
+        }
+        sum += q->value.low;
+      }
+    }
     // "Sixty-two wells, two hundred microlitres each... about thirteen
     // millilitres": a count of wells, a volume each and, with no verb
     // between, about the total: how much of the liquid to make or load,
