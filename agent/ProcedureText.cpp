@@ -3530,18 +3530,28 @@ std::string speakerOf(std::string_view line) {
   return std::string(name);
 }
 
-/// "@dr_kim_cellbio · Thread", "↳ @plateRdr_priya · replying to
-/// @dr_kim_cellbio", "↳ @dr_kim_cellbio": the header of a post or a reply
-/// in a social-media thread, a handle alone or before a separator.
-bool opensPostHeader(std::string_view line) {
+/// A reply's arrow at the start of a thread's line ("↳ @pete", "↪️ Pete
+/// R."), taken off; `reply` says whether there was one.
+std::string_view withoutReplyArrow(std::string_view line, bool &reply) {
   std::string_view raw = trimView(line);
+  reply = false;
   for (std::string_view arrow : {"↳", "↪", "⤷", "└", "⮑"})
     if (raw.substr(0, arrow.size()) == arrow) {
       raw = trimView(raw.substr(arrow.size()));
       if (raw.substr(0, 3) == "\xEF\xB8\x8F") // U+FE0F, the arrow drawn as an emoji
         raw = trimView(raw.substr(3));
+      reply = true;
       break;
     }
+  return raw;
+}
+
+/// "@dr_kim_cellbio · Thread", "↳ @plateRdr_priya · replying to
+/// @dr_kim_cellbio", "↳ @dr_kim_cellbio": the header of a post or a reply
+/// in a social-media thread, a handle alone or before a separator.
+bool opensPostHeader(std::string_view line) {
+  bool reply = false;
+  std::string_view raw = withoutReplyArrow(line, reply);
   // "🧵 Mina K. 🔬 @fe_lab · Mar 14", "↪️ Pete R. @pete · Mar 14": the
   // poster's display name before the handle, then the separator and the
   // date. A few words without digits or a colon, so a sentence that
@@ -3606,14 +3616,8 @@ bool socialFooter(std::string_view line) {
 /// Engineer" (a name of two to four capitalised words, a bullet, a title)
 /// or "↳ Mariana Costa-Reyes (Author)" (a reply's arrow and a name).
 bool opensCommentHeader(std::string_view line) {
-  std::string_view raw = trimView(line);
   bool reply = false;
-  for (std::string_view arrow : {"↳", "↪", "⤷", "└", "⮑"})
-    if (raw.substr(0, arrow.size()) == arrow) {
-      raw = trimView(raw.substr(arrow.size()));
-      reply = true;
-      break;
-    }
+  std::string_view raw = withoutReplyArrow(line, reply);
   size_t bullet = raw.find("•");
   std::string_view name = reply && bullet == std::string_view::npos
                               ? raw.substr(0, raw.find(" ("))
@@ -5948,21 +5952,17 @@ void Reader::readSentence(unsigned index) {
       history = false;
     // "Washes are 300 uL: the kit says 400 ...", "All incubations are at
     // RT": the sentence's subject is a kind of step the text tells
-    // elsewhere, and its values are those steps' settings, not a step.
-    if (i <= 1 && (i == 0 || toks[0].is("the") || toks[0].is("all")) &&
-        i + 1 < toks.size() && stepKindNoun(t) &&
-        (toks[i + 1].is("are") || toks[i + 1].is("were") || toks[i + 1].is("should") ||
-         toks[i + 1].is("must") || toks[i + 1].is("will"))) {
-      kindRemark = true;
-      cur = -1;
-      ++i;
-      continue;
-    }
-    // 'Insert says incubations "30 +/- 5 min at 18-25 C"': a source
-    // quoted on a kind of step, in the plural, gives those steps' setting.
-    if (i >= 1 && stepKindNoun(t) && t.lower.size() > 2 && t.lower.back() == 's' &&
-        (toks[i - 1].is("says") || toks[i - 1].is("say") || toks[i - 1].is("states") ||
-         toks[i - 1].is("specifies") || toks[i - 1].is("recommends") || toks[i - 1].is("gives"))) {
+    // elsewhere, and its values are those steps' settings, not a step. So
+    // of a source quoted on a kind of step ('Insert says incubations "30
+    // +/- 5 min at 18-25 C"').
+    bool subject = i <= 1 && (i == 0 || toks[0].is("the") || toks[0].is("all")) &&
+                   i + 1 < toks.size() &&
+                   (toks[i + 1].is("are") || toks[i + 1].is("were") ||
+                    toks[i + 1].is("should") || toks[i + 1].is("must") || toks[i + 1].is("will"));
+    bool quoted = i >= 1 && (toks[i - 1].is("says") || toks[i - 1].is("say") ||
+                             toks[i - 1].is("states") || toks[i - 1].is("specifies") ||
+                             toks[i - 1].is("recommends") || toks[i - 1].is("gives"));
+    if ((subject || quoted) && stepKindNoun(t)) {
       kindRemark = true;
       cur = -1;
       ++i;
@@ -11977,30 +11977,22 @@ void Reader::markCommentSection() {
       from = line.number;
       break;
     }
+  // Readers comment on what is above: a "Comments:" field of a fax's or a
+  // form's cover, before any step, opens no comments.
+  auto stepsAbove = [&](uint32_t line) {
+    return std::count_if(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
+      return a.loc.line < line && robotClass(a.cls) && a.inProcedure && !a.weak;
+    });
+  };
   // Comments under a post, each with its "Like · Reply" line: from the
   // first comment's header below the post's steps.
   if (from == 0 && socialComments_)
-    for (const Line &line : lines_) {
-      if (!opensCommentHeader(line.raw))
-        continue;
-      size_t above = static_cast<size_t>(
-          std::count_if(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
-            return a.loc.line < line.number && robotClass(a.cls) && a.inProcedure && !a.weak;
-          }));
-      if (above >= 2) {
+    for (const Line &line : lines_)
+      if (opensCommentHeader(line.raw) && stepsAbove(line.number) >= 2) {
         from = line.number;
         break;
       }
-    }
-  if (from == 0)
-    return;
-  // Readers comment on what is above: a "Comments:" field of a fax's or a
-  // form's cover, before any step, opens no comments.
-  size_t stepsAbove = static_cast<size_t>(
-      std::count_if(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
-        return a.loc.line < from && robotClass(a.cls) && a.inProcedure && !a.weak;
-      }));
-  if (stepsAbove < 2)
+  if (from == 0 || stepsAbove(from) < 2)
     return;
   // The steps before it, by label.
   std::map<std::string, std::vector<size_t>, std::less<>> labelled;
