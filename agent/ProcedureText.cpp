@@ -654,6 +654,40 @@ bool continuesRow(const Line &head, const Line &cont) {
   return any;
 }
 
+/// Whether `line` holds only the wrapped end of a cell of `row`, a table
+/// whose columns are aligned with runs of spaces: it starts deep in the
+/// line, where one of the row's later cells starts.
+bool wrapsColumnCell(std::string_view row, std::string_view line) {
+  size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos || indent < 8 || line.substr(0, indent).find('\t') != std::string_view::npos ||
+      row.find('\t') != std::string_view::npos)
+    return false;
+  size_t first = row.find_first_not_of(' ');
+  for (size_t k = first; k + 3 < row.size(); ++k) {
+    if (row[k] != ' ' || row[k - 1] == ' ' || row[k + 1] != ' ' || row[k + 2] != ' ')
+      continue;
+    size_t cell = row.find_first_not_of(' ', k);
+    if (cell == std::string_view::npos)
+      break;
+    if (cell + 1 >= indent && cell <= indent + 1) {
+      // A verb under a cell that ends its phrase starts a sub-step, as in
+      // continuesRow.
+      size_t cellEnd = std::min(row.find("   ", cell), row.size());
+      std::string word;
+      for (char ch : line.substr(indent)) {
+        if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-')
+          break;
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      }
+      if (word.rfind("pre-", 0) == 0 || word.rfind("re-", 0) == 0)
+        word = word.substr(word.find('-') + 1);
+      return !(isAnyVerb(word) && !endsJoining(row.substr(cell, cellEnd - cell)));
+    }
+    k = cell;
+  }
+  return false;
+}
+
 /// A spreadsheet saved as CSV ("step,who,action,reagent,volume_uL,..."
 /// over rows "5,me,pipette,standards,25,,,,\"A1:H3, I1:I3\",..."): a run of
 /// three lines or more with the same number of commas outside quotes, three
@@ -2059,7 +2093,12 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "differences from", "differences to",
                          // "ACTION REPLAY" in a commentary, "Recap": what
                          // was done, told again.
-                         "recap", "replay", "action replay", "instant replay"}))
+                         "recap", "replay", "action replay", "instant replay",
+                         // A shop's product page: "About this item" above
+                         // "FAST: one reagent addition, one 30 min
+                         // incubation, read at 450 nm", the selling points.
+                         "about this item", "about this product", "product highlights",
+                         "key features", "product features", "highlights"}))
     return UnitKind::Summary;
   static const std::set<std::string, std::less<>> layout = {
       "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
@@ -2540,6 +2579,7 @@ private:
   void markTranscriptAsides();
   void markGameCommands();
   void markCorrectionEntries();
+  void markOwnStatementCorrections();
   void markRecaps();
   void markAnecdotes();
   void markQuotedMistakes();
@@ -2857,6 +2897,7 @@ void Reader::splitLines() {
     }
   }
   int tableHead = -1; ///< the table row a continuation line would join
+  int columnsHead = -1; ///< the space-aligned row a wrapped cell would join
   TableColumns columns; ///< of the table the lines are in
   bool boxOpen = false;
   size_t start = 0;
@@ -3049,6 +3090,22 @@ void Reader::splitLines() {
               line.text[k + 1] = ',';
         }
       }
+      // A cell of such a table wrapped onto a line of its own, indented to
+      // its column ("13   450 nm only   450 nm with a reference" over
+      // "                 wavelength of 620-650 nm"), continues the row: it
+      // is no step of its own.
+      if (!line.table && !line.columns && !line.bullet && columnsHead >= 0 &&
+          wrapsColumnCell(lines_[static_cast<size_t>(columnsHead)].raw, line.raw)) {
+        Line &head = lines_[static_cast<size_t>(columnsHead)];
+        head.text += ' ';
+        head.pieces.push_back({head.text.size(), line.content, line.number});
+        head.text += line.text;
+        line.merged = true;
+      }
+      if (line.columns)
+        columnsHead = static_cast<int>(lines_.size());
+      else if (!line.merged)
+        columnsHead = -1;
       // Dotted leaders ("Sample volume ...... 5 µl") read as a colon.
       size_t dots;
       while ((dots = line.text.find("...")) != std::string::npos) {
@@ -3076,7 +3133,7 @@ void Reader::splitLines() {
       }
     }
     if (line.blank || line.separator)
-      tableHead = -1;
+      tableHead = columnsHead = -1;
     if (line.blank)
       columns.clear();
     lines_.push_back(std::move(line));
@@ -3738,10 +3795,13 @@ void Reader::buildUnits() {
         bool verb = startsWithVerb(line.text) && !curveModelWord(first);
         // "robot:", "day 2 (by hand):" open a line of their own; "for ten
         // minutes, fifty microlitres again: the enzyme ..." is a wrapped
-        // sentence whose clause happens to end in a colon.
+        // sentence whose clause happens to end in a colon; so is "times.
+        // That was incorrect: our method uses ...", whose first sentence
+        // ends before the colon.
         std::string key = colonPrefix(line.text);
         bool prefix = (!key.empty() && !(startsLower(line.text) &&
-                                         key.find(',') != std::string::npos)) ||
+                                         (key.find(',') != std::string::npos ||
+                                          key.find(". ") != std::string::npos))) ||
                       arrowEntry(line.text);
         // A long line without a full stop was wrapped; short lines without
         // one are bench notes, a line each.
@@ -4311,10 +4371,28 @@ void Reader::classifyUnits() {
       // section's number heads the page as well.
       bool letteredSection = unit.label.size() > 2 && unit.label[0] >= 'A' && unit.label[0] <= 'Z' &&
                              unit.label[1] == '.';
-      if ((unit.label.empty() || letteredSection) && singleLine && !startsWithVerb(unit.text) &&
-          underRuleApart &&
-          recordOf(unit.text).empty() &&
-          (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150)) {
+      // "L-Glutamate Assay Kit (Colorimetric, WST-8), 96 Tests - Detection
+      // Range 5-100 uM -" over two more lines: a shop's product title,
+      // wrapped, says what the kit is, values and all. No sentence ends in
+      // it, no clause of it instructs and no key opens it.
+      bool wrappedTitle = false;
+      if (!singleLine && line && unit.label.empty() && unit.text.size() <= 250 &&
+          underRuleApart && lineUnderRule == 0) {
+        std::string_view text = trimView(unit.text);
+        bool sentence = text.empty() || text.find(". ") != std::string_view::npos ||
+                        text.find_first_of(":;!?") != std::string_view::npos || text.back() == '.';
+        bool instructs = false;
+        for (size_t at = 0; at < text.size() && !instructs;) {
+          size_t stop = std::min({text.find_first_of(",(", at), text.find(" - ", at), text.size()});
+          instructs = startsWithVerb(trimView(text.substr(at, stop - at)));
+          at = stop + 1;
+        }
+        wrappedTitle = !sentence && !instructs && recordOf(unit.text).empty();
+      }
+      if (wrappedTitle ||
+          ((unit.label.empty() || letteredSection) && singleLine && !startsWithVerb(unit.text) &&
+           underRuleApart && recordOf(unit.text).empty() &&
+           (unit.text.size() <= 100 || nextBreaks) && (nextBreaks || unit.text.size() <= 150))) {
         unit.kind = UnitKind::Title;
         unit.domain = domainOfHeading(lower);
         // A title that gives the whole protocol to the robot or a person
@@ -6103,7 +6181,23 @@ void Reader::readSentence(unsigned index) {
           --m;
         bool tookTime = measured.count(toks[m].lower) ||
                         (toks[m].is("time") && m >= 1 && work.count(toks[m - 1].lower));
-        if (field || tookTime) {
+        // "The robot's part is nearly four hours", "the whole procedure is
+        // about 3 h": how long a share of the work or all of it lasts.
+        bool partLasts = false;
+        {
+          size_t v = q->first;
+          while (v > 0 && (toks[v - 1].is("nearly") || toks[v - 1].is("almost") ||
+                           toks[v - 1].is("about") || toks[v - 1].is("roughly") ||
+                           toks[v - 1].is("around") || toks[v - 1].is("approximately") ||
+                           toks[v - 1].is("just") || toks[v - 1].isPunct("~")))
+            --v;
+          static const std::set<std::string, std::less<>> wholes = {
+              "part", "share", "whole", "thing", "day", "session", "job", "workflow",
+              "protocol", "procedure", "assay", "method", "everything"};
+          partLasts = v >= 2 && (toks[v - 1].is("is") || toks[v - 1].is("was")) &&
+                      wholes.count(toks[v - 2].lower);
+        }
+        if (field || tookTime || partLasts) {
           i = next;
           continue;
         }
@@ -6694,7 +6788,17 @@ void Reader::readSentence(unsigned index) {
             break;
           if (w.isPunct("->") || w.isPunct("→") || w.isPunct("=>") ||
               (w.isPunct(">") && k > 0 && toks[k - 1].isPunct("-"))) {
-            if (!(k + 1 == q->first && arrowStartsStep(p, toks, k)))
+            // "180 ul DEA buf -> std wells, 180 ul pNPP -> ...": an arrow
+            // that points at wells, no value, reaches no further than its
+            // comma; a value right after the comma starts an addition of
+            // its own ("-> std wells, so they're 100 ul" says a state).
+            size_t comma = k + 1;
+            while (comma < q->first && !toks[comma].isPunct(","))
+              ++comma;
+            bool destination = comma + 1 == q->first;
+            for (size_t m = k + 1; m < comma && destination; ++m)
+              destination = !toks[m].isNumber();
+            if (!destination && !(k + 1 == q->first && arrowStartsStep(p, toks, k)))
               cls = ActionClass::Note;
             break;
           }
@@ -10432,6 +10536,17 @@ void Reader::markSpokenCorrections() {
   }
 }
 
+/// Marks `a` superseded in its values when it states one that a later
+/// correction takes back.
+void supersedeWithdrawnValues(Action &a, const std::vector<std::pair<Param, double>> &withdrawn) {
+  for (const auto &[param, value] : withdrawn)
+    for (const Value &v : a.params[static_cast<size_t>(param)])
+      if (v.exact() && std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value))) {
+        a.superseded = true;
+        a.supersededValuesOnly = true;
+      }
+}
+
 /// "2240 CORRECTION to 2230 entry, at Dr Ruiz's request: wash volume was
 /// 250 µL per well per wash, not 300 µL. Robot programmed at 250 µL. 300 µL
 /// written in error.": an entry that opens "CORRECTION" and takes a value
@@ -10474,14 +10589,77 @@ void Reader::markCorrectionEntries() {
       }
       if (a.sentence >= s || !a.inProcedure || !robotClass(a.cls))
         continue;
-      for (const auto &[param, value] : withdrawn)
-        for (const Value &v : a.params[static_cast<size_t>(param)])
-          if (v.exact() && std::abs(v.low - value) <= 1e-9 * std::max(1.0, std::abs(value))) {
-            a.superseded = true;
-            a.supersededValuesOnly = true;
-          }
+      supersedeWithdrawnValues(a, withdrawn);
     }
     s = last;
+  }
+}
+
+/// "In my answer to Q48 I told the Committee that the plate is washed three
+/// times. That was incorrect: our validated method uses four washes of 300
+/// microlitres per well.": a writer's correction of what they said before.
+/// The values of the sentence that reports the earlier statement ("I
+/// told", "we said") are taken back, once it or one of the next two
+/// sentences of its paragraph calls something wrong: earlier steps of the
+/// same kind that state them are superseded in their values, and the
+/// paragraph from there on, which tells the right values, is no step.
+void Reader::markOwnStatementCorrections() {
+  static const std::set<std::string, std::less<>> reportVerbs = {
+      "told", "said", "stated", "wrote", "gave", "answered", "reported", "claimed"};
+  static const std::set<std::string, std::less<>> wrongWords = {
+      "wrong", "incorrect", "mistake", "mistaken", "error", "errors", "erroneous",
+      "inaccurate", "misspoke", "misstated"};
+  for (unsigned s = 0; s < sentences_.size(); ++s) {
+    const std::vector<Token> &toks = sentences_[s].tokens;
+    // The report opens its sentence ("In my answer to Q48 I told"): one in
+    // brackets after a step's values ("60 min at 37 C (I first wrote 45")
+    // amends that step, which stays.
+    size_t verb = toks.size();
+    for (size_t k = 0; k + 1 < toks.size() && verb == toks.size(); ++k) {
+      if (toks[k].isNumber() || toks[k].isPunct("(") || toks[k].isPunct("["))
+        break;
+      if (toks[k].is("i") || toks[k].is("we"))
+        for (size_t j = k + 1; j <= k + 2 && j < toks.size(); ++j)
+          if (toks[j].isWord() && reportVerbs.count(toks[j].lower)) {
+            verb = j;
+            break;
+          }
+    }
+    if (verb == toks.size())
+      continue;
+    bool called = false;
+    for (unsigned t = s; t < sentences_.size() && t <= s + 2 && !called; ++t) {
+      if (sentences_[t].unit != sentences_[s].unit)
+        break;
+      for (const Token &token : sentences_[t].tokens)
+        called = called || (token.isWord() && wrongWords.count(token.lower));
+    }
+    if (!called)
+      continue;
+    std::vector<std::pair<Param, double>> withdrawn;
+    for (size_t i = verb + 1; i < toks.size(); ++i)
+      if (auto q = prose::quantityAt(toks, i, platform_, sentences_[s].text);
+          q && q->dimension != Dimension::Concentration) {
+        withdrawn.emplace_back(paramOf(q->dimension), q->value.low);
+        i = q->last;
+      }
+    if (withdrawn.empty())
+      continue;
+    std::set<ActionClass> kinds;
+    for (const Action &a : out_.actions)
+      if (a.sentence == s && robotClass(a.cls))
+        kinds.insert(a.cls);
+    for (Action &a : out_.actions) {
+      if (a.sentence >= s && a.sentence < sentences_.size() &&
+          sentences_[a.sentence].unit == sentences_[s].unit) {
+        a.inProcedure = false;
+        continue;
+      }
+      if (a.sentence >= s || !a.inProcedure || !robotClass(a.cls) ||
+          (!kinds.empty() && !kinds.count(a.cls)))
+        continue;
+      supersedeWithdrawnValues(a, withdrawn);
+    }
   }
 }
 
@@ -13394,6 +13572,7 @@ std::optional<ProcedureText> Reader::run() {
   markCorrections();
   markSpokenCorrections();
   markCorrectionEntries();
+  markOwnStatementCorrections();
   markRecaps();
   markRereadSteps();
   markTranslatedItems();
