@@ -2859,6 +2859,22 @@ void Reader::splitLines() {
     std::string_view rest = end ? trimView(raw.substr(end)) : raw;
     return end > 0 && (rest.empty() || std::count(raw.begin(), raw.begin() + static_cast<long>(end), '>') > 1);
   });
+  // So does a quoted line indented deeper than the quoted line above it
+  // ('> "Wash 4 times,' over '>  300 microlitres of wash buffer each'):
+  // a quotation wrapped in the margin, which no bullet does.
+  auto textColumn = [&](std::string_view raw, size_t end) {
+    size_t k = end;
+    while (k < raw.size() && (raw[k] == ' ' || raw[k] == '\t'))
+      ++k;
+    return k - end;
+  };
+  for (size_t n = 1; n < raws.size() && !mailQuotes; ++n) {
+    size_t end = quoteMarks(raws[n]), above = quoteMarks(raws[n - 1]);
+    mailQuotes = end > 0 && above > 0 && end == above &&
+                 !trimView(raws[n - 1].substr(above)).empty() &&
+                 !trimView(raws[n].substr(end)).empty() &&
+                 textColumn(raws[n], end) > textColumn(raws[n - 1], above);
+  }
   // "Step                    Notes" over rows whose remarks stand in a
   // column of their own, spaced without pipes: a row's step wraps in the
   // left column while its notes wrap in the right ("Reads absorbance at
@@ -6780,6 +6796,32 @@ void Reader::readSentence(unsigned index) {
                toks[start + 2].is("was") || toks[start + 2].isPunct(":")))
             cls = ActionClass::Note;
         }
+        // "CX1 straight from the 10 mM stock is 0.9 uL": a volume that
+        // completes "is" says how much something comes to, the result of a
+        // sum, not an addition, unless a verb of its clause instructs.
+        if (p == Param::Volume) {
+          size_t v = q->first;
+          while (v > 0 && (toks[v - 1].is("only") || toks[v - 1].is("just") ||
+                           toks[v - 1].is("about") || toks[v - 1].is("approximately") ||
+                           toks[v - 1].is("roughly") || toks[v - 1].isPunct("~")))
+            --v;
+          // "pNPP is 20 µl per well": a dose, which a step adds.
+          auto after = [&](size_t k) { return k < toks.size() ? &toks[k] : nullptr; };
+          bool dose = (after(q->last) && (after(q->last)->is("per") || after(q->last)->is("each") ||
+                                          after(q->last)->is("into") || after(q->last)->is("to"))) ||
+                      (after(q->last) && after(q->last)->isPunct("/") && after(q->last + 1) &&
+                       after(q->last + 1)->is("well"));
+          if (v >= 2 && !dose && (toks[v - 1].is("is") || toks[v - 1].is("was"))) {
+            bool instructs = false;
+            for (size_t k = v - 1; k-- > 0 && !instructs;) {
+              if (toks[k].isPunct(".") || toks[k].isPunct(";") || toks[k].isPunct(":"))
+                break;
+              instructs = toks[k].isWord() && isAnyVerb(toks[k].lower);
+            }
+            if (!instructs)
+              cls = ActionClass::Note;
+          }
+        }
         // "-> 0.45 mg/mL final, 220 uL": after an arrow, every value up to the
         // next verb states what there is afterwards, even past a comma.
         for (size_t k = q->first; k-- > 0;) {
@@ -7097,7 +7139,9 @@ void Reader::readSentence(unsigned index) {
         if ((w == "store" || w == "stored" || w == "keep" || w == "kept" || w == "hold") &&
             cur >= 0)
           noun = true;
-        if (w == "make" && next != "up")
+        // "... is 0.9 uL -> make 100 uL instead": "make" before the
+        // volume made prepares it, wherever it stands in the sentence.
+        if (w == "make" && next != "up" && !(i + 1 < toks.size() && toks[i + 1].isNumber()))
           noun = true;
         if (w == "put" && next != "into" && next != "in")
           noun = true;
@@ -10517,7 +10561,27 @@ void Reader::markSpokenCorrections() {
       ++k;
     while (k < toks.size() && toks[k].isPunct(","))
       ++k;
-    if (k >= toks.size() || !toks[k].is("correction"))
+    // A sat-nav's "Recalculating..." then "Route updated for lot 24B: the
+    // insert now says four washes.": the word that announces a new route,
+    // at the head of the sentence or ending one of the two before,
+    // corrects too. ("AMENDED 3 Oct: the first version said 200 uL" tells
+    // the old value: an amendment's heading is no such word.)
+    auto announces = [](const Token &t) { return t.is("recalculating") || t.is("recalculated"); };
+    auto headAnnounces = [&](const std::vector<Token> &t, size_t from) {
+      return (from < t.size() && announces(t[from])) ||
+             (from + 1 < t.size() && t[from].isWord() && announces(t[from + 1]));
+    };
+    bool announced = headAnnounces(toks, k);
+    for (size_t back = 1; back <= 2 && back <= correction.sentence && !announced; ++back) {
+      const std::vector<Token> &before = sentences_[correction.sentence - back].tokens;
+      announced = back == 1 && headAnnounces(before, 0);
+      for (size_t b = before.size(); b-- > 0 && !announced;)
+        if (before[b].isWord()) {
+          announced = announces(before[b]) || before[b].is("correction");
+          break;
+        }
+    }
+    if (!announced && (k >= toks.size() || !toks[k].is("correction")))
       continue;
     for (size_t a = c; a-- > 0;) {
       Action &earlier = out_.actions[a];
@@ -10526,11 +10590,18 @@ void Reader::markSpokenCorrections() {
       if (earlier.sentence == correction.sentence || earlier.cls != correction.cls ||
           !earlier.inProcedure || earlier.weak)
         continue;
-      bool contradicts = false;
-      for (size_t p = 0; p < kParamCount; ++p)
+      bool contradicts = false, agrees = true;
+      for (size_t p = 0; p < kParamCount; ++p) {
         contradicts = contradicts || valuesContradict(earlier.params[p], correction.params[p]);
+        agrees = agrees && (correction.params[p].empty() ||
+                            allAdmittedBy(correction.params[p], earlier.params[p]));
+      }
       if (contradicts)
         earlier.inProcedure = false;
+      // "the insert now says four washes. Wash 4 times, ...": the new value
+      // said first in passing; the step it replaces lies before.
+      if (!contradicts && agrees && announced)
+        continue;
       break;
     }
   }

@@ -1253,7 +1253,10 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
                        toks[i + 1].is("as") &&
                        (isRef(i + 2) ||
                         ((toks[i + 2].is("a") || toks[i + 2].is("the")) && isRef(i + 3)));
-    bool refAfter = isRef(i + 1) || asReference;
+    // "with wavelength correction at 570", "reference of 620": the
+    // reference named before its number.
+    bool refAt = i > 1 && (toks[i - 1].is("at") || toks[i - 1].is("of")) && isRef(i - 2);
+    bool refAfter = isRef(i + 1) || asReference || refAt;
     // "450 with 570 reference": the read's own wavelength before it.
     bool beforeRef = i + 3 < toks.size() && (toks[i + 1].is("with") || toks[i + 1].isPunct("/")) &&
                      toks[i + 2].isNumber() && isRef(i + 3);
