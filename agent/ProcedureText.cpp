@@ -2580,6 +2580,7 @@ private:
   void markGameCommands();
   void markCorrectionEntries();
   void markOwnStatementCorrections();
+  void markReadBacks();
   void markRecaps();
   void markAnecdotes();
   void markQuotedMistakes();
@@ -5581,6 +5582,17 @@ bool comparesAgainstBound(const std::vector<Token> &toks) {
 /// previous plate the top standard gave ...", "Typically ...", "Expected
 /// values: ..."): its values are data, not steps to do.
 bool reportsPastResults(const std::vector<Token> &toks) {
+  // "Expected: 48 wells with 10 uL", "Expected result: about 2 min; wells
+  // now hold 200 uL": a runbook's line under a step says what the step
+  // should give, to check against, as a past run's results do.
+  if (toks.size() >= 3 && (toks[0].is("expected") || toks[0].is("expect"))) {
+    size_t k = 1;
+    if (toks[k].is("result") || toks[k].is("results") || toks[k].is("output") ||
+        toks[k].is("outcome") || toks[k].is("state"))
+      ++k;
+    if (k < toks.size() && toks[k].isPunct(":"))
+      return true;
+  }
   // "Runs 1 and 2: 30 min at 37 °C", "Runs 4-6: 1:10": earlier runs named
   // as the sentence's subject, reported beside the one planned.
   if (toks.size() >= 4 && (toks[0].is("run") || toks[0].is("runs"))) {
@@ -10734,6 +10746,74 @@ void Reader::markOwnStatementCorrections() {
   }
 }
 
+/// "[00:03:53] Dana Okafor: ... a hundred fifty microlitres of the
+/// substrate. Twenty minutes at room temperature, and keep it out of the
+/// light." then "[00:04:02] Tomasz Wojcik: Dark, lid on, twenty minutes.":
+/// in a conversation, a turn that says back the values of a step of the
+/// turn right before it, another speaker's, confirms that step; it is no
+/// second one. A turn that goes on ("again", "then", "another") is.
+void Reader::markReadBacks() {
+  // The speaker who opens a line: "[00:04:02] Tomasz Wojcik:", "Dana:".
+  auto speaker = [&](uint32_t lineNumber) -> std::string {
+    if (lineNumber < 1 || lineNumber > lines_.size())
+      return "";
+    std::string_view raw = trimView(lines_[lineNumber - 1].raw);
+    if (!raw.empty() && (raw[0] == '[' || raw[0] == '(')) {
+      size_t close = raw.find(raw[0] == '[' ? ']' : ')');
+      if (close == std::string_view::npos || close > 12)
+        return "";
+      raw = trimView(raw.substr(close + 1));
+    }
+    size_t colon = raw.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 30)
+      return "";
+    std::string_view name = raw.substr(0, colon);
+    size_t words = 1;
+    for (size_t k = 0; k < name.size(); ++k) {
+      char c = name[k];
+      if (c == ' ')
+        ++words;
+      else if (!std::isalpha(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '\'')
+        return "";
+    }
+    if (words > 3 || !std::isupper(static_cast<unsigned char>(name[0])))
+      return "";
+    return std::string(name);
+  };
+  std::map<std::string, unsigned> turns;
+  for (const TextUnit &unit : out_.units)
+    if (std::string name = speaker(unit.loc.line); !name.empty())
+      ++turns[name];
+  unsigned speakers = 0;
+  for (const auto &[name, n] : turns)
+    speakers += n >= 2 ? 1 : 0;
+  if (speakers < 2)
+    return;
+  for (Action &a : out_.actions) {
+    if (!a.inProcedure || !robotClass(a.cls) || a.unit == 0 || !a.hasNumeric() ||
+        a.sentence >= sentences_.size())
+      continue;
+    std::string mine = speaker(out_.units[a.unit].loc.line);
+    std::string theirs = speaker(out_.units[a.unit - 1].loc.line);
+    if (mine.empty() || theirs.empty() || mine == theirs)
+      continue;
+    std::string lower = prose::lowerAscii(out_.units[a.unit].text);
+    if (hasAnyWord(lower, {"again", "then", "another", "next", "repeat", "more", "after"}))
+      continue;
+    for (const Action &b : out_.actions) {
+      if (b.unit != a.unit - 1 || b.cls != a.cls || !b.inProcedure)
+        continue;
+      bool same = true;
+      for (size_t p = 0; p < kParamCount && same; ++p)
+        same = a.params[p].empty() || allAdmittedBy(a.params[p], b.params[p]);
+      if (same) {
+        a.inProcedure = false;
+        break;
+      }
+    }
+  }
+}
+
 /// "DA-2 finished and read; for the record, the sequence was samples by
 /// hand 50 µL, antibody 50 µL, shake, 60 min, wash 3x, ..., read 450.": a
 /// sentence that says it tells the sequence again ("for the record", "to
@@ -11818,6 +11898,48 @@ void Reader::markQuotedMistakes() {
     }
     return false;
   };
+  auto olderSourceSays = [&](const Action &a, const Value &said) {
+    const std::vector<Token> &toks = sentences_[a.sentence].tokens;
+    bool older = false;
+    for (const Token &t : toks) {
+      if (t.isWord() && pastRecordVerbs.count(t.lower))
+        break;
+      bool version = t.lower.size() >= 2 && (t.lower[0] == 'v') &&
+                     std::all_of(t.lower.begin() + 1, t.lower.end(), [](char c) { return isDigitChar(c); });
+      older = older || version || t.is("old") || t.is("older") || t.is("previous") ||
+              t.is("earlier") || t.is("outdated") || t.is("superseded") || t.is("former");
+    }
+    if (!older)
+      return false;
+    Param param = Param::Volume;
+    bool found = false;
+    for (size_t p = 0; p < kParamCount && !found; ++p)
+      for (const Value &v : a.params[p])
+        if (&v == &said) {
+          param = static_cast<Param>(p);
+          found = true;
+        }
+    // The replacing value: later in the sentence or in the next two.
+    for (size_t s = a.sentence; found && s < sentences_.size() && s <= a.sentence + 2; ++s) {
+      if (sentences_[s].unit != sentences_[a.sentence].unit)
+        break;
+      const std::vector<Token> &next = sentences_[s].tokens;
+      size_t from = 0;
+      if (s == a.sentence) {
+        // Past the record verb and the value it reports.
+        while (from < next.size() && !(next[from].isWord() && pastRecordVerbs.count(next[from].lower)))
+          ++from;
+        while (from < next.size() && !next[from].isNumber())
+          ++from;
+        ++from;
+      }
+      for (size_t i = from; i < next.size(); ++i)
+        if (auto q = prose::quantityAt(next, i, platform_, sentences_[s].text);
+            q && paramOf(q->dimension) == param && !said.admits(q->value.low))
+          return true;
+    }
+    return false;
+  };
   for (Action &a : out_.actions) {
     if (!a.inProcedure || a.sentence >= sentences_.size())
       continue;
@@ -11836,6 +11958,10 @@ void Reader::markQuotedMistakes() {
     bool called = false;
     for (size_t s = a.sentence; s < sentences_.size() && s <= a.sentence + 2 && !called; ++s)
       called = sentences_[s].unit == sentences_[a.sentence].unit && callsWrong(sentences_[s]);
+    // "the v3 printout said 25 uL Nessler here. v4 is 20 uL.": an older
+    // version's value, which the next sentence replaces with another.
+    if (!called && olderSourceSays(a, *first))
+      called = true;
     if (called)
       a.inProcedure = false;
   }
@@ -13644,6 +13770,7 @@ std::optional<ProcedureText> Reader::run() {
   markSpokenCorrections();
   markCorrectionEntries();
   markOwnStatementCorrections();
+  markReadBacks();
   markRecaps();
   markRereadSteps();
   markTranslatedItems();
