@@ -622,6 +622,26 @@ void parseTableRow(Line &line, bool outerPipes = true) {
 
 bool endsJoining(std::string_view s);
 
+/// The letters (and hyphens) that open `text`, in lower case.
+std::string leadingWord(std::string_view text) {
+  std::string word;
+  for (char ch : text) {
+    if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-')
+      break;
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return word;
+}
+
+/// Whether a wrapped table line opening with `word` starts a sub-step of
+/// its own ("pre-incubate 15 min") rather than going on with the cell
+/// above it: a verb under a cell that ends its phrase.
+bool opensSubStep(std::string word, std::string_view cellAbove) {
+  if (word.rfind("pre-", 0) == 0 || word.rfind("re-", 0) == 0)
+    word = word.substr(word.find('-') + 1);
+  return isAnyVerb(word) && !endsJoining(cellAbove);
+}
+
 /// Whether table row `cont`, whose first cell is empty, continues row
 /// `head` (a cell wrapped onto the next line) rather than being a row of its
 /// own without a label: a sub-step ("pre-incubate 15 min") starts with a
@@ -636,19 +656,12 @@ bool continuesRow(const Line &head, const Line &cont) {
     const std::string &text = cont.cells[c].text;
     if (text.empty())
       continue;
-    std::string word;
-    for (char ch : text) {
-      if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-')
-        break;
-      word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    }
+    std::string word = leadingWord(text);
     if (!any && (word == "total" || word == "sum" || word == "final"))
       return false;
     any = true;
-    if (word.rfind("pre-", 0) == 0 || word.rfind("re-", 0) == 0)
-      word = word.substr(word.find('-') + 1);
     std::string_view above = c < head.cells.size() ? std::string_view(head.cells[c].text) : "";
-    if (isAnyVerb(word) && !endsJoining(above))
+    if (opensSubStep(word, above))
       return false;
   }
   return any;
@@ -670,18 +683,8 @@ bool wrapsColumnCell(std::string_view row, std::string_view line) {
     if (cell == std::string_view::npos)
       break;
     if (cell + 1 >= indent && cell <= indent + 1) {
-      // A verb under a cell that ends its phrase starts a sub-step, as in
-      // continuesRow.
       size_t cellEnd = std::min(row.find("   ", cell), row.size());
-      std::string word;
-      for (char ch : line.substr(indent)) {
-        if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-')
-          break;
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      }
-      if (word.rfind("pre-", 0) == 0 || word.rfind("re-", 0) == 0)
-        word = word.substr(word.find('-') + 1);
-      return !(isAnyVerb(word) && !endsJoining(row.substr(cell, cellEnd - cell)));
+      return !opensSubStep(leadingWord(line.substr(indent)), row.substr(cell, cellEnd - cell));
     }
     k = cell;
   }
@@ -3293,6 +3296,12 @@ size_t turnPrefix(std::string_view text) {
   if (notSpeakers.count(first))
     return 0;
   return text.size() - rest.size() + colon + 2;
+}
+
+/// Who opens a dialogue's turn ("[00:04:02] Tomasz Wojcik: ..."), in lower
+/// case with its colon; empty for a line that opens none.
+std::string turnSpeaker(std::string_view text) {
+  return prose::lowerAscii(trimView(text.substr(0, turnPrefix(text))));
 }
 
 bool startsWithVerb(std::string_view text) {
@@ -10755,30 +10764,8 @@ void Reader::markOwnStatementCorrections() {
 void Reader::markReadBacks() {
   // The speaker who opens a line: "[00:04:02] Tomasz Wojcik:", "Dana:".
   auto speaker = [&](uint32_t lineNumber) -> std::string {
-    if (lineNumber < 1 || lineNumber > lines_.size())
-      return "";
-    std::string_view raw = trimView(lines_[lineNumber - 1].raw);
-    if (!raw.empty() && (raw[0] == '[' || raw[0] == '(')) {
-      size_t close = raw.find(raw[0] == '[' ? ']' : ')');
-      if (close == std::string_view::npos || close > 12)
-        return "";
-      raw = trimView(raw.substr(close + 1));
-    }
-    size_t colon = raw.find(':');
-    if (colon == std::string_view::npos || colon == 0 || colon > 30)
-      return "";
-    std::string_view name = raw.substr(0, colon);
-    size_t words = 1;
-    for (size_t k = 0; k < name.size(); ++k) {
-      char c = name[k];
-      if (c == ' ')
-        ++words;
-      else if (!std::isalpha(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '\'')
-        return "";
-    }
-    if (words > 3 || !std::isupper(static_cast<unsigned char>(name[0])))
-      return "";
-    return std::string(name);
+    return lineNumber >= 1 && lineNumber <= lines_.size() ? turnSpeaker(lines_[lineNumber - 1].raw)
+                                                          : std::string();
   };
   std::map<std::string, unsigned> turns;
   for (const TextUnit &unit : out_.units)
@@ -11616,9 +11603,7 @@ void Reader::markTranscriptAsides() {
 
   // An untimed dialogue keeps its speakers in the text (a timed one's
   // read-backs went with its timestamps, withTranscriptAsSpeech).
-  auto speaker = [](std::string_view text) {
-    return prose::lowerAscii(trimView(text.substr(0, turnPrefix(text))));
-  };
+  auto speaker = [](std::string_view text) { return turnSpeaker(text); };
   auto lineOf = [&](unsigned u) -> std::string_view {
     uint32_t line = out_.units[u].loc.line;
     return line >= 1 && line <= lines_.size() ? lines_[line - 1].raw : std::string_view();
