@@ -266,6 +266,25 @@ std::optional<ThreadPost> threadPostNumber(std::string_view raw) {
   return post;
 }
 
+/// Whether `line`, which opens with what reads as a section's number
+/// ("1.0 absorbance units"), goes on with the sentence that `before` broke
+/// off after a word that wants what follows ("to", "of", "=").
+bool continuesMidPhrase(const Line &before, const Line &line) {
+  static const std::set<std::string, std::less<>> wantsMore = {
+      "to", "of", "at", "and", "or", "by", "from", "than", "x", "about", "roughly",
+      "approximately", "around", "between", "with", "into", "in", "for", "is", "was",
+      "are", "were", "gives", "give", "reads", "reaches", "=", "+", "~"};
+  if (before.blank || before.table || before.separator || line.content >= line.raw.size())
+    return false;
+  char first = line.raw[line.content];
+  if (!(first >= 'a' && first <= 'z'))
+    return false;
+  std::string_view text = trimView(before.text);
+  size_t space = text.find_last_of(" \t");
+  std::string last = prose::lowerAscii(space == std::string_view::npos ? text : text.substr(space + 1));
+  return wantsMore.count(last) > 0;
+}
+
 void parseStart(Line &line, bool quantityFirstOk = false) {
   std::string_view s = line.raw;
   size_t i = 0;
@@ -291,6 +310,20 @@ void parseStart(Line &line, bool quantityFirstOk = false) {
       line.bullet = true;
       // "+ 200ul" and "+25ul" are additions: keep the plus in the text.
       line.content = bullet == "+" ? i : skipSpaces(i + width);
+      return;
+    }
+  }
+  // ":Agreed, 620.", "::OK with all of that.": a wiki talk page's reply,
+  // indented with colons, is a post of its own, never the line above run
+  // on.
+  if (rest.size() > 1 && rest[0] == ':') {
+    size_t colons = 0;
+    while (colons < rest.size() && rest[colons] == ':')
+      ++colons;
+    if (colons < rest.size() &&
+        (std::isalpha(static_cast<unsigned char>(rest[colons])) || rest[colons] == '{')) {
+      line.bullet = true;
+      line.content = i + colons;
       return;
     }
   }
@@ -1923,6 +1956,26 @@ size_t wordCount(std::string_view s) {
   return words;
 }
 
+/// "Data analysis (not marked in the quiz): rates are ...": a short label
+/// whose remark in brackets runs past the words a key may have, without
+/// the remark ("Data analysis"); empty when the line opens with no such
+/// label.
+std::string labelWithRemark(std::string_view text) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon > 80)
+    return "";
+  std::string_view prefix = prose::trimView(text.substr(0, colon));
+  size_t open = prefix.find('(');
+  if (prefix.empty() || prefix.back() != ')' || open == std::string_view::npos || open == 0)
+    return "";
+  std::string label = withoutBrackets(prefix);
+  while (!label.empty() && label.back() == ' ')
+    label.pop_back();
+  if (label.empty() || wordCount(label) > 4)
+    return "";
+  return label;
+}
+
 /// A heading in capitals followed by a remark in brackets: the part outside
 /// the brackets is capitals alone (a word of five letters is enough, as
 /// "STEPS" or "NOTES" above a list) and the line ends with the remark.
@@ -2071,10 +2124,56 @@ std::string withoutSlideNumber(const std::string &lower) {
   return lower;
 }
 
+/// "WHAT THE PRACTICAL IS", "What this assay measures", "About the
+/// experiment": the task told in a paragraph before its steps, which tell
+/// its values again. "What the robot does" and "What to do" head steps, so
+/// the subject must be the task itself.
+bool namesWhatTheTaskIs(std::string_view lower) {
+  static constexpr std::string_view kTasks[] = {
+      "practical", "assay", "experiment", "method", "test", "lab", "protocol",
+      "project", "session", "lesson", "class", "activity", "investigation", "this", "it"};
+  auto afterDeterminer = [](std::string_view rest) {
+    for (std::string_view det : {"the ", "this ", "today's ", "our "})
+      if (rest.rfind(det, 0) == 0)
+        return rest.substr(det.size());
+    return rest;
+  };
+  auto isTask = [&](std::string_view word) {
+    return std::find(std::begin(kTasks), std::end(kTasks), word) != std::end(kTasks);
+  };
+  auto firstWord = [](std::string_view rest) { return rest.substr(0, rest.find(' ')); };
+  if (lower.rfind("about ", 0) == 0) {
+    std::string_view rest = lower.substr(6);
+    std::string_view det = afterDeterminer(rest);
+    return det != rest && det.find(' ') == std::string_view::npos && isTask(det);
+  }
+  if (lower.rfind("what ", 0) != 0)
+    return false;
+  std::string_view rest = lower.substr(5);
+  for (std::string_view verb : {"is ", "'s "})
+    if (rest.rfind(verb, 0) == 0) {
+      std::string_view det = afterDeterminer(rest.substr(verb.size()));
+      return det.find(' ') == std::string_view::npos && isTask(det);
+    }
+  std::string_view subject = afterDeterminer(rest);
+  std::string_view word = firstWord(subject);
+  if (!isTask(word) || word.size() == subject.size())
+    return false;
+  std::string_view tail = subject.substr(word.size() + 1);
+  for (std::string_view ending : {"is", "is about", "is for", "measures", "shows", "tests"})
+    if (tail == ending)
+      return true;
+  return false;
+}
+
 UnitKind kindOfHeading(const std::string &lowerHeading) {
   // "Example 2 (Comparative). Cuvette Kinetic Assay": a method set against
   // the one used, its remark in brackets included.
   if (hasAnyWord(lowerHeading, {"comparative", "comparative example"}))
+    return UnitKind::Note;
+  // A screenplay's "INT. VIROLOGY LAB - NIGHT (FLASHBACK, 2011)": the
+  // scene shows how the method was once run, up to the next scene.
+  if (hasAnyWord(lowerHeading, {"flashback", "flash back", "flashbacks"}))
     return UnitKind::Note;
   std::string lower = lowerHeading;
   size_t paren = lower.find('(');
@@ -2102,6 +2201,8 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // incubation, read at 450 nm", the selling points.
                          "about this item", "about this product", "product highlights",
                          "key features", "product features", "highlights"}))
+    return UnitKind::Summary;
+  if (namesWhatTheTaskIs(lower))
     return UnitKind::Summary;
   static const std::set<std::string, std::less<>> layout = {
       "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
@@ -2260,7 +2361,12 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "guidelines", "guideline", "general guidelines",
                          // A paper's or protocols.io's "ABSTRACT": what the
                          // method is, told before it ("miniaturised to 50 uL").
-                         "abstract"}))
+                         "abstract",
+                         // A wiki's "Requested changes (X -> Y)" under an
+                         // edit request: proposals, which the discussion
+                         // after them accepts or strikes.
+                         "requested changes", "proposed changes", "suggested changes",
+                         "change request", "change requests"}))
     return UnitKind::Note;
   // A handover's "WHAT I'VE ALREADY DONE (don't repeat any of this)", an
   // incident report's past run: work that is over, told with its values.
@@ -3049,6 +3155,13 @@ void Reader::splitLines() {
         tableHead = static_cast<int>(lines_.size());
       if (!line.table) {
         parseStart(line);
+        // "... which starts at roughly 0.9 to" over "1.0 absorbance units
+        // at 595 nm": a sentence broken after a word that wants what comes
+        // next goes on with a number, however much it looks like a
+        // section's label.
+        if (line.label.find('.') != std::string::npos && !lines_.empty() &&
+            continuesMidPhrase(lines_.back(), line))
+          line.label.clear();
         if (threadTotal_ > 0 && line.label.empty() && !line.bullet)
           if (auto post = threadPostNumber(line.raw); post && post->second == threadTotal_) {
             line.label = std::to_string(post->first);
@@ -3915,7 +4028,19 @@ void Reader::buildUnits() {
           return q.dimension != Dimension::Ratio && q.dimension != Dimension::Count &&
                  q.value.text.find_first_of("0123456789") != std::string::npos;
         });
-        if (!t.empty() && t.back() == ':' && words <= 10 && !values)
+        // A screenplay's character name ("OLD BEN", set far in, over the
+        // lines the character says, set in less) names a speaker, no
+        // section: the scene's heading still holds.
+        auto indentOf = [](const Line &l) {
+          return l.raw.find_first_not_of(" \t");
+        };
+        bool speakerCue = allCapsHeading(t) && words <= 4 && indentOf(line) >= 12 &&
+                          i + 1 < lines_.size() && !lines_[i + 1].blank &&
+                          indentOf(lines_[i + 1]) >= 4 &&
+                          indentOf(lines_[i + 1]) + 4 <= indentOf(line);
+        if (speakerCue)
+          heading = false;
+        else if (!t.empty() && t.back() == ':' && words <= 10 && !values)
           heading = true;
         else if (!t.empty() && t.back() == ':' && words <= 10 && !numbered && allCapsHeading(withoutBrackets(t)))
           heading = true;
@@ -4535,6 +4660,8 @@ void Reader::classifyUnits() {
     if (section == UnitKind::Materials)
       ++materialsUnits;
     std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
+    if (prefix.empty())
+      prefix = prose::lowerAscii(labelWithRemark(unit.text));
     if (!prefix.empty()) {
       // "3.4 Samples: 50 µL of serum ..." is a step that names its topic;
       // "Samples: X1-X8 in A3-H4" (no label) describes the plate.
@@ -4891,6 +5018,21 @@ bool namesFilter(const std::vector<Token> &toks, size_t first, size_t last) {
   auto filterWord = [](const Token &t) { return t.is("filter") || t.is("filters"); };
   if (last < toks.size() && filterWord(toks[last]))
     return true;
+  // "only has 405, 450, 490, 540, 570, 595, 620 and 650 nm": the last of
+  // a list of wavelengths that share its unit, what a reader offers.
+  {
+    unsigned listed = 0;
+    for (size_t k = first; k >= 2 && (toks[k - 1].isPunct(",") || toks[k - 1].is("and") ||
+                                      toks[k - 1].is("or"));
+         k -= 2) {
+      const Token &n = toks[k - 2];
+      if (!n.isNumber() || n.number < 300 || n.number > 1000)
+        break;
+      ++listed;
+    }
+    if (listed >= 2)
+      return true;
+  }
   for (size_t k = first; k-- > 0 && k + 4 >= first;) {
     if (filterWord(toks[k]))
       return true;
@@ -5143,6 +5285,34 @@ bool absorbanceAsData(const std::vector<Token> &toks, size_t after) {
   if (after < toks.size() && toks[after].isPunct("(") && after + 1 < toks.size())
     ++after;
   return after < toks.size() && toks[after].isWord() && data.count(toks[after].lower) > 0;
+}
+
+/// "1.0 absorbance units at 595 nm", "0.8 OD at 450 nm", "an absorbance of
+/// about 1.0 at 595 nm": the wavelength at `at` comes after the value that
+/// a well reads there.
+bool absorbanceValueBefore(const std::vector<Token> &toks, size_t at) {
+  auto absorbanceWord = [](const Token &t) {
+    return t.is("absorbance") || t.is("abs") || t.is("au") || t.is("od") || t.is("a.u");
+  };
+  auto rough = [](const Token &t) {
+    return t.isPunct("~") || t.isPunct("≈") || t.is("about") || t.is("approximately") ||
+           t.is("approx") || t.is("around") || t.is("roughly") || t.is("ca");
+  };
+  if (at < 3 || !toks[at - 1].is("at"))
+    return false;
+  size_t k = at - 2;
+  if (toks[k].is("units") || toks[k].is("unit"))
+    --k;
+  // "1.0 absorbance units", "0.8 OD".
+  if (absorbanceWord(toks[k]) && k > 0 && toks[k - 1].isNumber())
+    return true;
+  // "an absorbance of (about) 1.0".
+  if (!toks[k].isNumber() || k < 2)
+    return false;
+  --k;
+  if (rough(toks[k]) && k > 1)
+    --k;
+  return toks[k].is("of") && absorbanceWord(toks[k - 1]);
 }
 
 /// Whether an action of `cls` takes a value of `p` while its clause is read.
@@ -7013,6 +7183,32 @@ void Reader::readSentence(unsigned index) {
         if (p == Param::Volume && q->first >= 2 && toks[q->first - 1].is("of") &&
             (toks[q->first - 2].is("path") || toks[q->first - 2].is("pathlength")))
           cls = ActionClass::Note;
+        // "Time allowed: 2 hours 30 minutes", "Time limit for the write-up:
+        // 20 min", "time limit 45 min": how long someone may take, a limit,
+        // no wait.
+        if (p == Param::Time && q->first >= 2) {
+          auto limitWord = [&](size_t k) {
+            return toks[k].is("allowed") || toks[k].is("allowance") || toks[k].is("limit") ||
+                   (toks[k].is("available") && k > 0 && toks[k - 1].is("time"));
+          };
+          size_t k = q->first - 1;
+          if (limitWord(k))
+            cls = ActionClass::Note;
+          else if (toks[k].isPunct(":"))
+            for (size_t back = 0; k-- > 0 && back < 6; ++back) {
+              if (toks[k].isPunct(".") || toks[k].isPunct(";") || toks[k].isPunct(":"))
+                break;
+              if (limitWord(k)) {
+                cls = ActionClass::Note;
+                break;
+              }
+            }
+        }
+        // "starts at roughly 0.9 to 1.0 absorbance units at 595 nm", "an
+        // absorbance of about 1.0 at 595 nm": what a well reads at a
+        // wavelength, a value, not a read.
+        if (p == Param::Wavelength && absorbanceValueBefore(toks, q->first))
+          cls = ActionClass::Note;
         // "2325 LAB: 20 min up.": the time of a step told before has run
         // out, no wait of its own.
         if (p == Param::Time && q->last < toks.size() && toks[q->last].is("up") &&
@@ -8417,6 +8613,26 @@ void Reader::mergeRestatements() {
                              "background", "subtract"})) {
         read.values(Param::Reference) = a.values(Param::Wavelength);
         continue;
+      }
+      // "Please use 650 nm as the reference wavelength" with no read
+      // before it in its paragraph to take it: how a read is to be
+      // corrected, told apart from the read, which the text asks for
+      // elsewhere.
+      // The words right after the value say so ("650 nm as the
+      // reference"), or right before it ("reference wavelength of 650 nm").
+      std::string own = prose::lowerAscii(a.text);
+      std::string value = prose::lowerAscii(a.values(Param::Wavelength).front().text);
+      size_t at = value.empty() ? std::string::npos : own.find(value);
+      bool readInUnit = false;
+      for (size_t x = kept.size(); x-- > 0 && kept[x].unit == a.unit;)
+        readInUnit = readInUnit || kept[x].cls == ActionClass::Read;
+      if (at != std::string::npos && !readInUnit) {
+        std::string after = own.substr(at + value.size(), 24);
+        std::string before = own.substr(at >= 24 ? at - 24 : 0, std::min<size_t>(at, 24));
+        if (after.rfind(" as the reference", 0) == 0 || after.rfind(" as reference", 0) == 0 ||
+            after.rfind(" as a reference", 0) == 0 ||
+            before.find("reference wavelength") != std::string::npos)
+          a.weak = true;
       }
     }
     // protocols.io's fields under a step ("Amount 100 µL", "Duration

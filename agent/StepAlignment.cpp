@@ -390,6 +390,13 @@ private:
   /// restatement): the script does `t`, and the alignment gave the pair to
   /// its echo. The index, or -1.
   int pairedWithRestatement(const Action &t) const;
+  /// A script step of `t`'s kind, where `t` would sit, paired with a later
+  /// passage that is not required (a reply, a remark) and says the step
+  /// with other values, which the script has: the script follows a later
+  /// change of `t`. The index, or -1.
+  int followsLaterValues(const Action &t) const;
+  /// The text step paired with script step `j`, or null.
+  const Action *textPairedWith(size_t j) const;
   /// Script step `s` is `t`'s kind with equal values and none against
   /// them, and a liquid that does not differ.
   bool doesSameStep(const Action &t, const Action &s) const;
@@ -1257,7 +1264,11 @@ void Aligner::gapFindings() {
           // its handout ("4-parameter logistic fit of the standards") name
           // the same model: one analysis told twice.
           bool sameModel = t.fourPL && m.fourPL && *t.fourPL == *m.fourPL;
-          if ((m.unit == t.unit || copy || toldInSection || sameModel) && sameKind &&
+          // "the curve and results come from the 4 h read" paired, "4PL fit
+          // of the standards" left: the pair names no model, and this one
+          // names the script's.
+          bool scriptsModel = !m.fourPL && t.fourPL && S[j].fourPL && *t.fourPL == *S[j].fourPL;
+          if ((m.unit == t.unit || copy || toldInSection || sameModel || scriptsModel) && sameKind &&
               sameAnalysis < 0)
             sameAnalysis = static_cast<int>(j);
         }
@@ -1271,6 +1282,7 @@ void Aligner::gapFindings() {
       }
     }
     int restatement = pairedWithRestatement(t);
+    int changedLater = restatement < 0 ? followsLaterValues(t) : -1;
     // A speaker corrects a value by saying it again without the verb:
     // "incubate overnight, well, twenty-four hours really": the next clause
     // of the same sentence, of the same kind and paired, gives another value
@@ -1409,7 +1421,8 @@ void Aligner::gapFindings() {
                    (timeOrdered(t.cls) || curve) && !tableRow && explainer < 0 &&
                    sameAnalysis < 0 && analysisNote < 0 &&
                    (!t.superseded || t.supersededValuesOnly) && !restatedVolume &&
-                   restatement < 0 && !correctedNext && handNote < 0 && !totalOfParts;
+                   restatement < 0 && changedLater < 0 && !correctedNext && handNote < 0 &&
+                   !totalOfParts;
     std::string why;
     if (certain)
       why = "a plain step of the procedure with stated values, within the platform's reach";
@@ -1429,7 +1442,13 @@ void Aligner::gapFindings() {
                         "with the same step told again ({})",
                         S[static_cast<size_t>(restatement)].loc.line,
                         S[static_cast<size_t>(restatement)].summary(),
-                        where(T[static_cast<size_t>(matchS_[static_cast<size_t>(restatement)])]));
+                        where(*textPairedWith(static_cast<size_t>(restatement))));
+    else if (t.required && changedLater >= 0)
+      why = fmt::format("script line {} ({}) has this step with the values that a later passage "
+                        "gives it ({}): a change of the step the script follows",
+                        S[static_cast<size_t>(changedLater)].loc.line,
+                        S[static_cast<size_t>(changedLater)].summary(),
+                        where(*textPairedWith(static_cast<size_t>(changedLater))));
     else if (t.required && sameAnalysis >= 0)
       why = fmt::format("script line {} ({}) does the analysis its paragraph describes; this may "
                         "be the same analysis told again",
@@ -1680,18 +1699,84 @@ bool Aligner::crossesRobotPair(const Action &t, size_t j) const {
   return false;
 }
 
+/// Whether `later` names a word of `line` beyond the words every step of a
+/// kind uses ("extraction" in "extract with 100 uL GuHCl, 1 h at RT" and
+/// "ok: extraction 2 h"): words of five letters or more, compared by their
+/// first five.
+bool sharesSubjectWord(std::string_view line, std::string_view later) {
+  static const std::set<std::string, std::less<>> common = {
+      "incub", "minut", "hours", "secon", "plate", "wells", "shake", "shaki", "tempe",
+      "robot", "after", "befor", "again", "every", "until", "about", "which", "there",
+      "their", "these", "those", "first", "third", "final", "steps", "toget", "while",
+      "would", "could", "shoul", "still", "withi", "micro", "milli", "volum", "place",
+      "leave", "allow", "stand", "cover", "agree", "thank", "colum", "using", "sampl"};
+  auto stems = [&](std::string_view text) {
+    std::set<std::string> out;
+    std::string lower = prose::lowerAscii(text);
+    for (size_t b = 0; b < lower.size();) {
+      size_t e = b;
+      while (e < lower.size() && std::isalpha(static_cast<unsigned char>(lower[e])))
+        ++e;
+      if (e - b >= 5) {
+        std::string stem = lower.substr(b, 5);
+        if (!common.count(stem))
+          out.insert(stem);
+      }
+      b = e + 1;
+    }
+    return out;
+  };
+  std::set<std::string> a = stems(line), b = stems(later);
+  return std::any_of(a.begin(), a.end(), [&](const std::string &w) { return b.count(w) > 0; });
+}
+
+const Action *Aligner::textPairedWith(size_t j) const {
+  int paired = matchS_[j];
+  return paired < 0 ? nullptr : &out_.text[static_cast<size_t>(paired)];
+}
+
+int Aligner::followsLaterValues(const Action &t) const {
+  const auto &S = out_.script;
+  for (size_t j = 0; j < S.size(); ++j) {
+    const Action *pairedText = textPairedWith(j);
+    if (!pairedText)
+      continue;
+    const Action &later = *pairedText;
+    // A time or a count changed in a reply ("ok: extraction 2 h"), not a
+    // numbered step of the procedure ("5. Bench: ... 4 °C overnight") nor
+    // a read that a later paragraph tells again otherwise.
+    bool changeable = t.cls == ActionClass::Incubate || t.cls == ActionClass::Shake ||
+                      t.cls == ActionClass::Wash || t.cls == ActionClass::Mix;
+    if (!changeable || later.required || later.cls != t.cls || later.unit <= t.unit ||
+        !later.copiedFrom.empty() || !later.label.empty() || !doesSameStep(later, S[j]) ||
+        crossesRobotPair(t, j))
+      continue;
+    // The later passage names what `t`'s line does ("extract with ...
+    // GuHCl, 1 h at RT" and "ok: extraction 2 h"): another step of the
+    // kind told later is no change of this one.
+    if (t.unit >= procedure_.units.size() || !sharesSubjectWord(procedure_.units[t.unit].text, later.text))
+      continue;
+    for (Param p : {Param::Volume, Param::Time, Param::Temperature, Param::Speed,
+                    Param::Wavelength, Param::Cycles})
+      if (t.has(p) && later.has(p) &&
+          (std::abs(t.values(p).front().low - later.values(p).front().low) > 1e-9 ||
+           std::abs(t.values(p).front().high - later.values(p).front().high) > 1e-9))
+        return static_cast<int>(j);
+  }
+  return -1;
+}
+
 int Aligner::pairedWithRestatement(const Action &t) const {
   const auto &S = out_.script;
-  const auto &T = out_.text;
   for (size_t j = 0; j < S.size(); ++j) {
-    int paired = matchS_[j];
-    if (paired < 0)
+    const Action *pairedText = textPairedWith(j);
+    if (!pairedText)
       continue;
     // A required partner is the step itself when `t` says less of it
     // ("WR, shake, 37 deg C, cool, read" beside "incubate at 37 °C for 30
     // minutes" far below it); two steps that say the same, or two in one
     // passage, are two steps.
-    const Action &partner = T[static_cast<size_t>(paired)];
+    const Action &partner = *pairedText;
     bool apart = t.unit + 1 < partner.unit || partner.unit + 1 < t.unit;
     bool vaguer = partner.required && apart && partner.cls == t.cls &&
                   saysLessThan(t, partner);
