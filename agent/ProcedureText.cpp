@@ -7183,6 +7183,16 @@ void Reader::readSentence(unsigned index) {
         if (p == Param::Volume && q->first >= 2 && toks[q->first - 1].is("of") &&
             (toks[q->first - 2].is("path") || toks[q->first - 2].is("pathlength")))
           cls = ActionClass::Note;
+        // "255 uL in a 350 uL well": how full a well is, no addition.
+        if (p == Param::Volume && q->last + 3 < toks.size() && toks[q->last].is("in")) {
+          size_t k = q->last + 1;
+          if (toks[k].is("a") || toks[k].is("an") || toks[k].is("the") || toks[k].is("each"))
+            ++k;
+          if (auto size = prose::quantityAt(toks, k, platform_, s.text);
+              size && size->dimension == Dimension::Volume && size->last < toks.size() &&
+              (toks[size->last].is("well") || toks[size->last].is("wells")))
+            cls = ActionClass::Note;
+        }
         // "Time allowed: 2 hours 30 minutes", "Time limit for the write-up:
         // 20 min", "time limit 45 min": how long someone may take, a limit,
         // no wait.
