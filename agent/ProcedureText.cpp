@@ -1968,12 +1968,11 @@ std::string labelWithRemark(std::string_view text) {
   size_t open = prefix.find('(');
   if (prefix.empty() || prefix.back() != ')' || open == std::string_view::npos || open == 0)
     return "";
-  std::string label = withoutBrackets(prefix);
-  while (!label.empty() && label.back() == ' ')
-    label.pop_back();
+  std::string bare = withoutBrackets(prefix);
+  std::string_view label = prose::trimView(bare);
   if (label.empty() || wordCount(label) > 4)
     return "";
-  return label;
+  return std::string(label);
 }
 
 /// A heading in capitals followed by a remark in brackets: the part outside
@@ -5287,16 +5286,18 @@ bool absorbanceAsData(const std::vector<Token> &toks, size_t after) {
   return after < toks.size() && toks[after].isWord() && data.count(toks[after].lower) > 0;
 }
 
+/// "~", "about", "ca": a word that makes the number after it rough.
+bool roughlyWord(const Token &t) {
+  return t.isPunct("~") || t.isPunct("≈") || t.is("about") || t.is("approximately") ||
+         t.is("approx") || t.is("around") || t.is("roughly") || t.is("ca");
+}
+
 /// "1.0 absorbance units at 595 nm", "0.8 OD at 450 nm", "an absorbance of
 /// about 1.0 at 595 nm": the wavelength at `at` comes after the value that
 /// a well reads there.
 bool absorbanceValueBefore(const std::vector<Token> &toks, size_t at) {
   auto absorbanceWord = [](const Token &t) {
     return t.is("absorbance") || t.is("abs") || t.is("au") || t.is("od") || t.is("a.u");
-  };
-  auto rough = [](const Token &t) {
-    return t.isPunct("~") || t.isPunct("≈") || t.is("about") || t.is("approximately") ||
-           t.is("approx") || t.is("around") || t.is("roughly") || t.is("ca");
   };
   if (at < 3 || !toks[at - 1].is("at"))
     return false;
@@ -5310,7 +5311,7 @@ bool absorbanceValueBefore(const std::vector<Token> &toks, size_t at) {
   if (!toks[k].isNumber() || k < 2)
     return false;
   --k;
-  if (rough(toks[k]) && k > 1)
+  if (roughlyWord(toks[k]) && k > 1)
     --k;
   return toks[k].is("of") && absorbanceWord(toks[k - 1]);
 }
@@ -7151,10 +7152,7 @@ void Reader::readSentence(unsigned index) {
             ++n;
           // "A405 ~0.03 above blank", "A595 of about 1.2": what it read,
           // roughly.
-          if (n + 1 < toks.size() &&
-              (toks[n].isPunct("~") || toks[n].isPunct("≈") || toks[n].is("about") ||
-               toks[n].is("approximately") || toks[n].is("approx") || toks[n].is("around") ||
-               toks[n].is("roughly") || toks[n].is("ca")))
+          if (n + 1 < toks.size() && roughlyWord(toks[n]))
             ++n;
           if (toks[n].isNumber() && !prose::quantityAt(toks, n, platform_, s.text))
             cls = ActionClass::Note;
@@ -8626,10 +8624,8 @@ void Reader::mergeRestatements() {
       }
       // "Please use 650 nm as the reference wavelength" with no read
       // before it in its paragraph to take it: how a read is to be
-      // corrected, told apart from the read, which the text asks for
-      // elsewhere.
-      // The words right after the value say so ("650 nm as the
-      // reference"), or right before it ("reference wavelength of 650 nm").
+      // corrected (the words right after the value or right before it say
+      // so), told apart from the read, which the text asks for elsewhere.
       std::string own = prose::lowerAscii(a.text);
       std::string value = prose::lowerAscii(a.values(Param::Wavelength).front().text);
       size_t at = value.empty() ? std::string::npos : own.find(value);
