@@ -1923,6 +1923,64 @@ bool subLabelOf(std::string_view label, std::string_view parent) {
   return next == '.' || (next >= 'a' && next <= 'z');
 }
 
+/// "PRODUCER'S ESSAY - "Why two?"": a heading's quoted subtitle after a
+/// dash or a colon. The text before it, or the whole text when it has none.
+std::string_view withoutQuotedSubtitle(std::string_view s) {
+  std::string_view t = trimView(s);
+  bool straight = !t.empty() && t.back() == '"';
+  bool curly = t.size() >= 3 && t.substr(t.size() - 3) == "\xE2\x80\x9D" /* ” */;
+  if (!straight && !curly)
+    return s;
+  std::string_view inner = t.substr(0, t.size() - (curly ? 3 : 1));
+  size_t open = curly ? inner.rfind("\xE2\x80\x9C" /* “ */) : inner.rfind('"');
+  if (open == std::string_view::npos || open == 0)
+    return s;
+  std::string_view head = trimView(t.substr(0, open));
+  for (std::string_view mark : {" -", " \xE2\x80\x93", " \xE2\x80\x94", ":"})
+    if (head.size() > mark.size() && head.substr(head.size() - mark.size()) == mark)
+      return trimView(head.substr(0, head.size() - mark.size()));
+  return s;
+}
+
+/// "PACKING NOTE      page 2 of 3": a running header's page number, set
+/// apart by a run of spaces at the end of the line, is no part of the
+/// heading. The text without it, or the whole text when it has none.
+std::string_view withoutPageMarker(std::string_view s) {
+  std::string_view trimmed = trimView(s);
+  size_t gap = trimmed.rfind("  ");
+  if (gap == std::string_view::npos)
+    return s;
+  std::string lowerTail = prose::lowerAscii(trimView(trimmed.substr(gap)));
+  std::string_view rest;
+  for (std::string_view word : {"page ", "p. ", "pg. ", "pg "})
+    if (lowerTail.rfind(word, 0) == 0) {
+      rest = std::string_view(lowerTail).substr(word.size());
+      break;
+    }
+  // "page 2 of 3", "page 2/3", "page 2".
+  size_t k = 0;
+  auto number = [&] {
+    size_t start = k;
+    while (k < rest.size() && isDigitChar(rest[k]))
+      ++k;
+    return k > start && k - start <= 3;
+  };
+  if (rest.empty() || !number())
+    return s;
+  if (k < rest.size()) {
+    std::string_view between = rest.substr(k);
+    if (between.rfind(" of ", 0) == 0)
+      k += 4;
+    else if (between.rfind("/", 0) == 0)
+      k += 1;
+    else
+      return s;
+    if (!number() || k != rest.size())
+      return s;
+  }
+  return trimView(trimmed.substr(0, gap));
+}
+
 bool allCapsHeading(std::string_view s) {
   unsigned upper = 0, lower = 0;
   for (char c : s) {
@@ -1973,6 +2031,20 @@ std::string labelWithRemark(std::string_view text) {
   if (label.empty() || wordCount(label) > 4)
     return "";
   return std::string(label);
+}
+
+/// "[bottom margin, pencil:] plate summary for the robot folder: ...": a
+/// transcriber's remark in square brackets that ends in a colon says where
+/// the words stand, not what they are; the text after it, or the whole text
+/// when it opens with no such remark.
+std::string_view afterTranscriberRemark(std::string_view text) {
+  std::string_view trimmed = prose::trimView(text);
+  if (trimmed.empty() || trimmed.front() != '[')
+    return text;
+  size_t close = trimmed.find(']');
+  if (close == std::string_view::npos || close < 2 || close > 60 || trimmed[close - 1] != ':')
+    return text;
+  return prose::trimView(trimmed.substr(close + 1));
 }
 
 /// A heading in capitals followed by a remark in brackets: the part outside
@@ -2296,6 +2368,10 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          "common errors", "errors to avoid", "dos and don'ts",
                          "do's and don'ts",
                          "principle", "introduction", "references", "disclaimer",
+                         // An album's "PRODUCER'S ESSAY", a book's "Foreword":
+                         // the story around the method, its older values
+                         // included.
+                         "essay", "foreword", "afterword", "preface", "epilogue",
                          "intended use", "purpose", "scope", "specifications",
                          // What the experiment is for ("OBJECTIVE: determine
                          // the IC50 ... after 48 h exposure"): its design.
@@ -4013,7 +4089,7 @@ void Reader::buildUnits() {
       };
       bool heading = false;
       if (!line.table) {
-        std::string_view t = trimView(line.text);
+        std::string_view t = trimView(withoutPageMarker(line.text));
         size_t paren = std::string_view(lower).find('(');
         size_t words = static_cast<size_t>(std::count(t.begin(), t.end(), ' ')) + 1;
         // "PREP (~15 min)": a duration in brackets belongs to the heading.
@@ -4044,6 +4120,12 @@ void Reader::buildUnits() {
         else if (!t.empty() && t.back() == ':' && words <= 10 && !numbered && allCapsHeading(withoutBrackets(t)))
           heading = true;
         else if (allCapsHeading(t) && !values && words <= 10)
+          heading = true;
+        // "PRODUCER'S ESSAY - "Why two?"": a heading in capitals keeps a
+        // quoted subtitle in any case.
+        else if (std::string_view head = withoutQuotedSubtitle(t);
+                 head.size() < t.size() && allCapsHeading(head) && wordCount(head) <= 6 &&
+                 wordCount(t) <= 12 && !startsWithVerb(t))
           heading = true;
         // "STOP 36 -- THIRTY MINUTES IN THE DARK" over "The plate now
         // stands for 30 minutes at room temperature, lid on, in the dark":
@@ -4239,6 +4321,9 @@ void Reader::classifyUnits() {
   // operator's preparation.
   bool inLeadIn = false;
   bool noteItemRunsOn = false; ///< the last numbered item opened with a note's heading
+  /// The indent of a summary's label line that ends in a colon, whose
+  /// deeper lines below it are the summary's; -1 when none is open.
+  long summaryLeadIndent = -1;
   UnitKind beforeLeadIn = section;
   Domain beforeLeadInDomain = sectionDomain;
   unsigned materialsUnits = 0; ///< lines of the materials section so far
@@ -4276,7 +4361,7 @@ void Reader::classifyUnits() {
   };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     TextUnit &unit = out_.units[u];
-    std::string lower = prose::lowerAscii(unit.text);
+    std::string lower = prose::lowerAscii(withoutPageMarker(unit.text));
     bool listItem = unitStyle_[u] == 'l';
     bool underTitle = titleBlock;
     titleBlock = false;
@@ -4658,15 +4743,29 @@ void Reader::classifyUnits() {
       ++layoutUnits;
     if (section == UnitKind::Materials)
       ++materialsUnits;
-    std::string prefix = prose::lowerAscii(colonPrefix(unit.text));
+    // "plate summary for the robot folder: hand-load sups -> robot:" over
+    // "  blank + stds -> rxn mix -> shake -> 30' RT dark -> 570": the
+    // indented lines that the colon leads into run the summary on.
+    if (summaryLeadIndent >= 0) {
+      if (!unitAfterBlank_[u] && unit.label.empty() && unit.kind == UnitKind::Procedure &&
+          static_cast<long>(unitIndent_[u]) > summaryLeadIndent)
+        unit.kind = UnitKind::Summary;
+      else
+        summaryLeadIndent = -1;
+    }
+    std::string_view labelled = afterTranscriberRemark(unit.text);
+    std::string prefix = prose::lowerAscii(colonPrefix(labelled));
     if (prefix.empty())
-      prefix = prose::lowerAscii(labelWithRemark(unit.text));
+      prefix = prose::lowerAscii(labelWithRemark(labelled));
     if (!prefix.empty()) {
       // "3.4 Samples: 50 µL of serum ..." is a step that names its topic;
       // "Samples: X1-X8 in A3-H4" (no label) describes the plate.
       UnitKind kind = kindOfHeading(prefix);
       if (kind != UnitKind::Procedure && unit.label.empty())
         unit.kind = kind;
+      if (unit.kind == UnitKind::Summary && kind == UnitKind::Summary &&
+          prose::trimView(unit.text).back() == ':')
+        summaryLeadIndent = static_cast<long>(unitIndent_[u]);
       // "7. WASTE: soak liquid waste in bleach for 1 h": safety and waste
       // are never the assay's steps, numbered or not ("5. Critical: add
       // the stop solution within 1 min" is one).
@@ -8025,6 +8124,22 @@ void Reader::readSentence(unsigned index) {
       for (size_t k = verb; k-- > 0 && k + 3 >= verb && !offDisplay;)
         offDisplay = displays.count(toks[k].lower) > 0 && toks[verb].lower == "reads";
       if (offDisplay)
+        a.cls = ActionClass::Note;
+    }
+    // "export the 650 nm plate to the shared drive", "save the 450 nm data":
+    // a wavelength that names the data a verb of files handles is no read.
+    if (a.cls == ActionClass::Read && !d.explicitVerb && d.firstToken < toks.size()) {
+      static const std::set<std::string, std::less<>> fileVerbs = {
+          "export", "exports", "exported", "save", "saves", "saved", "upload", "uploads",
+          "uploaded", "email", "emails", "emailed", "e-mail", "send", "sends", "sent",
+          "attach", "attached", "archive", "archived", "print", "printed"};
+      bool filed = false;
+      for (size_t k = d.firstToken; k-- > 0 && k + 4 >= d.firstToken && !filed;) {
+        if (toks[k].kind == Token::Kind::Punct)
+          break;
+        filed = fileVerbs.count(toks[k].lower) > 0;
+      }
+      if (filed)
         a.cls = ActionClass::Note;
     }
     // "Reader lamp at 1962 h (limit 2000 h)": hours of that length count an
