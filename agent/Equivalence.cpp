@@ -45,13 +45,12 @@ struct PlateStep {
            onMagnet == other.onMagnet && lidsAgree;
   }
 
-  /// Equal, or both within one of the `stated` ranges.
-  static bool agree(double a, double b, const std::vector<std::pair<double, double>> *stated) {
+  /// Equal, or both admitted by one of the `stated` ranges.
+  static bool agree(double a, double b, const std::vector<StatedRange> *stated) {
     if (std::fabs(a - b) <= 1e-6)
       return true;
-    return stated && std::any_of(stated->begin(), stated->end(), [&](const auto &r) {
-             return a >= r.first - 1e-6 && a <= r.second + 1e-6 && b >= r.first - 1e-6 &&
-                    b <= r.second + 1e-6;
+    return stated && std::any_of(stated->begin(), stated->end(), [&](const StatedRange &r) {
+             return r.admits(a) && r.admits(b);
            });
   }
 };

@@ -33,6 +33,7 @@
 #include "ir/IR.h"
 #include "ir/Platform.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -50,12 +51,26 @@ struct Equivalence {
   size_t plateEvents = 0; ///< the truth's, after merging
 };
 
+/// A range the text states ("5-10 min"), or two values it offers as
+/// alternatives ("540 or 570 nm"), which admit those two values only.
+struct StatedRange {
+  double low = 0, high = 0;
+  bool alternatives = false;
+  bool admits(double value) const {
+    constexpr double kSlack = 1e-6;
+    if (alternatives)
+      return std::fabs(value - low) <= kSlack || std::fabs(value - high) <= kSlack;
+    return value >= low - kSlack && value <= high + kSlack;
+  }
+};
+
 /// Values the protocol text leaves open ("5-10 min", "500-700 rpm",
-/// "18-25 °C"), in seconds, degrees Celsius and rpm: two scripts that close
-/// one of them differently within it do what the text says. Only a
-/// separate, labelled figure uses them; equivalence itself is strict.
+/// "18-25 °C", "540 or 570 nm"), in seconds, degrees Celsius, rpm and nm:
+/// two scripts that close one of them differently within it do what the
+/// text says. Only a separate, labelled figure uses them; equivalence
+/// itself is strict.
 struct TextRanges {
-  std::vector<std::pair<double, double>> seconds, celsius, rpm, nanometres;
+  std::vector<StatedRange> seconds, celsius, rpm, nanometres;
 };
 
 /// Compares the checked modules (the frontend's IR, before any pass) of a

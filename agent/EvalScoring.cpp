@@ -11,6 +11,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <optional>
 #include <ostream>
 
 namespace plate::agent {
@@ -50,20 +54,77 @@ std::optional<Equivalence> equivalenceOf(const ScriptLayers &truth,
   return compareEffects(*truth.module, *candidate.module, *truth.platform, ranges);
 }
 
+namespace {
+
+/// The number a quantity is written with ("570" of "570 nm"), if it opens
+/// with one.
+std::optional<double> leadingNumber(std::string_view text) {
+  size_t end = 0;
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
+                               (text[end] == '.' && end > 0)))
+    ++end;
+  if (end == 0)
+    return std::nullopt;
+  return std::strtod(std::string(text.substr(0, end)).c_str(), nullptr);
+}
+
+/// "540 or 570 nm", "30 min or 45 min": the value offered before `q` as
+/// its alternative, in `q`'s canonical unit.
+std::optional<double> alternativeBefore(std::string_view protocol, const ProseQuantity &q,
+                                        const ProseQuantity *previous) {
+  std::string_view before = protocol.substr(0, q.begin);
+  while (!before.empty() && before.back() == ' ')
+    before.remove_suffix(1);
+  if (before.size() < 3 || before.substr(before.size() - 2) != "or" ||
+      std::isalpha(static_cast<unsigned char>(before[before.size() - 3])))
+    return std::nullopt;
+  before.remove_suffix(2);
+  while (!before.empty() && before.back() == ' ')
+    before.remove_suffix(1);
+  if (previous && previous->end <= q.begin && previous->end >= before.size() &&
+      previous->dimension == q.dimension && previous->value.kind == Value::Kind::Exact)
+    return previous->value.low;
+  // A bare number takes the unit written after the second.
+  size_t start = before.size();
+  while (start > 0 && (std::isdigit(static_cast<unsigned char>(before[start - 1])) ||
+                       before[start - 1] == '.'))
+    --start;
+  if (start == before.size() ||
+      (start > 0 && std::isalnum(static_cast<unsigned char>(before[start - 1]))))
+    return std::nullopt;
+  std::optional<double> bare = leadingNumber(before.substr(start));
+  std::optional<double> written = leadingNumber(q.value.text);
+  if (!bare || !written || *written == 0)
+    return std::nullopt;
+  return *bare * (q.value.low / *written);
+}
+
+} // namespace
+
 TextRanges textRanges(std::string_view protocol, const Platform &platform) {
   TextRanges out;
-  for (const ProseQuantity &q : proseQuantities(protocol, platform)) {
-    if (q.value.kind != Value::Kind::Range || q.value.high <= q.value.low)
+  std::vector<ProseQuantity> quantities = proseQuantities(protocol, platform);
+  for (size_t k = 0; k < quantities.size(); ++k) {
+    const ProseQuantity &q = quantities[k];
+    std::optional<StatedRange> range;
+    if (q.value.kind == Value::Kind::Range && q.value.high > q.value.low) {
+      range = StatedRange{q.value.low, q.value.high};
+    } else if (q.value.kind == Value::Kind::Exact) {
+      if (std::optional<double> other =
+              alternativeBefore(protocol, q, k > 0 ? &quantities[k - 1] : nullptr);
+          other && *other != q.value.low)
+        range = StatedRange{std::min(*other, q.value.low), std::max(*other, q.value.low), true};
+    }
+    if (!range)
       continue;
-    std::pair<double, double> range{q.value.low, q.value.high};
     if (q.dimension == Dimension::Time)
-      out.seconds.push_back(range);
+      out.seconds.push_back(*range);
     else if (q.dimension == Dimension::Temperature)
-      out.celsius.push_back(range);
+      out.celsius.push_back(*range);
     else if (q.dimension == Dimension::Speed)
-      out.rpm.push_back(range);
+      out.rpm.push_back(*range);
     else if (q.dimension == Dimension::Wavelength)
-      out.nanometres.push_back(range);
+      out.nanometres.push_back(*range);
   }
   return out;
 }
