@@ -2372,6 +2372,11 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // the story around the method, its older values
                          // included.
                          "essay", "foreword", "afterword", "preface", "epilogue",
+                         // A chart's "PRN ORDERS (give only if indicated)",
+                         // a plan's "Contingency": given only if something
+                         // happens, no step of the run as planned.
+                         "prn", "prn orders", "as needed", "if needed", "contingency",
+                         "contingencies",
                          "intended use", "purpose", "scope", "specifications",
                          // What the experiment is for ("OBJECTIVE: determine
                          // the IC50 ... after 48 h exposure"): its design.
@@ -8142,6 +8147,35 @@ void Reader::readSentence(unsigned index) {
       if (filed)
         a.cls = ActionClass::Note;
     }
+    // "pipette P200 LOCKED at 50 uL (tape on the dial), 1 box of tips": a
+    // pipette's setting, laid out for someone to use; no addition. One that
+    // names wells ("set the multichannel to 50 uL, add to each well") is.
+    if (a.cls == ActionClass::Dispense && a.values(Param::Volume).size() == 1 &&
+        d.firstToken < toks.size()) {
+      static const std::set<std::string, std::less<>> settings = {
+          "locked", "fixed", "set", "dialled", "dialed", "preset"};
+      static const std::set<std::string, std::less<>> pipettes = {
+          "pipette", "pipettes", "pipettor", "pipetter", "multichannel", "repeater",
+          "p2", "p10", "p20", "p100", "p200", "p300", "p1000"};
+      static const std::set<std::string, std::less<>> destinations = {
+          "well", "wells", "into", "plate", "column", "columns", "row", "rows"};
+      size_t at = toks.size();
+      for (size_t k = d.firstToken; k <= d.lastToken && k < toks.size(); ++k)
+        if (toks[k].isNumber()) {
+          at = k;
+          break;
+        }
+      bool setting = at >= 2 && at < toks.size() && settings.count(toks[at - 2].lower) &&
+                     (toks[at - 1].is("at") || toks[at - 1].is("to"));
+      bool pipette = false;
+      for (size_t k = at >= 2 ? at - 2 : 0; setting && k-- > 0 && k + 7 >= at && !pipette;)
+        pipette = pipettes.count(toks[k].lower) > 0;
+      bool destination = std::any_of(toks.begin(), toks.end(), [](const Token &t) {
+        return t.isWord() && destinations.count(t.lower) > 0;
+      });
+      if (setting && pipette && !destination)
+        a.cls = ActionClass::Note;
+    }
     // "Reader lamp at 1962 h (limit 2000 h)": hours of that length count an
     // instrument's use, no wait of an assay (two weeks is longer than any
     // incubation of a plate).
@@ -10230,9 +10264,59 @@ void Reader::markWithdrawnClauses() {
       }
     return false;
   };
+  // A chart's legend ("CODES: G given, H held, R refused, D/C
+  // discontinued"): the codes that say an entry was not done.
+  static const std::vector<std::string_view> notDone = {
+      "held", "withheld", "refused", "declined", "discontinued", "not given", "not done",
+      "omitted", "skipped", "cancelled", "canceled", "not available", "not performed"};
+  std::set<std::string, std::less<>> offCodes;
+  for (const TextUnit &unit : out_.units) {
+    std::string field = prose::lowerAscii(colonPrefix(unit.text));
+    if (field != "codes" && field != "code" && field != "key" && field != "legend" &&
+        field != "status codes")
+      continue;
+    std::string_view entries = std::string_view(unit.text).substr(field.size() + 1);
+    for (size_t start = 0; start < entries.size();) {
+      size_t stop = entries.find_first_of(",;", start);
+      if (stop == std::string_view::npos)
+        stop = entries.size();
+      std::string_view entry = trimView(entries.substr(start, stop - start));
+      start = stop + 1;
+      size_t space = entry.find(' ');
+      if (space == std::string_view::npos || space > 4)
+        continue;
+      std::string_view code = entry.substr(0, space);
+      bool codeLike = std::all_of(code.begin(), code.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || c == '/';
+      });
+      std::string meaning = prose::lowerAscii(trimView(entry.substr(space)));
+      if (codeLike && std::any_of(notDone.begin(), notDone.end(), [&](std::string_view w) {
+            return meaning.rfind(w, 0) == 0;
+          }))
+        offCodes.insert(std::string(code));
+    }
+  }
+  // "Protease inhibitor cocktail 10 uL/mL | 07:10 | H 07:12 TL": a row
+  // whose status cell opens with such a code.
+  auto codedOff = [&](std::string_view text) {
+    if (offCodes.empty())
+      return false;
+    for (size_t bar = text.find('|'); bar != std::string_view::npos; bar = text.find('|', bar + 1)) {
+      std::string_view cell = text.substr(bar + 1);
+      size_t first = cell.find_first_not_of(" ,");
+      if (first == std::string_view::npos)
+        continue;
+      cell = cell.substr(first);
+      for (const std::string &code : offCodes)
+        if (cell.rfind(code, 0) == 0 &&
+            (cell.size() == code.size() || cell[code.size()] == ' ' || cell[code.size()] == ','))
+          return true;
+    }
+    return false;
+  };
   for (size_t u = 0; u < out_.units.size(); ++u) {
     std::string_view text = trimView(out_.units[u].text);
-    if (statusOff(text)) {
+    if (statusOff(text) || codedOff(text)) {
       for (Action &a : out_.actions)
         if (a.unit == u)
           a.inProcedure = false;
@@ -12190,14 +12274,23 @@ void Reader::markQuotedMistakes() {
   // without quotation marks, right after the verb that reports it.
   static const std::set<std::string, std::less<>> pastRecordVerbs = {
       "said", "wrote", "printed", "stated", "gave", "had", "listed", "showed"};
-  auto toldByRecord = [&](const SourceLoc &loc) {
+  // The words of a value's line before it.
+  auto tokensBefore = [&](const SourceLoc &loc) {
     if (loc.line < 1 || loc.line > lines_.size() || loc.col < 1)
-      return false;
+      return std::vector<Token>();
     std::string_view raw = lines_[loc.line - 1].raw;
-    std::vector<Token> before =
-        prose::tokenize(raw.substr(0, std::min<size_t>(loc.col - 1, raw.size())));
-    return !before.empty() && before.back().isWord() &&
-           pastRecordVerbs.count(before.back().lower);
+    return prose::tokenize(raw.substr(0, std::min<size_t>(loc.col - 1, raw.size())));
+  };
+  auto recordVerb = [&](const Token &t) { return t.isWord() && pastRecordVerbs.count(t.lower) > 0; };
+  auto toldByRecord = [&](const SourceLoc &loc) {
+    std::vector<Token> before = tokensBefore(loc);
+    return !before.empty() && recordVerb(before.back());
+  };
+  // "Old v5 method had 30 min shaking at 700 rpm": a value further on in
+  // the clause that the record verb reports.
+  auto reportedEarlierOnLine = [&](const SourceLoc &loc) {
+    std::vector<Token> before = tokensBefore(loc);
+    return std::any_of(before.begin(), before.end(), recordVerb);
   };
   auto callsWrong = [&](const Sentence &sentence) {
     const std::vector<Token> &toks = sentence.tokens;
@@ -12275,10 +12368,13 @@ void Reader::markQuotedMistakes() {
                           std::make_pair(first->loc.line, first->loc.col))
           first = &v;
       }
-    if (!anyValue || !(allQuoted || toldByRecord(first->loc)))
+    if (!anyValue)
+      continue;
+    bool told = allQuoted || toldByRecord(first->loc);
+    if (!told && !reportedEarlierOnLine(first->loc))
       continue;
     bool called = false;
-    for (size_t s = a.sentence; s < sentences_.size() && s <= a.sentence + 2 && !called; ++s)
+    for (size_t s = a.sentence; told && s < sentences_.size() && s <= a.sentence + 2 && !called; ++s)
       called = sentences_[s].unit == sentences_[a.sentence].unit && callsWrong(sentences_[s]);
     // "the v3 printout said 25 uL Nessler here. v4 is 20 uL.": an older
     // version's value, which the next sentence replaces with another.

@@ -864,6 +864,17 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     return std::nullopt;
   const Token &t = toks[i];
   auto at = [&](size_t k) -> const Token * { return k < toks.size() ? &toks[k] : nullptr; };
+  // "Max 4 g/24 h", "1.5 L/day": the time a dose or an amount is counted
+  // over, the denominator of a rate, waits for nothing.
+  if (t.isNumber() && t.glued && i >= 2 && toks[i - 1].isPunct("/") && toks[i - 1].glued) {
+    static const std::set<std::string, std::less<>> amounts = {
+        "g", "mg", "ug", "\xC2\xB5g" /* µg */, "\xCE\xBCg" /* μg */, "kg", "ng", "l", "ml",
+        "mmol", "umol", "mol", "dose", "doses", "tablet", "tablets", "tab", "tabs", "iu", "units"};
+    static const std::set<std::string, std::less<>> times = {
+        "h", "hr", "hrs", "hour", "hours", "d", "day", "days", "wk", "week", "weeks"};
+    if (amounts.count(toks[i - 2].lower) && at(i + 1) && times.count(at(i + 1)->lower))
+      return std::nullopt;
+  }
   auto finish = [&](Quantity q) {
     q.value.text = std::string(source.substr(toks[q.first].begin,
                                              toks[q.last - 1].end - toks[q.first].begin));
