@@ -366,6 +366,19 @@ std::string rangeWordListedApart(antlr4::TokenStream *stream, Token *offending) 
   return fix;
 }
 
+/// "analyze 4pl at 450 nm": a model of the fit where the kind of analysis
+/// comes first. The words to write in the model's place ("standard_curve
+/// 4pl"), or "" when the line is not that mistake.
+std::string analysisKindLeftOut(antlr4::TokenStream *stream, Token *offending) {
+  size_t type = offending->getType();
+  if (type != PlateLexer::FOURPL && type != PlateLexer::LINEAR)
+    return "";
+  std::optional<size_t> at = fetchLine(stream, offending);
+  if (!at || *at == 0 || stream->get(*at - 1)->getType() != PlateLexer::ANALYZE)
+    return "";
+  return "standard_curve " + offending->getText();
+}
+
 /// Reports parser errors in our wording. The lexer has a STRAY catch-all
 /// so its listener is only a safety net.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
@@ -428,7 +441,17 @@ public:
     // Only where a name was what the position wanted: "expected a volume"
     // also admits a parameter name, but the hint would mislead there.
     bool wantsName = llvm::StringRef(expected).contains_insensitive("name");
-    if (expected.empty())
+    std::string kindFix =
+        parser ? analysisKindLeftOut(parser->getTokenStream(), offending) : std::string();
+    if (!kindFix.empty())
+      diags_.report(DiagId::UnexpectedToken, loc, quoteToken(offending))
+          .step(step_)
+          .note(loc,
+                "`analyze` names the analysis before the model (`standard_curve`, "
+                "`competitive` or `cutoff`); write `analyze {}`",
+                kindFix)
+          .suggest(kindFix);
+    else if (expected.empty())
       diags_.report(DiagId::UnexpectedToken, loc, quoteToken(offending)).step(step_);
     else if (wantsName && isKeyword(type))
       diags_.report(DiagId::KeywordAsName, loc, offending->getText(), expected,
