@@ -2275,6 +2275,22 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
     return UnitKind::Summary;
   if (namesWhatTheTaskIs(lower))
     return UnitKind::Summary;
+  // "LATE CHANGES (posted at registration)", "UPLINKED CHANGES": a list of
+  // the values that replace the method's, which the script follows; the
+  // method is told elsewhere. Not "Medium changes" or "Buffer changes",
+  // steps of their own.
+  std::string_view lastClause = lower;
+  if (size_t stop = lastClause.rfind(". "); stop != std::string_view::npos)
+    lastClause.remove_prefix(stop + 2);
+  if (size_t last = lastClause.rfind(' ');
+      (lastClause == "changes" ||
+       (last != std::string_view::npos && lastClause.substr(last + 1) == "changes")) &&
+      lastClause.rfind("what ", 0) != 0 &&
+      !hasAnyWord(lastClause, {"medium", "media", "buffer", "tip", "tips", "plate", "plates",
+                          "solution", "temperature", "lid", "well", "wells",
+                          // proposals, which a discussion accepts or strikes
+                          "requested", "proposed", "suggested", "possible"}))
+    return UnitKind::Summary;
   static const std::set<std::string, std::less<>> layout = {
       "layout", "plate layout", "plate map", "map", "plate", "wells", "well layout",
       "standards", "samples", "calibrators", "controls", "unknowns", "standards and samples",
@@ -2377,6 +2393,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
                          // happens, no step of the run as planned.
                          "prn", "prn orders", "as needed", "if needed", "contingency",
                          "contingencies",
+                         // "Winning time estimate: 5 h 45 min (robot; ...)",
+                         // "Estimated run time:": how long it will take.
+                         "estimate", "estimated", "time estimate",
                          "intended use", "purpose", "scope", "specifications",
                          // What the experiment is for ("OBJECTIVE: determine
                          // the IC50 ... after 48 h exposure"): its design.
@@ -4329,6 +4348,9 @@ void Reader::classifyUnits() {
   /// The indent of a summary's label line that ends in a colon, whose
   /// deeper lines below it are the summary's; -1 when none is open.
   long summaryLeadIndent = -1;
+  /// "Harbour (ashore, by hand, before the warning signal):" closing a
+  /// unit: the hands its lead-in names, for the bullets right under it.
+  Domain bulletLeadDomain = Domain::Unstated;
   UnitKind beforeLeadIn = section;
   Domain beforeLeadInDomain = sectionDomain;
   unsigned materialsUnits = 0; ///< lines of the materials section so far
@@ -4744,6 +4766,23 @@ void Reader::classifyUnits() {
     // brackets that opens a unit gives all of it, every clause, to its hands.
     if (Domain tagged = leadingTagDomain(unit.text); tagged != Domain::Unstated)
       unit.domain = tagged;
+    bool bulletItem = unit.loc.line >= 1 && unit.loc.line <= lines_.size() &&
+                      lines_[unit.loc.line - 1].bullet;
+    if (bulletLeadDomain != Domain::Unstated && bulletItem && unit.label.empty() &&
+        leadingTagDomain(unit.text) == Domain::Unstated)
+      unit.domain = bulletLeadDomain;
+    else if (!bulletItem)
+      bulletLeadDomain = Domain::Unstated;
+    if (std::string_view closing = trimView(unit.text);
+        !bulletItem && !closing.empty() && closing.back() == ':') {
+      // The lead-in is the clause after the colon or full stop before it.
+      closing.remove_suffix(1);
+      size_t start = closing.find_last_of(":.");
+      std::string leadIn = prose::lowerAscii(
+          trimView(start == std::string_view::npos ? closing : closing.substr(start + 1)));
+      if (leadIn.size() <= 80)
+        bulletLeadDomain = domainOfHeading(leadIn);
+    }
     if (section == UnitKind::Layout)
       ++layoutUnits;
     if (section == UnitKind::Materials)
