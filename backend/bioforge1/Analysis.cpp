@@ -369,6 +369,14 @@ std::optional<AnalysisResult> analyzeStandardCurve(const AnalysisStep &step,
                 fmt::format("{:.4g}", *low), fmt::format("{:.4g}", *high));
       return std::nullopt;
     }
+    // A curve that explains little of the standards' signal gives numbers
+    // that look like results; a kit accepts a curve at R² 0.98 or better.
+    constexpr double kLowestTrustedRSquared = 0.95;
+    if (fit->rSquared < kLowestTrustedRSquared)
+      site.diags
+          .report(DiagId::PoorStandardCurve, site.loc, step.fourPL ? "4pl" : "linear",
+                  fmt::format("{:.3f}", fit->rSquared), formatNumber(kLowestTrustedRSquared))
+          .step(site.step);
     result.fit = *fit;
     result.rangeLow = *std::min_element(xs.begin(), xs.end());
     result.rangeHigh = *std::max_element(xs.begin(), xs.end());
