@@ -4764,12 +4764,13 @@ void Reader::classifyUnits() {
     unit.domain = unitColumnDomain_[u] != Domain::Unstated ? unitColumnDomain_[u] : sectionDomain;
     // "[HAND] Rinse wells ... 2x with PBS, lyse in 200 ul ...": a tag in
     // brackets that opens a unit gives all of it, every clause, to its hands.
-    if (Domain tagged = leadingTagDomain(unit.text); tagged != Domain::Unstated)
+    Domain tagged = leadingTagDomain(unit.text);
+    if (tagged != Domain::Unstated)
       unit.domain = tagged;
     bool bulletItem = unit.loc.line >= 1 && unit.loc.line <= lines_.size() &&
                       lines_[unit.loc.line - 1].bullet;
     if (bulletLeadDomain != Domain::Unstated && bulletItem && unit.label.empty() &&
-        leadingTagDomain(unit.text) == Domain::Unstated)
+        tagged == Domain::Unstated)
       unit.domain = bulletLeadDomain;
     else if (!bulletItem)
       bulletLeadDomain = Domain::Unstated;

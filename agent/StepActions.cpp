@@ -864,7 +864,7 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     return std::nullopt;
   const Token &t = toks[i];
   auto at = [&](size_t k) -> const Token * { return k < toks.size() ? &toks[k] : nullptr; };
-  // "Max 4 g/24 h", "1.5 L/day": the time a dose or an amount is counted
+  // "Max 4 g/24 h", "2 mL/24 h": the time a dose or an amount is counted
   // over, the denominator of a rate, waits for nothing.
   if (t.isNumber() && t.glued && i >= 2 && toks[i - 1].isPunct("/") && toks[i - 1].glued) {
     static const std::set<std::string, std::less<>> amounts = {
