@@ -1586,6 +1586,28 @@ std::string withoutTrackedChanges(std::string_view text) {
       break;
     }
   }
+  // A transcriber's remark on what the page had struck out, "wash [3x
+  // crossed out] 5x", "[1:10 000 crossed out] 1:15 000": the bracket holds
+  // the struck value, which the writer took back; what follows stands.
+  for (size_t open = out.find('['); open != std::string::npos; open = out.find('[', open + 1)) {
+    size_t close = out.find(']', open);
+    size_t eol = out.find('\n', open);
+    if (close == std::string::npos || eol < close || close - open > 80)
+      continue;
+    std::string inside = prose::lowerAscii(std::string_view(out).substr(open + 1, close - open - 1));
+    while (!inside.empty() && (inside.back() == ' ' || inside.back() == '.'))
+      inside.pop_back();
+    bool struck = false;
+    for (std::string_view remark : {" crossed out", " struck out", " struck through", " scored out",
+                                    " crossed through", " lined out"})
+      if (inside.size() > remark.size() &&
+          inside.compare(inside.size() - remark.size(), remark.size(), remark) == 0)
+        struck = true;
+    if (struck) {
+      blank(open, close + 1);
+      open = close;
+    }
+  }
   // Struck through in Markdown ("~~20 µL~~ 50 µL per well"): deleted, as a
   // batch record's hand correction deletes the printed value. Both marks
   // on one line; a single "~" is "about".
@@ -2246,6 +2268,14 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
   // scene shows how the method was once run, up to the next scene.
   if (hasAnyWord(lowerHeading, {"flashback", "flash back", "flashbacks"}))
     return UnitKind::Note;
+  // A service report's "WORK CARRIED OUT", "Actions taken": the record of
+  // what an engineer did to the instrument (a leak test at 300 uL, a 60 s
+  // hold), no step of the assay.
+  if (hasAnyWord(lowerHeading, {"work carried out", "work done", "work performed",
+                                "work completed", "actions taken", "action taken",
+                                "repairs carried out", "service carried out",
+                                "maintenance carried out", "maintenance performed"}))
+    return UnitKind::Note;
   std::string lower = lowerHeading;
   size_t paren = lower.find('(');
   if (paren != std::string::npos && paren > 0)
@@ -2317,7 +2347,9 @@ UnitKind kindOfHeading(const std::string &lowerHeading) {
       "what you need", "supplies", "consumables", "instruments", "ingredients",
       "you will need", "you'll need", "shopping list",
       // A core facility's sheet: what the user hands over.
-      "what you bring", "what to bring", "bring", "what you provide", "what to provide"};
+      "what you bring", "what to bring", "bring", "what you provide", "what to provide",
+      // A notebook's "Need: ~40 mL wash per 3x round": what to have.
+      "need", "needs", "needed", "required"};
   if (materials.count(lower))
     return UnitKind::Materials;
   // "Materials supplied", "Kit contents and storage", "Components provided",
@@ -2783,6 +2815,8 @@ private:
   bool isTranscript() const;
   void markTranslatedItems();
   void markDisusedMethods();
+  void markOlderVersionClauses();
+  void markEquipmentCleaning();
   void markPictureDescriptions();
   void markTranscriptAsides();
   void markGameCommands();
@@ -6115,6 +6149,21 @@ void Reader::readSentence(unsigned index) {
              toks[k - 2].is("strips") || toks[k - 2].is("columns") || toks[k - 2].is("rows")))) &&
           summedAfter(k))
         terms.insert(k);
+    // "That makes 300 uL in each well.", "which gives 250 µL per well":
+    // what the additions before come to, worked out; each was told as a
+    // step of its own.
+    for (size_t k : volumes) {
+      if (k >= 2 && (toks[k - 1].is("makes") || toks[k - 1].is("gives") ||
+                     toks[k - 1].is("giving") || toks[k - 1].is("making")) &&
+          (toks[k - 2].is("that") || toks[k - 2].is("this") || toks[k - 2].is("which") ||
+           toks[k - 2].is("it") || toks[k - 2].isPunct(",")))
+        terms.insert(k);
+      // "Spec: +/-5% at 20 uL, +/-2% at 200 uL": a pipette's tolerance at
+      // a volume it was tested at.
+      if (k >= 3 && toks[k - 1].is("at") &&
+          (toks[k - 2].isPunct("%") || toks[k - 2].text == "%") && toks[k - 3].isNumber())
+        terms.insert(k);
+    }
     // "make 4.0 mL: 3.52 mL Assay Buffer and 160 uL of each of the other
     // three": after a verb of making and the volume made, a colon opens
     // what it is made of.
@@ -6497,7 +6546,32 @@ void Reader::readSentence(unsigned index) {
           after += 2;
         if (after < toks.size() && (toks[after].is("final") || toks[after].is("total")))
           result = true;
+        // "20 uL: mean / CV", a gravimetric table's column: the statistics
+        // of what was dispensed at that volume, no addition.
+        size_t stat = q->last;
+        if (stat < toks.size() && (toks[stat].isPunct(":") || toks[stat].isPunct("-")))
+          ++stat;
+        if (stat < toks.size() &&
+            (toks[stat].is("mean") || toks[stat].is("cv") || toks[stat].is("sd") ||
+             toks[stat].is("average") || toks[stat].is("median") || toks[stat].is("sem")))
+          result = true;
         if (result) {
+          i = next;
+          continue;
+        }
+      }
+      // "wild track 30 s during Sc 43", "Game clock 100 min. Briefing 10
+      // min before clock.": the length of a recording or of an event of
+      // the people around the run, which the plate does not wait out.
+      if (q->dimension == Dimension::Time && q->first >= 1) {
+        static const std::set<std::string, std::less<>> eventNouns = {
+            "track", "clip", "footage", "recording", "video", "audio", "tone", "clock",
+            "briefing", "debrief", "debriefing", "meeting", "lunch", "talk", "presentation",
+            "interval", "intermission", "song", "trailer", "podcast", "episode", "speech"};
+        size_t k = q->first - 1;
+        if (k >= 1 && toks[k].isPunct(":"))
+          --k;
+        if (eventNouns.count(toks[k].lower)) {
           i = next;
           continue;
         }
@@ -11948,6 +12022,115 @@ void Reader::markDisusedMethods() {
   }
 }
 
+/// "v3 incubated 30 min and stopped with 1 M carbonate. v4 is 20 min",
+/// "Supersedes rev B (March 2024), which incubated 60 min without
+/// shaking", "Last season's run (protocol v1) used 10 uL of neat serum": a
+/// clause whose subject is an older version of the method or an earlier
+/// run, with its verb in the past, tells what that version did. The
+/// values it reports are no steps of this one, whatever the current
+/// version's values are.
+void Reader::markOlderVersionClauses() {
+  static const std::set<std::string, std::less<>> irregularPast = {
+      "used", "had", "gave", "ran", "took", "did", "made", "kept", "left", "shook", "put"};
+  static const std::set<std::string, std::less<>> versionWords = {
+      "rev", "revision", "version", "issue", "edition"};
+  static const std::set<std::string, std::less<>> olderWords = {
+      "old", "older", "previous", "earlier", "former", "original", "superseded", "outdated"};
+  static const std::set<std::string, std::less<>> methodNouns = {
+      "method", "methods", "protocol", "procedure", "sop", "version", "kit", "insert",
+      "card", "program", "programme", "assay", "run", "runs", "recipe", "edition"};
+  static const std::set<std::string, std::less<>> periods = {
+      "year", "season", "week", "month", "time", "run", "batch", "lot"};
+  auto versionToken = [](const Token &t) {
+    return t.isWord() && t.lower.size() >= 2 && t.lower[0] == 'v' &&
+           std::all_of(t.lower.begin() + 1, t.lower.end(),
+                       [](char c) { return isDigitChar(c) || c == '.'; }) &&
+           isDigitChar(t.lower[1]);
+  };
+  auto pastVerb = [](const Token &t) {
+    if (!t.isWord())
+      return false;
+    if (irregularPast.count(t.lower))
+      return true;
+    const std::string &w = t.lower;
+    if (w.size() < 5 || !w.ends_with("ed"))
+      return false;
+    // "incubated" from "incubate", "washed" from "wash", "stopped".
+    std::string stem = w.substr(0, w.size() - 1);
+    std::string bare = w.substr(0, w.size() - 2);
+    bool doubled = bare.size() >= 3 && bare[bare.size() - 1] == bare[bare.size() - 2];
+    return isAnyVerb(stem) || isAnyVerb(bare) ||
+           (doubled && isAnyVerb(bare.substr(0, bare.size() - 1)));
+  };
+  for (Action &a : out_.actions) {
+    if (!a.inProcedure || a.text.empty())
+      continue;
+    std::vector<Token> toks = prose::tokenize(a.text);
+    bool older = false;
+    for (size_t k = 0; k < toks.size(); ++k) {
+      const Token &t = toks[k];
+      if (older && pastVerb(t)) {
+        a.inProcedure = false;
+        break;
+      }
+      // A verb of another tense between: the older version is no subject.
+      if (older && t.isWord() && isAnyVerb(t.lower))
+        older = false;
+      bool named = versionToken(t) ||
+                   // "rev B", "version 2": a letter or a number names it
+                   // ("version of this run" does not).
+                   (versionWords.count(t.lower) && k + 1 < toks.size() &&
+                    (toks[k + 1].isNumber() ||
+                     (toks[k + 1].isWord() && toks[k + 1].text.size() == 1 &&
+                      std::isupper(static_cast<unsigned char>(toks[k + 1].text[0]))))) ||
+                   (olderWords.count(t.lower) && k + 1 < toks.size() &&
+                    methodNouns.count(toks[k + 1].lower)) ||
+                   (t.is("last") && k + 1 < toks.size() && periods.count(toks[k + 1].lower));
+      older = older || named;
+    }
+  }
+}
+
+/// "Reservoir trough rinsed x3 DI water.", "flush the probe twice with
+/// water": a wash of the robot's parts, not of the plate. A part the
+/// liquid comes from ("wash 3x with buffer from the trough") or a clause
+/// that names the plate, its wells or the cells keeps the wash.
+void Reader::markEquipmentCleaning() {
+  static const std::set<std::string, std::less<>> parts = {
+      "reservoir", "reservoirs", "trough", "troughs", "tubing", "probe", "probes", "needle",
+      "needles", "channel", "channels", "manifold", "deck", "tray", "bottle", "bottles",
+      "carboy", "nozzle", "nozzles", "syringe", "syringes"};
+  static const std::set<std::string, std::less<>> plateWords = {
+      "plate", "plates", "well", "wells", "strip", "strips", "cells", "monolayer", "column",
+      "columns", "row", "rows"};
+  for (Action &a : out_.actions) {
+    if (a.cls != ActionClass::Wash || !a.inProcedure || a.text.empty())
+      continue;
+    std::vector<Token> toks = prose::tokenize(a.text);
+    bool plate = std::any_of(toks.begin(), toks.end(),
+                             [](const Token &t) { return plateWords.count(t.lower) > 0; });
+    // The part is what the verb washes: its object ("flush the probe") or,
+    // the verb in the passive, its subject ("Reservoir trough rinsed");
+    // "wash 3x on deck" and "on the Forge deck: ... rinse" wash the plate.
+    bool part = false;
+    for (size_t k = 0; k < toks.size() && !part; ++k) {
+      auto verb = verbs().find(toks[k].lower);
+      if (verb == verbs().end() || verb->second != ActionClass::Wash)
+        continue;
+      size_t object = k + 1;
+      while (object < toks.size() && object <= k + 3 &&
+             (toks[object].is("the") || toks[object].is("each") || toks[object].is("all") ||
+              toks[object].is("both") || toks[object].is("its") || toks[object].is("reagent") ||
+              toks[object].is("sample") || toks[object].is("wash")))
+        ++object;
+      part = (object < toks.size() && parts.count(toks[object].lower)) ||
+             (k >= 1 && parts.count(toks[k - 1].lower));
+    }
+    if (part && !plate)
+      a.inProcedure = false;
+  }
+}
+
 /// "[Image description: hand-drawn plate map. Rows A-F labelled "0 / 2 /
 /// 5 / 10 / 30 min EGF"]": a post's or page's description of a picture
 /// tells what the picture shows (its labels, times and volumes), which
@@ -12420,8 +12603,30 @@ void Reader::markQuotedMistakes() {
     // version's value, which the next sentence replaces with another.
     if (!called && olderSourceSays(a, *first))
       called = true;
-    if (called)
-      a.inProcedure = false;
+    if (!called)
+      continue;
+    a.inProcedure = false;
+    // "v4 said 50 uL here. WRONG. The kit insert says 100 uL and that is
+    // what the program does.": the source quoted next gives the step its
+    // right value; the step itself is told where the note stands.
+    for (Action &b : out_.actions) {
+      if (&b == &a || b.sentence <= a.sentence || b.sentence > a.sentence + 2 ||
+          b.unit != a.unit || b.cls != a.cls || !b.inProcedure)
+        continue;
+      const Value *told = nullptr;
+      for (const auto &values : b.params)
+        for (const Value &v : values)
+          if (!told || std::make_pair(v.loc.line, v.loc.col) <
+                           std::make_pair(told->loc.line, told->loc.col))
+            told = &v;
+      if (!told)
+        continue;
+      std::vector<Token> before = tokensBefore(told->loc);
+      if (std::any_of(before.begin(), before.end(), [&](const Token &t) {
+            return t.isWord() && recordVerbs.count(t.lower) > 0;
+          }))
+        b.inProcedure = false;
+    }
   }
 }
 
@@ -12613,6 +12818,17 @@ void Reader::markCoverCorrections() {
   // for course V ... it is 50 uL", "ERRATUM: step 7 should read 90 min":
   // an erratum ahead of the procedure states a step's value, the step
   // itself is told below.
+  // The slip's heading ("CORRECTION SLIP (inserted after printing)")
+  // covers the lines under it up to a blank line.
+  bool underSlip = false;
+  // "please read ONE HUNDRED microlitres of sodium carbonate, not fifty":
+  // the printed value that the slip takes back, for a step of its kind.
+  struct TakenBack {
+    ActionClass cls;
+    Param param;
+    double printed; ///< canonical units
+  };
+  std::vector<TakenBack> takenBack;
   for (size_t u = 0; u < out_.units.size(); ++u) {
     if (std::any_of(out_.actions.begin(), out_.actions.end(), [&](const Action &a) {
           return a.unit < u && a.inProcedure && !a.weak && robotClass(a.cls);
@@ -12623,12 +12839,45 @@ void Reader::markCoverCorrections() {
     for (const char *word : {"erratum", "errata", "corrigendum", "misprint", "correction slip",
                              "slip inserted", "inserted slip", "slip enclosed"})
       erratum |= lower.find(word) != std::string::npos;
-    if (!erratum || !out_.units[u].label.empty())
+    if (unitAfterBlank_[u])
+      underSlip = false;
+    underSlip = underSlip || erratum;
+    if (!underSlip || !out_.units[u].label.empty())
       continue;
-    for (Action &a : out_.actions)
-      if (a.unit == u)
-        a.inProcedure = false;
+    for (Action &a : out_.actions) {
+      if (a.unit != u)
+        continue;
+      a.inProcedure = false;
+      if (!robotClass(a.cls) || a.sentence >= sentences_.size())
+        continue;
+      const std::vector<Token> &toks = sentences_[a.sentence].tokens;
+      for (size_t p = 0; p < kParamCount; ++p) {
+        if (a.params[p].size() != 1 || !a.params[p][0].exact())
+          continue;
+        const Value &stated = a.params[p][0];
+        std::vector<Token> written = prose::tokenize(stated.text);
+        if (written.empty() || !written[0].isNumber() || written[0].number <= 0)
+          continue;
+        double scale = stated.low / written[0].number;
+        for (size_t k = 0; k + 1 < toks.size(); ++k)
+          if (toks[k].is("not") && toks[k + 1].isNumber() &&
+              std::fabs(toks[k + 1].number - written[0].number) > 1e-9)
+            takenBack.push_back({a.cls, static_cast<Param>(p), toks[k + 1].number * scale});
+      }
+    }
   }
+  for (const TakenBack &back : takenBack)
+    for (Action &a : out_.actions) {
+      if (a.cls != back.cls || !a.inProcedure)
+        continue;
+      const std::vector<Value> &values = a.params[static_cast<size_t>(back.param)];
+      if (std::any_of(values.begin(), values.end(), [&](const Value &v) {
+            return v.exact() && v.admits(back.printed);
+          })) {
+        a.superseded = true;
+        a.supersededValuesOnly = true;
+      }
+    }
   for (size_t u = 0; u < out_.units.size(); ++u) {
     std::string lower = prose::lowerAscii(trimView(out_.units[u].text));
     if (lower.empty() || lower.back() != ':' ||
@@ -14233,6 +14482,8 @@ std::optional<ProcedureText> Reader::run() {
   markRereadSteps();
   markTranslatedItems();
   markDisusedMethods();
+  markOlderVersionClauses();
+  markEquipmentCleaning();
   markPictureDescriptions();
   markTranscriptAsides();
   markGameCommands();
@@ -14506,8 +14757,20 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
       }
     }
     // "OK, no repeat", "without repeating": a repeat ruled out.
-    bool negated = i > 0 && (toks[i - 1].is("no") || toks[i - 1].is("not") ||
-                             toks[i - 1].is("without") || toks[i - 1].is("never"));
+    bool negated = false;
+    // "It cannot be repeated: one kit, one plate", "must not be repeated":
+    // the negation may stand before the auxiliaries.
+    for (size_t k = i; k > 0 && i - k < 4; --k) {
+      const Token &w = toks[k - 1];
+      if (w.is("no") || w.is("not") || w.is("without") || w.is("never") || w.is("cannot")) {
+        negated = true;
+        break;
+      }
+      if (!(w.is("be") || w.is("been") || w.is("is") || w.is("are") || w.is("was") ||
+            w.is("were") || w.is("to") || w.is("must") || w.is("should") || w.is("can") ||
+            w.is("do") || w.is("does") || w.is("will")))
+        break;
+    }
     // "User: Repeat that.": a listener's turn asks the reader to say the
     // step again, no step done again.
     bool asksAgain = i == 2 && toks[1].isPunct(":") && toks[0].isWord() &&
@@ -14562,7 +14825,13 @@ void Reader::resolveSentence(unsigned index, size_t begin) {
          toks[i - 2].is("counts") || toks[i - 2].is("count") || toks[i - 2].is("counted") ||
          toks[i - 2].is("reported") || toks[i - 2].is("scored") || toks[i - 2].is("recorded") ||
          toks[i - 2].is("treated") || toks[i - 2].is("entered") || toks[i - 2].is("coded"));
-    bool bareLabel = !stepWord && t.isNumber() && i > 0 && !recodedValue &&
+    // "£3.50 per 2 kg tub", "~40 mL wash per 3x round": after "per", a
+    // number that a word follows counts things; "per 3 above" and a
+    // number that ends its clause ("(per 4)") name a step.
+    bool perCount = i > 0 && toks[i - 1].is("per") && i + 1 < toks.size() &&
+                    toks[i + 1].isWord() && !toks[i + 1].is("above") &&
+                    !toks[i + 1].is("below") && !toks[i + 1].is("and") && !toks[i + 1].is("or");
+    bool bareLabel = !stepWord && t.isNumber() && i > 0 && !recodedValue && !perCount &&
                      (toks[i - 1].is("in") || toks[i - 1].is("see") || toks[i - 1].is("as") ||
                       toks[i - 1].is("under") || toks[i - 1].is("per")) &&
                      labelBefore(t.text, s.unit) &&

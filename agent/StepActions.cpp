@@ -875,6 +875,14 @@ std::optional<Quantity> quantityAt(const std::vector<Token> &toks, size_t i,
     if (amounts.count(toks[i - 2].lower) && at(i + 1) && times.count(at(i + 1)->lower))
       return std::nullopt;
   }
+  // "2D+1S" (two deep boxes and a super), "3A+2B": a code of counts of
+  // lettered things joined by "+", whose capital S or H is no second or
+  // hour.
+  if (t.isNumber() && t.glued && i >= 2 && toks[i - 1].isPunct("+") && toks[i - 1].glued &&
+      toks[i - 2].isWord() && toks[i - 2].glued && at(i + 1) && at(i + 1)->glued &&
+      at(i + 1)->isWord() && at(i + 1)->text.size() == 1 &&
+      std::isupper(static_cast<unsigned char>(at(i + 1)->text[0])))
+    return std::nullopt;
   auto finish = [&](Quantity q) {
     q.value.text = std::string(source.substr(toks[q.first].begin,
                                              toks[q.last - 1].end - toks[q.first].begin));
