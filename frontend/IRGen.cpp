@@ -747,6 +747,17 @@ void Sema::gen(const ast::Note &n, const ast::Statement &stmt) {
 
 //===--- MANUAL-only -----------------------------------------------------===//
 
+bool Sema::appendLiquidsOfRole(const std::string &word, std::vector<ir::LiquidId> &ids) const {
+  std::optional<ir::LiquidRole> role = roleWord(word);
+  if (!role)
+    return false;
+  size_t before = ids.size();
+  for (const ir::Liquid &liquid : module_.liquids)
+    if (liquid.role == *role)
+      ids.push_back(liquid.id);
+  return ids.size() > before;
+}
+
 void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
   if (emit_ && !manual_) {
     report(DiagId::ManualOnlyStatement, stmt.loc, "prepare");
@@ -759,6 +770,10 @@ void Sema::gen(const ast::Prepare &p, const ast::Statement &stmt) {
   std::vector<ir::LiquidId> ids;
   for (const ast::Name &name : names) {
     auto named = liquidByName_.find(name.text);
+    // "Dilute the samples 1:20": a role word names every layout liquid of
+    // that role, as in `equilibrate`.
+    if (named == liquidByName_.end() && !param(name.text) && appendLiquidsOfRole(name.text, ids))
+      continue;
     std::optional<ir::LiquidId> id;
     if (!param(name.text) && named != liquidByName_.end() &&
         module_.liquid(named->second).role != ir::LiquidRole::Reagent)
@@ -848,15 +863,9 @@ void Sema::gen(const ast::Equilibrate &e, const ast::Statement &stmt) {
         auto found = liquidByName_.find(member);
         // "Bring the reagents, standards and samples to RT": a role word
         // among reagents is the stock of every layout liquid of that role.
-        if (found == liquidByName_.end() && !param(member) && it.kind == ast::WellItem::Kind::Name)
-          if (std::optional<ir::LiquidRole> role = roleWord(member)) {
-            size_t before = reagents.size();
-            for (const ir::Liquid &liquid : module_.liquids)
-              if (liquid.role == *role)
-                reagents.push_back(liquid.id);
-            if (reagents.size() > before)
-              continue;
-          }
+        if (found == liquidByName_.end() && !param(member) &&
+            it.kind == ast::WellItem::Kind::Name && appendLiquidsOfRole(member, reagents))
+          continue;
         std::optional<ir::LiquidId> id;
         if (found != liquidByName_.end() && !param(member) &&
             module_.liquid(found->second).role != ir::LiquidRole::Reagent)

@@ -161,6 +161,9 @@ public:
   //===--- Names and procedures (Sema.cpp) ---------------------------------===//
   /// A reagent (not a layout liquid) by name, or a Reagent parameter.
   std::optional<ir::LiquidId> reagent(const ast::Name &name, std::string_view context);
+  /// "standards", "samples": a role word names every layout liquid of
+  /// that role (`equilibrate`, `prepare`); appends them, false if none.
+  bool appendLiquidsOfRole(const std::string &word, std::vector<ir::LiquidId> &ids) const;
   const Binding *param(const std::string &name) const;
   std::vector<std::string> liquidNames(bool layout) const;
   /// The names of a declaration's list, ranges expanded (each member
