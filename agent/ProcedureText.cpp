@@ -12578,21 +12578,26 @@ void Reader::markQuotedMistakes() {
     }
     return false;
   };
-  for (Action &a : out_.actions) {
-    if (!a.inProcedure || a.sentence >= sentences_.size())
-      continue;
-    bool anyValue = false, allQuoted = true;
+  // The value written first in the text: where a record verb reports it.
+  auto earliestValue = [](const Action &action) {
     const Value *first = nullptr;
-    for (const auto &values : a.params)
-      for (const Value &v : values) {
-        anyValue = true;
-        allQuoted = allQuoted && quotedFromRecord(v.loc);
+    for (const auto &values : action.params)
+      for (const Value &v : values)
         if (!first || std::make_pair(v.loc.line, v.loc.col) <
                           std::make_pair(first->loc.line, first->loc.col))
           first = &v;
-      }
-    if (!anyValue)
+    return first;
+  };
+  for (Action &a : out_.actions) {
+    if (!a.inProcedure || a.sentence >= sentences_.size())
       continue;
+    const Value *first = earliestValue(a);
+    if (!first)
+      continue;
+    bool allQuoted = true;
+    for (const auto &values : a.params)
+      for (const Value &v : values)
+        allQuoted = allQuoted && quotedFromRecord(v.loc);
     bool told = allQuoted || toldByRecord(first->loc);
     if (!told && !reportedEarlierOnLine(first->loc))
       continue;
@@ -12613,12 +12618,7 @@ void Reader::markQuotedMistakes() {
       if (&b == &a || b.sentence <= a.sentence || b.sentence > a.sentence + 2 ||
           b.unit != a.unit || b.cls != a.cls || !b.inProcedure)
         continue;
-      const Value *told = nullptr;
-      for (const auto &values : b.params)
-        for (const Value &v : values)
-          if (!told || std::make_pair(v.loc.line, v.loc.col) <
-                           std::make_pair(told->loc.line, told->loc.col))
-            told = &v;
+      const Value *told = earliestValue(b);
       if (!told)
         continue;
       std::vector<Token> before = tokensBefore(told->loc);
